@@ -1,0 +1,676 @@
+"""The intermediate representation: the one schema every analysis reads.
+
+A :class:`Program` is what the front end makes of a C translation unit: its
+global objects, its functions, where threads are created, and the findings
+(syntax errors, unsupported constructs) met on the way. Everything here is a
+frozen, slotted dataclass with no z3 inside, so programs can be hashed,
+compared, pickled to worker processes and printed as golden text
+(:mod:`analysis.irtext`).
+
+The model follows DESIGN.md ("The model"):
+
+* A function body is a flat tuple of small instructions addressed by their
+  index, the *pc*. Control falls through to ``pc + 1`` unless the instruction
+  is a :class:`Jump`, :class:`Branch` or :class:`Return`. A jump whose target is
+  not after it (``target <= pc``) is a back edge: loops, and gotos that go
+  backwards, are unrolled by counting the back edges taken in a frame.
+* Values live in two places. *Registers* (:class:`Reg`) are function-local
+  scalars that no pointer can reach: C locals whose address is never taken,
+  parameters, and the temporaries of lowering. *Memory objects* are globals,
+  stack objects (locals that are arrays, structs or have their address taken),
+  string literals and heap blocks; they are read and written only by
+  :class:`Load` and :class:`Store` through an address expression.
+* Expressions (:data:`Expr`) are pure: they read registers and constants, never
+  memory, and have no side effects. A C expression with side effects or memory
+  reads becomes several instructions in the order C's sequence points ask for.
+* Every instruction carries a :class:`Kind`: ``LOCAL`` (alpha: invisible to other
+  threads), ``BRANCH`` (beta: a branch on registers only) or ``GLOBAL`` (gamma:
+  a read or write of possibly shared memory, or a synchronization). Context
+  switches happen only before ``GLOBAL`` instructions. The front end's escape
+  analysis decides it, erring towards ``GLOBAL``.
+* Every instruction carries the :class:`Span` of the C text it came from.
+
+Addresses are byte-addressed: a pointer is an object plus a byte offset, struct
+fields and array elements are reached with :class:`PtrAdd`. Type layouts are
+fixed by the data model chosen at lowering time (:class:`DataModel`).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Union
+
+
+# --------------------------------------------------------------------------
+# Source positions
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A range of source text: 1-based lines and columns, end exclusive.
+
+    ``file`` is the path the text was given under (or of an included header).
+    Columns count characters of the line as written (tabs are one column).
+    """
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+# --------------------------------------------------------------------------
+# C types
+
+
+class DataModel(enum.Enum):
+    """Integer and pointer widths: LP64 (Linux x86-64, the default) or ILP32."""
+
+    LP64 = "lp64"
+    ILP32 = "ilp32"
+
+    @property
+    def long_bits(self) -> int:
+        return 64 if self is DataModel.LP64 else 32
+
+    @property
+    def pointer_bits(self) -> int:
+        return 64 if self is DataModel.LP64 else 32
+
+
+@dataclass(frozen=True, slots=True)
+class VoidType:
+    def __str__(self) -> str:
+        return "void"
+
+
+@dataclass(frozen=True, slots=True)
+class IntType:
+    """An integer type of ``bits`` width. ``_Bool`` is ``IntType(8, False, is_bool=True)``:
+    stored in a byte, converted to 0/1 on assignment."""
+
+    bits: int
+    signed: bool
+    is_bool: bool = False
+
+    @property
+    def size(self) -> int:
+        return self.bits // 8
+
+    def __str__(self) -> str:
+        if self.is_bool:
+            return "_Bool"
+        return f"{'i' if self.signed else 'u'}{self.bits}"
+
+
+@dataclass(frozen=True, slots=True)
+class PtrType:
+    """A pointer; ``pointee`` is ``VoidType()`` for ``void *``. Its width is the
+    data model's pointer width, recorded in ``bits`` so that a type alone says
+    how wide a value is."""
+
+    pointee: "CType"
+    bits: int = 64
+
+    @property
+    def size(self) -> int:
+        return self.bits // 8
+
+    def __str__(self) -> str:
+        return f"{self.pointee}*"
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayType:
+    """``elem[length]``; ``length`` is None for an incomplete array (``int a[]``)
+    or a variable-length array, whose size is only known at run time."""
+
+    elem: "CType"
+    length: int | None
+
+    @property
+    def size(self) -> int:
+        return type_size(self.elem) * (self.length or 0)
+
+    def __str__(self) -> str:
+        return f"{self.elem}[{'' if self.length is None else self.length}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    type: "CType"
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class StructType:
+    """A struct (or union, with every field at offset 0) with its layout.
+
+    ``fields`` is empty and ``complete`` False for a type only declared.
+    """
+
+    name: str
+    fields: tuple[Field, ...]
+    size: int
+    align: int
+    is_union: bool = False
+    complete: bool = True
+
+    def field(self, name: str) -> Field | None:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+    def __str__(self) -> str:
+        return f"{'union' if self.is_union else 'struct'} {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class FuncType:
+    ret: "CType"
+    params: tuple["CType", ...]
+    variadic: bool = False
+
+    @property
+    def size(self) -> int:
+        return 1
+
+    def __str__(self) -> str:
+        ps = ", ".join(map(str, self.params)) + (", ..." if self.variadic else "")
+        return f"{self.ret}({ps})"
+
+
+CType = Union[VoidType, IntType, PtrType, ArrayType, StructType, FuncType]
+
+
+def type_size(t: CType) -> int:
+    """Size in bytes as ``sizeof`` gives it (0 for void and incomplete types)."""
+    if isinstance(t, VoidType):
+        return 0
+    return t.size
+
+
+def is_scalar(t: CType) -> bool:
+    return isinstance(t, (IntType, PtrType))
+
+
+def value_bits(t: CType) -> int:
+    """Bit width of a scalar value of type ``t``."""
+    if isinstance(t, (IntType, PtrType)):
+        return t.bits
+    raise TypeError(f"not a scalar type: {t}")
+
+
+# --------------------------------------------------------------------------
+# Expressions: pure, over registers and constants
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """An integer constant of a scalar type. A null pointer is ``Const(0, PtrType(..))``."""
+
+    value: int
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class Reg:
+    """A function-local register: a C local never addressed, a parameter, or a
+    temporary of lowering (name starting with ``%``). Names are unique within
+    their function (shadowed C names get a suffix ``x.1``)."""
+
+    name: str
+    type: CType
+
+
+class ObjKind(enum.Enum):
+    GLOBAL = "global"
+    STACK = "stack"
+    STRING = "string"
+    FUNCTION = "function"
+
+
+@dataclass(frozen=True, slots=True)
+class Addr:
+    """The address of a named object: a global, a stack object of the current
+    frame, a string literal, or a function. ``type`` is the pointer type."""
+
+    name: str
+    kind: ObjKind
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    """``op`` in ``-``, ``~``, ``!``. ``!`` gives int 0/1."""
+
+    op: str
+    arg: "Expr"
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    """Integer arithmetic, bitwise, shift, comparison and the pure logical
+    operators ``&&``/``||`` (both sides evaluated; lowering uses them only when
+    the right side has no side effects and reads no memory).
+
+    Operands have already been converted to the operation's type (the usual
+    arithmetic conversions are explicit :class:`Cast` nodes), except for
+    shifts, whose right operand keeps its own type. Comparisons and logical
+    operators have result type int; their operands' type decides signedness.
+    ``==``/``!=``/``<`` ... may also compare two pointers.
+    """
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """C conversion of ``arg`` to ``type``: truncation, sign or zero extension,
+    to ``_Bool`` (non-zero is 1), integer to pointer and back."""
+
+    arg: "Expr"
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class PtrAdd:
+    """``ptr`` plus ``offset`` *bytes* (``offset`` an integer expression, signed)."""
+
+    ptr: "Expr"
+    offset: "Expr"
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class PtrDiff:
+    """``a - b`` of two pointers, in bytes, as a signed integer of pointer width."""
+
+    left: "Expr"
+    right: "Expr"
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class Ite:
+    """``cond ? then : other`` where both arms are pure (a C ``?:`` whose arms
+    have effects becomes control flow instead)."""
+
+    cond: "Expr"
+    then: "Expr"
+    other: "Expr"
+    type: CType
+
+
+Expr = Union[Const, Reg, Addr, Unary, Binary, Cast, PtrAdd, PtrDiff, Ite]
+
+
+def expr_type(e: Expr) -> CType:
+    return e.type
+
+
+def regs_of(e: Expr) -> frozenset[str]:
+    """Names of the registers an expression reads."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Reg):
+            out.add(x.name)
+        elif isinstance(x, Unary):
+            stack.append(x.arg)
+        elif isinstance(x, Cast):
+            stack.append(x.arg)
+        elif isinstance(x, (Binary, PtrDiff)):
+            stack.extend((x.left, x.right))
+        elif isinstance(x, PtrAdd):
+            stack.extend((x.ptr, x.offset))
+        elif isinstance(x, Ite):
+            stack.extend((x.cond, x.then, x.other))
+    return frozenset(out)
+
+
+# --------------------------------------------------------------------------
+# Instructions
+
+
+class Kind(enum.Enum):
+    """The paper's instruction classes: alpha, beta, gamma."""
+
+    LOCAL = "local"
+    BRANCH = "branch"
+    GLOBAL = "global"
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """``dst := expr`` on registers (alpha)."""
+
+    dst: Reg
+    expr: Expr
+    span: Span
+    kind: Kind = Kind.LOCAL
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """``dst := *(type *)addr``. ``kind`` is GLOBAL unless the escape analysis
+    proved the address thread-local."""
+
+    dst: Reg
+    addr: Expr
+    type: CType
+    span: Span
+    kind: Kind = Kind.GLOBAL
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """``*(type *)addr := value``."""
+
+    addr: Expr
+    value: Expr
+    type: CType
+    span: Span
+    kind: Kind = Kind.GLOBAL
+
+
+@dataclass(frozen=True, slots=True)
+class Jump:
+    target: int
+    span: Span
+    kind: Kind = Kind.LOCAL
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """``if (cond != 0) goto then else goto other``; ``cond`` reads registers only."""
+
+    cond: Expr
+    then: int
+    other: int
+    span: Span
+    kind: Kind = Kind.BRANCH
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call of a function with a body (``callee`` is an :class:`Addr` of kind
+    FUNCTION) or through a function pointer (any other expression). The result,
+    if used, goes to ``dst``."""
+
+    dst: Reg | None
+    callee: Expr
+    args: tuple[Expr, ...]
+    span: Span
+    kind: Kind = Kind.LOCAL
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    value: Expr | None
+    span: Span
+    kind: Kind = Kind.LOCAL
+
+
+class Op(enum.Enum):
+    """Built-in operations the engine knows (DESIGN.md "The model").
+
+    The argument conventions are listed per operation; addresses are pointer
+    expressions, counts and values integer expressions.
+    """
+
+    # threads: (handle_addr, attr, routine, arg) / (handle, retval_addr) / (value,)
+    THREAD_CREATE = "thread_create"
+    THREAD_JOIN = "thread_join"
+    THREAD_EXIT = "thread_exit"
+    THREAD_SELF = "thread_self"  # dst := id of the running thread
+    # mutexes: (mutex_addr,) ; init (mutex_addr, attr) ; trylock -> dst 0 on success
+    MUTEX_INIT = "mutex_init"
+    MUTEX_DESTROY = "mutex_destroy"
+    MUTEX_LOCK = "mutex_lock"
+    MUTEX_TRYLOCK = "mutex_trylock"
+    MUTEX_UNLOCK = "mutex_unlock"
+    # condition variables: init (cond_addr, attr); wait (cond_addr, mutex_addr); signal/broadcast (cond_addr,)
+    COND_INIT = "cond_init"
+    COND_DESTROY = "cond_destroy"
+    COND_WAIT = "cond_wait"
+    COND_SIGNAL = "cond_signal"
+    COND_BROADCAST = "cond_broadcast"
+    # barriers: init (barrier_addr, attr, count); wait (barrier_addr,)
+    BARRIER_INIT = "barrier_init"
+    BARRIER_DESTROY = "barrier_destroy"
+    BARRIER_WAIT = "barrier_wait"
+    # atomic regions: () ; calls of __VERIFIER_atomic_* functions are bracketed by these
+    ATOMIC_BEGIN = "atomic_begin"
+    ATOMIC_END = "atomic_end"
+    # checks and paths: (cond,) ; ASSERT's cond is an int expression
+    ASSERT = "assert"
+    ASSUME = "assume"
+    ABORT = "abort"  # ends the run without error (SV-COMP), like exit
+    EXIT = "exit"  # (status,)
+    # values: dst := fresh symbol of dst's type; ``name`` says where it came from
+    NONDET = "nondet"
+    EXTERNAL = "external"  # call of a function without body: args evaluated, dst fresh
+    MAKE_SYMBOLIC = "make_symbolic"  # klee_make_symbolic(addr, size, name)
+    # memory: malloc (size,) calloc (count, size) free (ptr,) alloca (size,)
+    MALLOC = "malloc"
+    CALLOC = "calloc"
+    FREE = "free"
+    ALLOCA = "alloca"
+    MEMSET = "memset"  # (dst_addr, byte, size)
+    MEMCPY = "memcpy"  # (dst_addr, src_addr, size)
+
+
+# Operations that are synchronization (gamma) whatever their arguments.
+SYNC_OPS = frozenset(
+    {
+        Op.THREAD_CREATE, Op.THREAD_JOIN, Op.THREAD_EXIT,
+        Op.MUTEX_INIT, Op.MUTEX_DESTROY, Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK,
+        Op.COND_INIT, Op.COND_DESTROY, Op.COND_WAIT, Op.COND_SIGNAL, Op.COND_BROADCAST,
+        Op.BARRIER_INIT, Op.BARRIER_DESTROY, Op.BARRIER_WAIT,
+        Op.ATOMIC_BEGIN, Op.ATOMIC_END,
+    }
+)
+
+
+class AssertKind(enum.Enum):
+    ASSERT = "assert"  # assert(c), __assert_fail, __VERIFIER_assert(c)
+    UNREACH_CALL = "unreach-call"  # a call of reach_error() / __VERIFIER_error(): cond is 0
+
+
+@dataclass(frozen=True, slots=True)
+class Intrinsic:
+    """A built-in operation (:class:`Op`). ``name`` is the C function called
+    (for messages, nondet symbol names and externals); ``assert_kind`` and
+    ``text`` (the asserted C expression as written) are set for ASSERT only."""
+
+    op: Op
+    dst: Reg | None
+    args: tuple[Expr, ...]
+    span: Span
+    kind: Kind = Kind.LOCAL
+    name: str = ""
+    assert_kind: AssertKind | None = None
+    text: str = ""
+
+
+Instr = Union[Assign, Load, Store, Jump, Branch, Call, Return, Intrinsic]
+
+
+def successors(instrs: tuple[Instr, ...], pc: int) -> tuple[int, ...]:
+    """The pcs control may go to after ``instrs[pc]`` within the function."""
+    i = instrs[pc]
+    if isinstance(i, Jump):
+        return (i.target,)
+    if isinstance(i, Branch):
+        return (i.then, i.other) if i.then != i.other else (i.then,)
+    if isinstance(i, Return):
+        return ()
+    if isinstance(i, Intrinsic) and i.op in (Op.ABORT, Op.EXIT, Op.THREAD_EXIT):
+        return ()
+    return (pc + 1,) if pc + 1 < len(instrs) else ()
+
+
+# --------------------------------------------------------------------------
+# Objects, functions, threads, program
+
+
+@dataclass(frozen=True, slots=True)
+class InitValue:
+    """One scalar of a static initialiser: ``value`` (a constant expression:
+    :class:`Const`, :class:`Addr`, or a :class:`PtrAdd` of them) stored at byte
+    ``offset`` as ``type``. Bytes no InitValue covers are zero."""
+
+    offset: int
+    type: CType
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class GlobalVar:
+    name: str
+    type: CType
+    init: tuple[InitValue, ...]
+    span: Span
+    is_string: bool = False  # a string literal's storage (read-only)
+
+
+@dataclass(frozen=True, slots=True)
+class StackVar:
+    """A local that lives in memory (array, struct, or address taken).
+    ``size`` is its size in bytes; VLAs are allocated by an ALLOCA instead."""
+
+    name: str
+    type: CType
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A function with a body.
+
+    ``params`` are registers holding the arguments on entry (a parameter whose
+    address is taken is copied to a stack object by the first instructions).
+    ``atomic`` marks ``__VERIFIER_atomic_*`` functions, whose calls run without
+    context switches.
+    """
+
+    name: str
+    type: FuncType
+    params: tuple[Reg, ...]
+    stack: tuple[StackVar, ...]
+    body: tuple[Instr, ...]
+    span: Span
+    atomic: bool = False
+
+    def successors(self, pc: int) -> tuple[int, ...]:
+        return successors(self.body, pc)
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadSite:
+    """A ``pthread_create`` call: in ``func`` at ``pc``, starting one of
+    ``routines`` (more than one when the routine is a function pointer whose
+    value the front end could only narrow down). ``in_loop`` when the call may
+    execute more than once per call of ``func``."""
+
+    func: str
+    pc: int
+    routines: tuple[str, ...]
+    in_loop: bool
+    span: Span
+
+
+class FindingKind(enum.Enum):
+    SYNTAX = "syntax"
+    UNSUPPORTED = "unsupported"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem the front end met: the text at ``span`` could not be parsed
+    (SYNTAX) or uses C outside what distaff covers (UNSUPPORTED)."""
+
+    kind: FindingKind
+    message: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AssertionSite:
+    """An assertion to check: ``func`` at ``pc`` (an ASSERT intrinsic)."""
+
+    func: str
+    pc: int
+    kind: AssertKind
+    span: Span
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.func}:{self.pc}"
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A lowered translation unit.
+
+    ``externals`` are the names of functions declared or called but without a
+    body and not built in; their calls are EXTERNAL intrinsics.
+    """
+
+    path: str
+    data_model: DataModel
+    globals: tuple[GlobalVar, ...]
+    functions: tuple[Function, ...]
+    threads: tuple[ThreadSite, ...]
+    findings: tuple[Finding, ...]
+    externals: tuple[str, ...] = ()
+    entry: str = "main"
+    _index: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def function(self, name: str) -> Function | None:
+        if not self._index:
+            self._index.update({f.name: f for f in self.functions})
+        return self._index.get(name)
+
+    def global_var(self, name: str) -> GlobalVar | None:
+        for g in self.globals:
+            if g.name == name:
+                return g
+        return None
+
+    def assertions(self) -> tuple[AssertionSite, ...]:
+        """Every ASSERT intrinsic, in function then pc order."""
+        out = []
+        for f in self.functions:
+            for pc, i in enumerate(f.body):
+                if isinstance(i, Intrinsic) and i.op is Op.ASSERT:
+                    out.append(
+                        AssertionSite(f.name, pc, i.assert_kind or AssertKind.ASSERT, i.span, i.text)
+                    )
+        return tuple(out)
+
+    def thread_routines(self) -> tuple[str, ...]:
+        """Names of functions that start threads (main first), without repeats."""
+        seen = [self.entry] if self.function(self.entry) else []
+        for site in self.threads:
+            for r in site.routines:
+                if r not in seen:
+                    seen.append(r)
+        return tuple(seen)

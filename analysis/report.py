@@ -1,0 +1,193 @@
+"""What a check reports: verdicts, findings, traces and statistics.
+
+These are frozen, JSON-able dataclasses: they cross process boundaries (worker
+pools, Dask), go to the CLI's JSON and to the language server's diagnostics.
+:class:`Status` is ordered so that merging the verdicts of parts of one check
+is ``max``: a violation found anywhere wins over "unknown", which wins over
+"holds", which wins over "unreachable".
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field, fields
+
+from analysis.ir import Span
+
+
+class Status(enum.IntEnum):
+    UNREACHABLE = 0  # no explored run reaches the assertion (and none was cut short)
+    HOLDS = 1  # reached, never violated
+    UNKNOWN = 2  # a budget ran out or the solver gave up: nothing is claimed
+    VIOLATED = 3  # a run violates it; it carries a counterexample
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class Reason(enum.Enum):
+    """Why a check ended without exploring everything (status UNKNOWN)."""
+
+    TIMEOUT = "timeout"
+    MAX_RUNS = "max-runs"
+    CANCELLED = "cancelled"
+    SOLVER = "solver-unknown"
+    SKIPPED = "skipped"  # not checked: the file has syntax errors, or the user asked
+    CRASHED = "crashed"  # the worker died; the message says how
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Counters of one check (DESIGN.md "A run, and what the statistics count").
+
+    ``runs = full_runs + pruned_runs``. ``counters`` holds the optimisations'
+    own counts (cache hits, independence splits, sleep-set blocks, ...)."""
+
+    runs: int = 0
+    full_runs: int = 0
+    pruned_runs: int = 0
+    bound_cuts: int = 0
+    solver_calls: int = 0
+    solver_time_s: float = 0.0
+    time_s: float = 0.0
+    counters: tuple[tuple[str, int], ...] = ()
+
+    def counter(self, name: str) -> int:
+        return dict(self.counters).get(name, 0)
+
+    def __add__(self, other: "Stats") -> "Stats":
+        merged = dict(self.counters)
+        for k, v in other.counters:
+            merged[k] = merged.get(k, 0) + v
+        return Stats(
+            runs=self.runs + other.runs,
+            full_runs=self.full_runs + other.full_runs,
+            pruned_runs=self.pruned_runs + other.pruned_runs,
+            bound_cuts=self.bound_cuts + other.bound_cuts,
+            solver_calls=self.solver_calls + other.solver_calls,
+            solver_time_s=self.solver_time_s + other.solver_time_s,
+            time_s=self.time_s + other.time_s,
+            counters=tuple(sorted(merged.items())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """A failing input: the symbol ``name`` (e.g. ``x@main:12``) took ``value``;
+    ``span`` is where the symbol was introduced (a nondet call, a parameter of
+    main, an external call)."""
+
+    name: str
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a schedule: thread ``thread`` (its name, e.g. ``main`` or
+    ``t1#1``, and number ``tid``) executed the statement at ``span``; ``action``
+    says what it did in words a C programmer reads ("read x == 10",
+    "write x = 20", "lock m", "x > 10 is true", "create thread t1#1")."""
+
+    tid: int
+    thread: str
+    span: Span
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A counterexample: the inputs and the steps that lead to the finding.
+    ``schedule`` is the sequence of thread ids chosen at each interleaving
+    point and ``choices`` the branch outcomes: with the inputs they replay the
+    run deterministically."""
+
+    inputs: tuple[Input, ...]
+    steps: tuple[Step, ...]
+    schedule: tuple[int, ...] = ()
+    choices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AssertionResult:
+    """The verdict on one assertion. ``bounded`` says some run was cut by the
+    unwind bound, so "holds" means "holds within the bound"."""
+
+    id: str
+    span: Span
+    text: str
+    status: Status
+    bounded: bool = False
+    reason: Reason | None = None
+    message: str = ""
+    trace: Trace | None = None
+    stats: Stats = field(default_factory=Stats)
+    unwind: int = 0
+    mode: str = ""
+
+
+class FindingKind(enum.Enum):
+    ASSERTION = "assertion"
+    DEADLOCK = "deadlock"
+    DATA_RACE = "data-race"
+    ERROR = "error"  # division by zero, null dereference, out of bounds, ...
+    SYNTAX = "syntax"
+    UNSUPPORTED = "unsupported"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    kind: FindingKind
+    span: Span
+    message: str
+    trace: Trace | None = None
+
+
+# --------------------------------------------------------------------------
+# JSON
+
+
+def to_json(obj):
+    """A plain JSON value for any report type (enums by value, spans as dicts)."""
+    if isinstance(obj, enum.Enum):
+        return obj.label if isinstance(obj, Status) else obj.value
+    if hasattr(obj, "__dataclass_fields__"):
+        out = {}
+        for f in fields(obj):
+            v = getattr(obj, f.name)
+            if f.name == "counters":
+                out[f.name] = dict(v)
+            else:
+                out[f.name] = to_json(v)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [to_json(x) for x in obj]
+    return obj
+
+
+def _span(d) -> Span:
+    return Span(**d)
+
+
+def trace_from_json(d) -> Trace | None:
+    if d is None:
+        return None
+    return Trace(
+        inputs=tuple(Input(i["name"], i["value"], _span(i["span"])) for i in d["inputs"]),
+        steps=tuple(Step(s["tid"], s["thread"], _span(s["span"]), s["action"]) for s in d["steps"]),
+        schedule=tuple(d.get("schedule", ())),
+        choices=tuple(d.get("choices", ())),
+    )
+
+
+def stats_from_json(d) -> Stats:
+    d = dict(d)
+    d["counters"] = tuple(sorted(d.get("counters", {}).items()))
+    return Stats(**d)
+
+
+__all__ = [
+    "AssertionResult", "Finding", "FindingKind", "Input", "Reason", "Stats", "Status",
+    "Step", "Trace", "asdict", "to_json", "trace_from_json", "stats_from_json",
+]
