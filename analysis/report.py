@@ -125,6 +125,19 @@ class AssertionResult:
     stats: Stats = field(default_factory=Stats)
     unwind: int = 0
     mode: str = ""
+    summaries: tuple[StatementSummary, ...] = ()
+    context: str = ""  # empty for a whole-program check; else which context and ingredients
+
+
+@dataclass(frozen=True, slots=True)
+class StatementSummary:
+    """A predicate summary learned at a statement (mode dpor-ag): ``expr`` is the
+    summary printed as a C expression over program variables, ``pruned_runs``
+    how many runs it cut short. The language server shows it on hover."""
+
+    span: Span
+    expr: str
+    pruned_runs: int = 0
 
 
 class FindingKind(enum.Enum):
@@ -189,5 +202,5 @@ def stats_from_json(d) -> Stats:
 
 __all__ = [
     "AssertionResult", "Finding", "FindingKind", "Input", "Reason", "Stats", "Status",
-    "Step", "Trace", "asdict", "to_json", "trace_from_json", "stats_from_json",
+    "Step", "StatementSummary", "Trace", "asdict", "to_json", "trace_from_json", "stats_from_json",
 ]
