@@ -1,0 +1,519 @@
+"""The command line: ``distaff check | ir | lsp``.
+
+``distaff check FILE...`` checks every assertion of each file and prints the
+results (:mod:`server.render`: GCC-style text, JSON or SARIF). Exit status:
+
+* 0 -- no violation found and every assertion decided (holds or unreachable);
+* 1 -- something was found: an assertion that can fail, a deadlock, a run-time
+  error (or a data race, when ``--races`` asked for them). This wins over
+  everything below, so CI fails on a real bug even if another file was bad;
+* 2 -- bad input or usage: a bad flag, an unreadable file, a ``--from``
+  position with no statement, or a file with syntax errors (its findings are
+  printed and its assertions reported as skipped: never "holds");
+* 3 -- inconclusive: some assertion undecided (timeout, run limit, solver),
+  none violated;
+* 4 -- internal error: a bug in distaff, reported as one line
+  ``distaff: internal error: ...`` (set ``DISTAFF_DEBUG=1`` for the traceback);
+* 130 -- interrupted (Ctrl-C); 141 -- stdout closed early (``| head``).
+
+Errors are one line on stderr, never a traceback. ``distaff ir FILE`` prints
+the lowered program (the golden-test format) and exits 2 on syntax errors;
+``distaff lsp`` runs the language server on stdio (``--tcp PORT``: on
+127.0.0.1 only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from analysis import check as engine
+from analysis.check import Options
+from analysis.ir import DataModel, Span
+from analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
+from server import render
+from server.render import FileReport
+
+EXIT_OK = 0
+EXIT_FOUND = 1
+EXIT_BAD_INPUT = 2
+EXIT_UNDECIDED = 3
+EXIT_INTERNAL = 4
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
+
+FOUND_KINDS = frozenset({FindingKind.ASSERTION, FindingKind.DEADLOCK, FindingKind.ERROR,
+                         FindingKind.DATA_RACE})
+
+
+class UsageError(Exception):
+    """A bad command line: printed as one line with a pointer to --help."""
+
+
+class BadInput(Exception):
+    """Input that cannot be checked (unreadable file, bad position): one line."""
+
+
+def version() -> str:
+    """The installed distribution's version, or the source tree's."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("distaff")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            return tomllib.loads(pyproject.read_text())["project"]["version"]
+        except (OSError, KeyError, ValueError):
+            return "unknown"
+
+
+# --------------------------------------------------------------------------
+# Arguments
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse would print usage and exit
+        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def _position(text: str) -> tuple[int, int | None]:
+    line, _, col = text.partition(":")
+    try:
+        pos = (int(line), int(col) if col else None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not LINE or LINE:COL: {text!r}") from None
+    if pos[0] < 1 or (pos[1] is not None and pos[1] < 1):
+        raise argparse.ArgumentTypeError(f"lines and columns count from 1: {text!r}")
+    return pos
+
+
+def _count(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if n < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}: {text!r}")
+        return n
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        s = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not s > 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return s
+
+
+def _add_data_model(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-model", choices=[m.value for m in DataModel], default=None,
+                   help="integer and pointer widths (default lp64)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="distaff", description="Check assert()s in multithreaded C programs "
+                     "by symbolic execution.")
+    parser.add_argument("--version", action="version", version=f"distaff {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="check the assertions of C files",
+                           description="Check every assertion of each FILE. Exit status: 0 none "
+                           "violated, 1 violation/deadlock/error found, 2 bad input or usage "
+                           "(incl. syntax errors), 3 inconclusive, 4 internal error.")
+    # Defaults are None so that --replay can tell flags given from the result's own options.
+    check.add_argument("--mode", choices=engine.MODES, default=None,
+                       help="exploration: baseline, dpor, or dpor-ag (default)")
+    check.add_argument("--unwind", type=_count(0), default=None, metavar="N",
+                       help="loop and recursion bound (default 8)")
+    check.add_argument("--timeout", type=_seconds, default=None, metavar="S",
+                       help="seconds per assertion (default none)")
+    check.add_argument("--max-runs", type=_count(1), default=None, metavar="N",
+                       help="runs per assertion (default none)")
+    check.add_argument("--workers", type=_count(1), default=None, metavar="N",
+                       help="assertions checked in parallel (default 1)")
+    _add_data_model(check)
+    check.add_argument("--races", action="store_true", default=None,
+                       help="also report data races (they then count as found)")
+    check.add_argument("--disable", action="append", default=[], metavar="OPT",
+                       help="switch one optimisation off by name (repeatable)")
+    check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    check.add_argument("--from", dest="positions", action="append", type=_position, default=[],
+                       metavar="LINE[:COL]", help="check from a program context: one per thread, "
+                       "the first the cursor's (repeatable; needs exactly one FILE)")
+    check.add_argument("--replay", metavar="RESULT.json", default=None,
+                       help="replay the counterexamples of a --format json result and print "
+                       "their traces")
+    check.add_argument("files", nargs="*", metavar="FILE")
+    check.set_defaults(run=_cmd_check)
+
+    ir = sub.add_parser("ir", help="print the intermediate representation of a C file")
+    _add_data_model(ir)
+    ir.add_argument("file", metavar="FILE")
+    ir.set_defaults(run=_cmd_ir)
+
+    lsp = sub.add_parser("lsp", help="run the language server (stdio by default)")
+    lsp.add_argument("--tcp", type=_count(1), default=None, metavar="PORT",
+                     help="listen on 127.0.0.1:PORT instead of stdio")
+    lsp.set_defaults(run=_cmd_lsp)
+    return parser
+
+
+def options_from(args: argparse.Namespace, base: Options = Options()) -> Options:
+    """``base`` with every option the command line gave."""
+    given = {
+        "mode": args.mode, "unwind": args.unwind, "timeout_s": args.timeout,
+        "max_runs": args.max_runs, "workers": args.workers, "report_races": args.races,
+        "data_model": DataModel(args.data_model) if args.data_model else None,
+    }
+    opts = replace(base, **{k: v for k, v in given.items() if v is not None})
+    if args.disable:
+        opts = replace(opts, optimisations=tuple(dict(opts.optimisations, **{n: False for n in args.disable}).items()))
+    return opts
+
+
+# --------------------------------------------------------------------------
+# Entry point
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (see the module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            raise UsageError("distaff: no command given (see 'distaff --help')")
+        return args.run(args)
+    except UsageError as e:
+        _error(str(e))
+        return EXIT_BAD_INPUT
+    except BadInput as e:
+        _error(f"distaff: {e}")
+        return EXIT_BAD_INPUT
+    except SystemExit as e:  # --help and --version
+        return e.code if isinstance(e.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        _error("distaff: interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # stdout went away (e.g. `| head`): say nothing more, as other tools do.
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except Exception as e:
+        if os.environ.get("DISTAFF_DEBUG"):
+            raise
+        first = (str(e).splitlines() or [""])[0]
+        _error(f"distaff: internal error: {type(e).__name__}: {first}")
+        return EXIT_INTERNAL
+
+
+def _error(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def read_source(path: str) -> str:
+    """The text of a C file; unreadable is BadInput. Bytes that are not UTF-8
+    are replaced, so the front end reports them at their position."""
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", errors="replace")
+    except OSError as e:
+        raise BadInput(f"cannot read {path}: {e.strerror or e}") from None
+
+
+# --------------------------------------------------------------------------
+# distaff check
+
+
+def exit_status(reports: list[FileReport]) -> int:
+    """The exit status of a check (see the module docstring)."""
+    if any(a.status is Status.VIOLATED for r in reports for a in r.assertions) or any(
+        f.kind in FOUND_KINDS for r in reports for f in r.findings
+    ):
+        return EXIT_FOUND
+    if any(f.kind is FindingKind.SYNTAX for r in reports for f in r.findings):
+        return EXIT_BAD_INPUT
+    if any(a.status is Status.UNKNOWN for r in reports for a in r.assertions):
+        return EXIT_UNDECIDED
+    return EXIT_OK
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    if args.replay is not None:
+        if args.files or args.positions:
+            raise UsageError("distaff check: --replay takes no FILE or --from (the result names them)")
+        if args.format != "text":
+            raise UsageError("distaff check: --replay prints text only")
+        return replay_result(args.replay, args)
+    if not args.files:
+        raise UsageError("distaff check: no FILE given (see 'distaff check --help')")
+    if args.positions and len(args.files) != 1:
+        raise UsageError("distaff check: --from needs exactly one FILE")
+    options = options_from(args)
+    sources = [(path, read_source(path)) for path in args.files]
+    reports = []
+    with Progress(sys.stderr) as progress:
+        for path, text in sources:
+            report = check_file(path, text, options, args.positions, progress)
+            reports.append(report)
+            if args.format == "text":
+                progress.clear()
+                print("\n".join(render.text_lines(report, options)), flush=True)
+    if args.format == "json":
+        print(json.dumps(render.json_document(reports, options, version()), indent=2))
+    elif args.format == "sarif":
+        print(json.dumps(render.sarif_log(reports, options, version()), indent=2))
+    return exit_status(reports)
+
+
+def resolve_positions(text: str, positions: list[tuple[int, int | None]]) -> list[tuple[int, int]]:
+    """Fill in a missing column with the line's first non-blank character."""
+    lines = text.split("\n")
+    out = []
+    for line, col in positions:
+        if col is None:
+            body = lines[line - 1] if line <= len(lines) else ""
+            col = len(body) - len(body.lstrip()) + 1
+        out.append((line, col))
+    return out
+
+
+def check_file(path: str, text: str, options: Options, positions=(), progress=None) -> FileReport:
+    """Check one file's text; ``positions`` (1-based line, optional column)
+    start the check from that program context instead of ``main``."""
+    context, label = None, ""
+    if positions:
+        from analysis.frontend import parse_program
+
+        where = resolve_positions(text, list(positions))
+        program = parse_program(text, path, data_model=options.data_model)
+        try:
+            context = engine.context_at(program, where)
+        except ValueError as e:
+            raise BadInput(f"{path}: --from: {e}") from None
+        label = ", ".join(f"{line}:{col}" for line, col in where)
+    if progress is not None:
+        progress.start_file(path)
+    assertions, findings = [], []
+    start = time.monotonic()
+    for item in engine.check_text(text, path, options, None, context=context):
+        if isinstance(item, AssertionResult):
+            assertions.append(item)
+        else:
+            findings.append(item)
+        if progress is not None:
+            progress.decided(len(assertions))
+    return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, label,
+                      render.text_digest(text))
+
+
+class Progress:
+    """A one-line spinner on stderr for checks that take more than ``delay``
+    seconds, drawn only when the stream is a terminal (never in pipes or CI)."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, stream, delay: float = 1.0, interval: float = 0.1):
+        self.stream, self.delay, self.interval = stream, delay, interval
+        self.active = bool(getattr(stream, "isatty", lambda: False)())
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._path, self._count, self._since, self._drawn = "", 0, time.monotonic(), False
+        self._thread = None
+
+    def __enter__(self) -> "Progress":
+        if self.active:
+            self._thread = threading.Thread(target=self._loop, name="distaff-progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.clear()
+
+    def start_file(self, path: str) -> None:
+        with self._lock:
+            self._path, self._count, self._since = path, 0, time.monotonic()
+
+    def decided(self, count: int) -> None:
+        with self._lock:
+            self._count = count
+
+    def clear(self) -> None:
+        with self._lock:
+            if self._drawn:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+                self._drawn = False
+
+    def _loop(self) -> None:
+        frame = 0
+        while not self._stop.wait(self.interval):
+            with self._lock:
+                elapsed = time.monotonic() - self._since
+                if elapsed < self.delay or not self._path:
+                    continue
+                done = f"{self._count} assertion{'s' if self._count != 1 else ''} decided"
+                self.stream.write(f"\r\x1b[K{self.FRAMES[frame % 4]} distaff: checking {self._path}: "
+                                  f"{done}, {elapsed:.0f} s")
+                self.stream.flush()
+                self._drawn = True
+            frame += 1
+
+
+# --------------------------------------------------------------------------
+# distaff check --replay
+
+
+def _load_result(result_path: str) -> dict:
+    try:
+        with open(result_path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise BadInput(f"cannot read {result_path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise BadInput(f"{result_path}: not a distaff JSON result: {e}") from None
+    if not isinstance(doc, dict) or doc.get("version") != render.JSON_VERSION or not isinstance(doc.get("files"), list):
+        raise BadInput(f"{result_path}: not a distaff JSON result (version {render.JSON_VERSION})")
+    return doc
+
+
+def _replay_function():
+    """The engine's ``replay(program, trace, options)``."""
+    for name in ("analysis.replay", "analysis.check"):
+        try:
+            module = __import__(name, fromlist=["replay"])
+        except ImportError:
+            continue
+        fn = getattr(module, "replay", None)
+        if callable(fn):
+            return fn
+    raise BadInput("this build of distaff cannot replay counterexamples (no engine replay)")
+
+
+def _span(entry: dict, path: str) -> Span:
+    return Span(entry.get("file", path), entry["line"], entry["column"],
+                entry.get("end_line", entry["line"]), entry.get("end_column", entry["column"]))
+
+
+def _source_for(path: str, result_path: str) -> tuple[str, str]:
+    """The file a result names: as written (relative to the working
+    directory), else relative to the result file's folder."""
+    candidates = [Path(path)]
+    if not Path(path).is_absolute():
+        candidates.append(Path(result_path).resolve().parent / path)
+    for candidate in candidates:
+        if candidate.is_file():
+            return str(candidate), read_source(str(candidate))
+    raise BadInput(f"cannot read {path} (named in {result_path})")
+
+
+def replay_result(result_path: str, args: argparse.Namespace) -> int:
+    """Replay every counterexample of a JSON result and print the traces as
+    text. Options are the result's own unless flags override them. Exit 1 when
+    counterexamples were replayed, 0 when there were none, 3 when some did not
+    replay (the engine could not follow the schedule on this text)."""
+    from analysis.frontend import parse_program
+
+    doc = _load_result(result_path)
+    stored = doc.get("options", {})
+    base = Options()
+    try:
+        base = replace(base, mode=stored.get("mode", base.mode), unwind=stored.get("unwind", base.unwind),
+                       data_model=DataModel(stored.get("data_model", base.data_model.value)))
+    except ValueError as e:
+        raise BadInput(f"{result_path}: bad options: {e}") from None
+    options = options_from(args, base)
+    replay = _replay_function()
+    replayed = failed = 0
+    for entry in doc["files"]:
+        path = entry.get("path", "")
+        found_at, text = _source_for(path, result_path)
+        if entry.get("sha256") and entry["sha256"] != render.text_digest(text):
+            _error(f"distaff: warning: {path} changed since {result_path} was written")
+        program = parse_program(text, path, data_model=options.data_model)
+        items = []
+        for a in entry.get("assertions", []):
+            if a.get("counterexample"):
+                items.append((a, a["counterexample"], None))
+        for f in entry.get("findings", []):
+            if f.get("trace"):
+                items.append((f, f["trace"], FindingKind(f["kind"])))
+        lines = []
+        for item, trace_json, kind in items:
+            span = _span(item, path)
+            try:
+                result = replay(program, trace_from_json(trace_json), options)
+            except ValueError as e:
+                failed += 1
+                lines.append(f"{span}: warning: counterexample did not replay: {e}")
+                continue
+            trace = getattr(result, "trace", result)
+            replayed += 1
+            if kind is None:
+                header = f"{span}: error: assertion can fail: {item.get('text', '')}{render.inputs_text(trace)}"
+            else:
+                severity, msg = render.finding_message(Finding(kind, span, item.get("message", ""), trace))
+                header = f"{span}: {severity}: {msg}"
+            lines += [header, *render.trace_lines(trace, path)]
+        lines.append(f"{path}: replayed {replayed} of {len(items)} counterexample{'s' if len(items) != 1 else ''}")
+        print("\n".join(lines), flush=True)
+    if failed:
+        return EXIT_UNDECIDED
+    return EXIT_FOUND if replayed else EXIT_OK
+
+
+# --------------------------------------------------------------------------
+# distaff ir, distaff lsp
+
+
+def _cmd_ir(args: argparse.Namespace) -> int:
+    from analysis.frontend import parse_program
+    from analysis.irtext import format_program
+
+    text = read_source(args.file)
+    data_model = DataModel(args.data_model or DataModel.LP64.value)
+    program = parse_program(text, args.file, data_model=data_model)
+    for f in program.findings:
+        severity, msg = render.finding_message(Finding(FindingKind(f.kind.value), f.span, f.message))
+        _error(f"{f.span}: {severity}: {msg}")
+    print(format_program(program), end="")
+    return EXIT_BAD_INPUT if any(f.kind.value == "syntax" for f in program.findings) else EXIT_OK
+
+
+def _cmd_lsp(args: argparse.Namespace) -> int:
+    import importlib
+
+    try:
+        app = importlib.import_module("server.app")
+    except ModuleNotFoundError as e:
+        if e.name != "server.app":
+            raise
+        raise BadInput("the language server is not part of this build (no server.app)") from None
+    status = app.main(tcp=args.tcp) if args.tcp else app.main()
+    return status if isinstance(status, int) else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,430 @@
+"""Check results as text, JSON and SARIF: pure functions, no I/O.
+
+The command line (:mod:`server.cli`) collects what :func:`analysis.check.check_text`
+yields for each file into a :class:`FileReport` and hands the reports here.
+
+* :func:`text_lines` gives GCC-style lines that editors' quickfix lists read:
+  ``file:line:col: severity: message``, each problem followed by its trace as
+  ``note`` lines, and one summary line per file (``path: 2 assertions: ...``,
+  which has no line number, so quickfix parsers skip it).
+* :func:`json_document` gives the ``--format json`` document (version 1): every
+  assertion of every file once, with its status, statistics and counterexample.
+* :func:`sarif_log` gives a SARIF 2.1.0 log whose results carry the schedule of
+  a counterexample as a code flow: one thread flow per thread, the global order
+  in each location's ``executionOrder``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pathlib
+import urllib.parse
+from dataclasses import dataclass
+
+from analysis.check import Options
+from analysis.ir import Span
+from analysis.report import (
+    AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace, to_json,
+)
+
+JSON_VERSION = 1
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """What one check of one file produced.
+
+    ``assertions`` and ``findings`` are kept in the order the engine yielded
+    them; renderers sort by position so that output does not depend on which
+    worker finished first. ``time_s`` is the wall time of the whole file's
+    check; ``context`` labels a check started from ``--from`` positions;
+    ``sha256`` is the digest of the text that was checked (for ``--replay``).
+    """
+
+    path: str
+    assertions: tuple[AssertionResult, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    time_s: float = 0.0
+    context: str = ""
+    sha256: str = ""
+
+    @property
+    def stats(self) -> Stats:
+        """The sum of the assertions' statistics, with the file's wall time."""
+        total = sum((a.stats for a in self.assertions), Stats())
+        return _replace_time(total, self.time_s)
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _replace_time(s: Stats, time_s: float) -> Stats:
+    return Stats(s.runs, s.full_runs, s.pruned_runs, s.bound_cuts, s.solver_calls,
+                 s.solver_time_s, time_s, s.counters)
+
+
+def _order(span: Span) -> tuple:
+    return (span.file, span.line, span.col)
+
+
+def sorted_assertions(report: FileReport) -> list[AssertionResult]:
+    return sorted(report.assertions, key=lambda a: (_order(a.span), a.id))
+
+
+def sorted_findings(report: FileReport) -> list[Finding]:
+    return sorted(report.findings, key=lambda f: (_order(f.span), f.kind.value, f.message))
+
+
+# --------------------------------------------------------------------------
+# Messages shared by every format
+
+
+def _seconds(x: float) -> str:
+    return f"{x:g}"
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _input_names(trace: Trace) -> list[str]:
+    """Short names for the inputs: the symbol's name up to its ``@`` suffix,
+    unless two inputs would then read the same."""
+    short = [i.name.split("@", 1)[0] or i.name for i in trace.inputs]
+    return [s if short.count(s) == 1 else i.name for s, i in zip(short, trace.inputs)]
+
+
+def inputs_text(trace: Trace | None) -> str:
+    """`` [inputs: x=3, y=-1]`` or the empty string."""
+    if trace is None or not trace.inputs:
+        return ""
+    pairs = (f"{n}={i.value}" for n, i in zip(_input_names(trace), trace.inputs))
+    return f" [inputs: {', '.join(pairs)}]"
+
+
+def _scope(a: AssertionResult, options: Options) -> str:
+    unwind = a.unwind or options.unwind
+    return f"all interleavings within unwind {unwind}" if a.bounded else f"all interleavings, unwind {unwind}"
+
+
+def _runs(s: Stats) -> str:
+    text = _plural(s.runs, "run")
+    if s.pruned_runs:
+        text += f", {s.pruned_runs} pruned"
+    return text
+
+
+def undecided_reason(a: AssertionResult, options: Options) -> str:
+    """Why an UNKNOWN assertion was not decided, in a few words."""
+    r = a.reason
+    if r is Reason.TIMEOUT:
+        return f"timeout after {_seconds(options.timeout_s)} s" if options.timeout_s else "timeout"
+    if r is Reason.MAX_RUNS:
+        return f"run limit of {options.max_runs} reached" if options.max_runs else "run limit reached"
+    if r is Reason.CANCELLED:
+        return "cancelled"
+    if r is Reason.SOLVER:
+        return "the solver gave up" + (f": {a.message}" if a.message else "")
+    if r is Reason.SKIPPED:
+        return "skipped" + (f": {a.message}" if a.message else "")
+    if r is Reason.CRASHED:
+        return "the checker crashed" + (f": {a.message}" if a.message else "")
+    return a.message or "no reason given"
+
+
+def _context_suffix(a: AssertionResult, report: FileReport) -> str:
+    label = a.context or report.context
+    return f" [context: {label}]" if label else ""
+
+
+def assertion_message(a: AssertionResult, options: Options, report: FileReport) -> tuple[str, str]:
+    """(severity, message) of one assertion's verdict."""
+    ctx = _context_suffix(a, report)
+    if a.status is Status.VIOLATED:
+        return "error", f"assertion can fail: {a.text}{inputs_text(a.trace)}{ctx}"
+    if a.status is Status.HOLDS:
+        return "note", f"assertion holds ({_scope(a, options)}): {_runs(a.stats)}{ctx}"
+    if a.status is Status.UNREACHABLE:
+        return "note", f"assertion unreachable ({_scope(a, options)}): {_runs(a.stats)}{ctx}"
+    runs = f": {_runs(a.stats)}" if a.stats.runs else ""
+    return "warning", f"assertion undecided ({undecided_reason(a, options)}){runs}{ctx}"
+
+
+_FINDING_WORDS = {
+    FindingKind.ASSERTION: ("error", "assertion can fail"),
+    FindingKind.DEADLOCK: ("warning", "deadlock"),
+    FindingKind.DATA_RACE: ("warning", "data race"),
+    FindingKind.ERROR: ("error", ""),
+    FindingKind.SYNTAX: ("error", "syntax error"),
+    FindingKind.UNSUPPORTED: ("warning", "unsupported"),
+}
+
+
+def finding_message(f: Finding) -> tuple[str, str]:
+    """(severity, message) of a finding; the kind's words prefix the message
+    unless it already starts with them."""
+    severity, words = _FINDING_WORDS[f.kind]
+    msg = f.message.strip() or f.kind.value
+    if words and not msg.lower().startswith(words):
+        msg = f"{words}: {msg}"
+    return severity, msg + inputs_text(f.trace)
+
+
+# --------------------------------------------------------------------------
+# Text
+
+
+def _where(span: Span, fallback: str) -> str:
+    return f"{span.file or fallback}:{span.line}:{span.col}"
+
+
+def trace_lines(trace: Trace, fallback_path: str) -> list[str]:
+    """The inputs and then the steps of a trace, as ``note`` lines."""
+    out = [
+        f"{_where(i.span, fallback_path)}: note: input {n} = {i.value}"
+        for n, i in zip(_input_names(trace), trace.inputs)
+    ]
+    out += [f"{_where(s.span, fallback_path)}: note: [{s.thread}] {s.action}" for s in trace.steps]
+    return out
+
+
+_FINDING_NOUNS = {
+    FindingKind.ASSERTION: "failed assertion", FindingKind.DEADLOCK: "deadlock",
+    FindingKind.DATA_RACE: "data race", FindingKind.ERROR: "run-time error",
+    FindingKind.SYNTAX: "syntax error", FindingKind.UNSUPPORTED: "unsupported construct",
+}
+
+
+def summary_line(report: FileReport) -> str:
+    """``fig2.c: 1 assertion: 1 holds; 7 runs (5 full, 2 pruned), 0.41 s``."""
+    counts: dict[Status, int] = {}
+    for a in report.assertions:
+        counts[a.status] = counts.get(a.status, 0) + 1
+    parts = [f"{counts[s]} {s.label}" for s in sorted(counts, reverse=True)]
+    head = _plural(len(report.assertions), "assertion")
+    text = f"{report.path}"
+    if report.context:
+        text += f" (from {report.context})"
+    text += f": {head}" + (f": {', '.join(parts)}" if parts else "")
+    kinds: dict[FindingKind, int] = {}
+    for f in report.findings:
+        kinds[f.kind] = kinds.get(f.kind, 0) + 1
+    if kinds:
+        text += "; " + ", ".join(_plural(kinds[k], _FINDING_NOUNS[k]) for k in FindingKind if k in kinds)
+    s = report.stats
+    detail = [f"{s.full_runs} full", f"{s.pruned_runs} pruned"]
+    if s.bound_cuts:
+        detail.append(_plural(s.bound_cuts, "bound cut"))
+    text += f"; {_plural(s.runs, 'run')} ({', '.join(detail)}), {report.time_s:.2f} s"
+    return text
+
+
+def text_lines(report: FileReport, options: Options) -> list[str]:
+    """One file's result as GCC-style lines, problems in source order, each
+    followed by its trace, then the summary line."""
+    blocks: list[tuple[tuple, list[str]]] = []
+    for a in sorted_assertions(report):
+        severity, msg = assertion_message(a, options, report)
+        lines = [f"{_where(a.span, report.path)}: {severity}: {msg}"]
+        if a.trace is not None:
+            lines += trace_lines(a.trace, report.path)
+        blocks.append((_order(a.span), lines))
+    for f in sorted_findings(report):
+        severity, msg = finding_message(f)
+        lines = [f"{_where(f.span, report.path)}: {severity}: {msg}"]
+        if f.trace is not None:
+            lines += trace_lines(f.trace, report.path)
+        blocks.append((_order(f.span), lines))
+    blocks.sort(key=lambda b: b[0])  # stable: an assertion before a finding at the same place
+    out = [line for _, lines in blocks for line in lines]
+    out.append(summary_line(report))
+    return out
+
+
+# --------------------------------------------------------------------------
+# JSON
+
+
+def _position(span: Span, path: str) -> dict:
+    pos = {"line": span.line, "column": span.col, "end_line": span.end_line, "end_column": span.end_col}
+    if span.file and span.file != path:
+        pos["file"] = span.file
+    return pos
+
+
+def options_json(options: Options) -> dict:
+    return {
+        "mode": options.mode, "unwind": options.unwind, "timeout_s": options.timeout_s,
+        "max_runs": options.max_runs, "data_model": options.data_model.value,
+        "workers": options.workers,
+    }
+
+
+def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> dict:
+    out = {"id": a.id, **_position(a.span, report.path), "text": a.text, "status": a.status.label,
+           "bounded": a.bounded, "reason": a.reason.value if a.reason else None,
+           "message": a.message or assertion_message(a, options, report)[1],
+           "mode": a.mode or options.mode, "unwind": a.unwind or options.unwind,
+           "context": a.context or report.context, "stats": to_json(a.stats)}
+    if a.trace is not None:
+        out["counterexample"] = to_json(a.trace)
+    if a.summaries:
+        out["summaries"] = [
+            {**_position(s.span, report.path), "expr": s.expr, "pruned_runs": s.pruned_runs}
+            for s in a.summaries
+        ]
+    return out
+
+
+def finding_json(f: Finding, report: FileReport) -> dict:
+    out = {"kind": f.kind.value, **_position(f.span, report.path), "message": finding_message(f)[1]}
+    if f.trace is not None:
+        out["trace"] = to_json(f.trace)
+    return out
+
+
+def file_json(report: FileReport, options: Options) -> dict:
+    out = {
+        "path": report.path,
+        "assertions": [assertion_json(a, report, options) for a in sorted_assertions(report)],
+        "findings": [finding_json(f, report) for f in sorted_findings(report)],
+        "stats": to_json(report.stats),
+    }
+    if report.context:
+        out["context"] = report.context
+    if report.sha256:
+        out["sha256"] = report.sha256
+    return out
+
+
+def json_document(reports: list[FileReport], options: Options, version: str) -> dict:
+    """The ``--format json`` document (see the module docstring)."""
+    return {
+        "version": JSON_VERSION,
+        "tool": {"name": "distaff", "version": version},
+        "options": options_json(options),
+        "files": [file_json(r, options) for r in reports],
+    }
+
+
+# --------------------------------------------------------------------------
+# SARIF 2.1.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    id: str
+    text: str
+
+
+_RULES = (
+    _Rule("assertion-violated", "An assertion can fail for some input and thread schedule."),
+    _Rule("assertion-undecided", "The check of an assertion ended before it was decided."),
+    _Rule("assertion-holds", "An assertion holds on every explored run."),
+    _Rule("assertion-unreachable", "No explored run reaches an assertion."),
+    _Rule("deadlock", "Some schedule leaves threads waiting with none able to run."),
+    _Rule("runtime-error", "A run has undefined behaviour (division by zero, bad pointer, overflow)."),
+    _Rule("data-race", "Two threads access the same memory without order, at least one writing."),
+    _Rule("syntax-error", "The text could not be parsed; the file's assertions were not checked."),
+    _Rule("unsupported", "A construct outside the C that distaff models."),
+)
+_RULE_INDEX = {r.id: i for i, r in enumerate(_RULES)}
+
+_STATUS_RULE = {
+    Status.VIOLATED: ("assertion-violated", "error", "fail"),
+    Status.UNKNOWN: ("assertion-undecided", "warning", "review"),
+    Status.HOLDS: ("assertion-holds", "none", "pass"),
+    Status.UNREACHABLE: ("assertion-unreachable", "none", "notApplicable"),
+}
+_FINDING_RULE = {
+    FindingKind.ASSERTION: "assertion-violated", FindingKind.DEADLOCK: "deadlock",
+    FindingKind.ERROR: "runtime-error", FindingKind.DATA_RACE: "data-race",
+    FindingKind.SYNTAX: "syntax-error", FindingKind.UNSUPPORTED: "unsupported",
+}
+
+
+def artifact_uri(path: str) -> str:
+    """A relative path as a relative URI reference; an absolute one as file: URI."""
+    p = pathlib.PurePath(path)
+    if p.is_absolute():
+        return pathlib.Path(path).as_uri()
+    return urllib.parse.quote(p.as_posix())
+
+
+def _location(span: Span, path: str, message: str | None = None) -> dict:
+    region = {"startLine": max(span.line, 1), "startColumn": max(span.col, 1)}
+    if span.end_line >= span.line and span.end_line > 0:
+        region["endLine"] = span.end_line
+        if span.end_col > 0:
+            region["endColumn"] = span.end_col
+    loc = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(span.file or path)},
+                                "region": region}}
+    if message is not None:
+        loc["message"] = {"text": message}
+    return loc
+
+
+def code_flow(trace: Trace, path: str) -> dict:
+    """The schedule of a trace as one code flow: a thread flow per thread, in
+    order of first appearance; ``executionOrder`` numbers the steps globally."""
+    flows: dict[int, dict] = {}
+    for order, step in enumerate(trace.steps, start=1):
+        flow = flows.setdefault(step.tid, {"id": step.thread, "message": {"text": f"thread {step.thread}"},
+                                           "locations": []})
+        flow["locations"].append({
+            "location": _location(step.span, path, f"[{step.thread}] {step.action}"),
+            "executionOrder": order,
+        })
+    threads = ", ".join(f["id"] for f in flows.values())
+    return {"message": {"text": f"schedule over threads {threads}" if threads else "schedule"},
+            "threadFlows": list(flows.values())}
+
+
+def _sarif_result(rule: str, level: str, kind: str, message: str, span: Span, path: str,
+                  trace: Trace | None, properties: dict) -> dict:
+    result = {"ruleId": rule, "ruleIndex": _RULE_INDEX[rule], "kind": kind, "level": level,
+              "message": {"text": message}, "locations": [_location(span, path)],
+              "properties": properties}
+    if trace is not None and trace.steps:
+        result["codeFlows"] = [code_flow(trace, path)]
+    if trace is not None:
+        properties["inputs"] = [{"name": i.name, "value": i.value} for i in trace.inputs]
+    return result
+
+
+def sarif_log(reports: list[FileReport], options: Options, version: str) -> dict:
+    """A SARIF 2.1.0 log of one run of distaff over ``reports``: every
+    assertion is a result (holding ones with kind ``pass``), every finding too."""
+    results = []
+    for report in reports:
+        for a in sorted_assertions(report):
+            rule, level, kind = _STATUS_RULE[a.status]
+            _, msg = assertion_message(a, options, report)
+            props = {"status": a.status.label, "bounded": a.bounded, "assertion": a.text,
+                     "stats": to_json(a.stats)}
+            if a.reason:
+                props["reason"] = a.reason.value
+            results.append(_sarif_result(rule, level, kind, msg, a.span, report.path, a.trace, props))
+        for f in sorted_findings(report):
+            severity, msg = finding_message(f)
+            level = {"error": "error", "warning": "warning"}.get(severity, "note")
+            results.append(_sarif_result(_FINDING_RULE[f.kind], level, "fail", msg, f.span,
+                                         report.path, f.trace, {"kind": f.kind.value}))
+    driver = {
+        "name": "distaff", "version": version,
+        "rules": [{"id": r.id, "shortDescription": {"text": r.text}} for r in _RULES],
+    }
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": driver},
+            "columnKind": "unicodeCodePoints",
+            "artifacts": [{"location": {"uri": artifact_uri(r.path)}} for r in reports],
+            "invocations": [{"executionSuccessful": True,
+                             "properties": {"options": options_json(options)}}],
+            "results": results,
+        }],
+    }
