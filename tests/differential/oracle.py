@@ -1,0 +1,491 @@
+"""A concrete interpreter of :mod:`tests.differential.cprog` programs that
+explores every input and every schedule: the differential test's oracle.
+
+It shares nothing with the engine. Semantics (sequential consistency, C's
+``int`` without overflow, ``assert`` = abort of the whole process):
+
+* Each function compiles to a list of micro-operations. *Visible* ones are
+  where another thread may run first: every read and every write of a global
+  (``g = g + k`` is a read, then a write), lock, unlock, create, join, and
+  every assertion check (a failing assertion ends every thread, so its timing
+  against the other threads matters as much as a write's). Everything else is
+  local: it runs right after the visible operation before it.
+* A *transition* of thread t executes t's next visible operation, then t's
+  local code up to its next visible operation (or its end). A state is the
+  threads' (pc, locals), the globals and the lock owners; states already
+  visited are not explored again, so the search is over the state graph, not
+  the tree of schedules.
+* A lock is enabled when free, a join when the joined thread has ended. A
+  state where no thread is enabled but some thread has not ended is a
+  deadlock. A failing assertion ends the run (C's abort).
+
+Result: for each assertion, whether some run evaluates it (``reached``) and
+one run that violates it (``violation``), and one deadlocking run, each with
+its inputs and schedule (the thread of each transition), which
+:func:`replay` runs again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from dataclasses import dataclass
+
+from tests.differential import cprog as C
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+# Opcodes. Visible: READ .. ASSERT; local: SET .. EXIT.
+READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, SET, BRANCH, JUMP, EXIT = range(11)
+VISIBLE = frozenset({READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT})
+
+
+class StateSpaceTooLarge(Exception):
+    """More states than the cap: the generator rejects such programs."""
+
+
+class OutsideContract(Exception):
+    """The program breaks a contract of :mod:`cprog` (overflow, relocking):
+    a generator bug, never an engine bug."""
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """A run: the inputs, the schedule (thread number of each transition;
+    0 is main, created threads count from 1 in creation order), and the same
+    run in words, one line per transition."""
+
+    inputs: tuple[tuple[str, int], ...]
+    schedule: tuple[int, ...]
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AssertionVerdict:
+    label: int
+    reached: bool
+    violation: Witness | None
+
+    @property
+    def violated(self) -> bool:
+        return self.violation is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """``assertions[label]`` for every assertion of the program; ``deadlock``
+    is a deadlocking run if there is one; ``states`` counts visited states."""
+
+    assertions: tuple[AssertionVerdict, ...]
+    deadlock: Witness | None
+    states: int
+
+
+# --------------------------------------------------------------------------
+# Compilation
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_CMP = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
+        "!=": operator.ne, ">": operator.gt, ">=": operator.ge}
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One function compiled: ``ops`` (tuples whose first item is the opcode),
+    the names of its local slots, and each op's text for witnesses."""
+
+    name: str
+    ops: tuple[tuple, ...]
+    slots: tuple[str, ...]
+    texts: tuple[str, ...]
+
+
+class _Compiler:
+    def __init__(self, program: C.Program, name: str, local_names, create_slot):
+        self.globals = {g: i for i, (g, _) in enumerate(program.globals)}
+        self.mutexes = {m: i for i, m in enumerate(program.mutexes)}
+        self.name = name
+        self.slots = {n: i for i, n in enumerate(local_names)}
+        self.create_slot = create_slot
+        self.ops: list[tuple] = []
+        self.texts: list[str] = []
+        self.temps = 0
+
+    def slot(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = len(self.slots)
+        return self.slots[name]
+
+    def emit(self, op: tuple, text: str) -> int:
+        self.ops.append(op)
+        self.texts.append(text)
+        return len(self.ops) - 1
+
+    def patch(self, at: int, op: tuple) -> None:
+        self.ops[at] = op
+
+    def reads(self, e: C.Expr) -> tuple[dict, list[int]]:
+        """Emit a READ into a temporary for each global of ``e``; the map from
+        global occurrence (in order) to temporary."""
+        temps = []
+        for i, g in enumerate(C.globals_read(e)):
+            t = self.slot(f"$t{i}")
+            self.emit((READ, self.globals[g], t), f"read {g}")
+            temps.append(t)
+        return temps
+
+    def expr(self, e: C.Expr, temps: list[int]):
+        """A function of the locals tuple computing ``e``; globals come from
+        ``temps`` in order of occurrence."""
+        it = iter(temps)
+
+        def build(e):
+            if isinstance(e, C.Const):
+                v = e.value
+                return lambda L: v
+            if isinstance(e, C.Local):
+                i = self.slots[e.name]
+                return lambda L: L[i]
+            if isinstance(e, C.Global):
+                i = next(it)
+                return lambda L: L[i]
+            if isinstance(e, C.Not):
+                f = build(e.operand)
+                return lambda L: int(not f(L))
+            f, g = build(e.left), build(e.right)
+            if e.op in _ARITH:
+                op = _ARITH[e.op]
+                return lambda L: op(f(L), g(L))
+            if e.op in _CMP:
+                op = _CMP[e.op]
+                return lambda L: int(op(f(L), g(L)))
+            if e.op == "&&":
+                return lambda L: int(bool(f(L)) and bool(g(L)))
+            if e.op == "||":
+                return lambda L: int(bool(f(L)) or bool(g(L)))
+            raise OutsideContract(f"operator {e.op}")
+
+        return build(e)
+
+    def clear(self, temps):
+        for t in temps:  # stale temporaries would only split equal states
+            self.emit((SET, t, lambda L: 0), "")
+
+    def block(self, body):
+        for s in body:
+            self.stmt(s)
+
+    def stmt(self, s: C.Stmt) -> None:
+        if isinstance(s, C.Assign):
+            temps = self.reads(s.value)
+            self.emit((SET, self.slot(s.target), self.expr(s.value, temps)), "")
+            self.clear(temps)
+        elif isinstance(s, C.Store):
+            temps = self.reads(s.value)
+            self.emit((WRITE, self.globals[s.target], self.expr(s.value, temps)),
+                      f"write {s.target}")
+            self.clear(temps)
+        elif isinstance(s, C.Incr):
+            t = self.slot("$t0")
+            k = s.amount
+            self.emit((READ, self.globals[s.target], t), f"read {s.target}")
+            self.emit((WRITE, self.globals[s.target], lambda L: L[t] + k), f"write {s.target}")
+            self.clear([t])
+        elif isinstance(s, C.If):
+            temps = self.reads(s.cond)
+            cond = self.expr(s.cond, temps)
+            at = self.emit(None, "")  # the branch reads the temporaries: cleared in both arms
+            self.clear(temps)
+            self.block(s.then)
+            jump = self.emit(None, "")
+            self.patch(at, (BRANCH, cond, len(self.ops)))
+            self.clear(temps)
+            self.block(s.orelse)
+            self.patch(jump, (JUMP, len(self.ops)))
+        elif isinstance(s, C.Locked):
+            m = self.mutexes[s.mutex]
+            self.emit((LOCK, m), f"lock {s.mutex}")
+            self.block(s.body)
+            self.emit((UNLOCK, m), f"unlock {s.mutex}")
+        elif isinstance(s, C.For):
+            v = self.slot(s.var)
+            n = s.count
+            self.emit((SET, v, lambda L: 0), "")
+            top = self.emit(None, "")
+            self.block(s.body)
+            self.emit((SET, v, lambda L: L[v] + 1), "")
+            self.emit((JUMP, top), "")
+            self.patch(top, (BRANCH, lambda L: L[v] < n, len(self.ops)))
+        elif isinstance(s, C.Assert):
+            temps = self.reads(s.cond)
+            self.emit((ASSERT, s.label, self.expr(s.cond, temps)), f"assert({C.expr_c(s.cond)})")
+            self.clear(temps)
+        elif isinstance(s, C.ReturnIf):
+            temps = self.reads(s.cond)
+            at = self.emit(None, "")
+            self.emit((EXIT,), "return")
+            self.patch(at, (BRANCH, self.expr(s.cond, temps), len(self.ops)))
+            self.clear(temps)
+        elif isinstance(s, C.Create):
+            self.emit((CREATE, self.create_slot[s.handle]), f"create {s.routine}")
+        elif isinstance(s, C.Join):
+            self.emit((JOIN, self.create_slot[s.handle]), f"join h{s.handle}")
+        else:  # pragma: no cover
+            raise OutsideContract(f"statement {s!r}")
+
+    def done(self) -> Code:
+        return Code(self.name, tuple(self.ops), tuple(self.slots), tuple(self.texts))
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """``codes[slot]`` is the code thread ``slot`` runs (0: main)."""
+
+    program: C.Program
+    codes: tuple[Code, ...]
+    names: tuple[str, ...]
+
+
+def compile_program(program: C.Program) -> Compiled:
+    creates = [s for s in program.main if isinstance(s, C.Create)]
+    if len(creates) != len([s for s in C.walk(program.main) if isinstance(s, C.Create)]):
+        raise OutsideContract("pthread_create below the top level of main")
+    create_slot = {s.handle: i + 1 for i, s in enumerate(creates)}
+    main = _Compiler(program, "main", [i.name for i in program.inputs] + list(program.main_locals),
+                     create_slot)
+    main.block(program.main)
+    codes = [main.done()]
+    names = ["main"]
+    compiled_routines = {}
+    for r in program.routines:
+        c = _Compiler(program, r.name, r.locals, create_slot)
+        c.block(r.body)
+        compiled_routines[r.name] = c.done()
+    for i, s in enumerate(creates):
+        codes.append(compiled_routines[s.routine])
+        names.append(f"{s.routine}#{i + 1}")
+    return Compiled(program, tuple(codes), tuple(names))
+
+
+# --------------------------------------------------------------------------
+# Execution
+
+DONE = None  # the locals of an ended thread (pc is then len(ops))
+
+
+def _settle(code: Code, pc: int, L: list) -> tuple[int, bool]:
+    """Run local operations from ``pc``; the pc of the next visible operation
+    (or the end), and whether main returned early."""
+    ops = code.ops
+    n = len(ops)
+    while pc < n:
+        op = ops[pc]
+        kind = op[0]
+        if kind in VISIBLE:
+            return pc, False
+        if kind == SET:
+            v = op[2](L)
+            if not INT_MIN <= v <= INT_MAX:
+                raise OutsideContract(f"overflow in {code.name}")
+            L[op[1]] = v
+            pc += 1
+        elif kind == BRANCH:
+            pc = pc + 1 if op[1](L) else op[2]
+        elif kind == JUMP:
+            pc = op[1]
+        else:  # EXIT
+            return n, True
+    return n, False
+
+
+def _thread(code: Code, pc: int, L: list) -> tuple:
+    pc, _ = _settle(code, pc, L)
+    return (pc, DONE if pc == len(code.ops) else tuple(L))
+
+
+class _Step:
+    """What one transition did: ``kind`` is "next" (a successor state),
+    "blocked", "violated" (``label``) or "exit" (main returned)."""
+
+    __slots__ = ("kind", "state", "label", "value", "pc")
+
+    def __init__(self, kind, state=None, label=None, value=None, pc=None):
+        self.kind, self.state, self.label, self.value, self.pc = kind, state, label, value, pc
+
+
+def _initial(compiled: Compiled, inputs: tuple[int, ...]) -> tuple | None:
+    program = compiled.program
+    main = compiled.codes[0]
+    L = list(inputs) + [0] * (len(main.slots) - len(inputs))
+    pc, exited = _settle(main, 0, L)
+    threads = [(pc, DONE if pc == len(main.ops) else tuple(L))] + [None] * (len(compiled.codes) - 1)
+    if exited:
+        return None
+    return (tuple(threads), tuple(v for _, v in program.globals), (-1,) * len(program.mutexes))
+
+
+def _step(compiled: Compiled, state: tuple, t: int) -> _Step:
+    threads, globs, locks = state
+    th = threads[t]
+    if th is None or th[1] is DONE:
+        return _Step("blocked")
+    code = compiled.codes[t]
+    pc, locals_ = th
+    op = code.ops[pc]
+    kind = op[0]
+    L = list(locals_)
+    value = None
+    if kind == READ:
+        value = L[op[2]] = globs[op[1]]
+    elif kind == WRITE:
+        value = op[2](L)
+        if not INT_MIN <= value <= INT_MAX:
+            raise OutsideContract(f"overflow in {code.name}")
+        globs = globs[: op[1]] + (value,) + globs[op[1] + 1:]
+    elif kind == LOCK:
+        if locks[op[1]] != -1:
+            if locks[op[1]] == t:
+                raise OutsideContract("a thread relocks its own mutex")
+            return _Step("blocked")
+        locks = locks[: op[1]] + (t,) + locks[op[1] + 1:]
+    elif kind == UNLOCK:
+        if locks[op[1]] != t:
+            raise OutsideContract("unlock of a mutex the thread does not hold")
+        locks = locks[: op[1]] + (-1,) + locks[op[1] + 1:]
+    elif kind == CREATE:
+        slot = op[1]
+        new = compiled.codes[slot]
+        threads = threads[:slot] + (_thread(new, 0, [0] * len(new.slots)),) + threads[slot + 1:]
+    elif kind == JOIN:
+        joined = threads[op[1]]
+        if joined is None or joined[1] is not DONE:
+            return _Step("blocked")
+    elif kind == ASSERT:
+        value = op[2](L)
+        if not value:
+            return _Step("violated", label=op[1], pc=pc)
+    pc, exited = _settle(code, pc + 1, L)
+    if exited:
+        return _Step("exit", pc=pc)
+    mine = (pc, DONE if pc == len(code.ops) else tuple(L))
+    threads = threads[:t] + (mine,) + threads[t + 1:]
+    return _Step("next", (threads, globs, locks), value=value, pc=th[0])
+
+
+def _alive(state: tuple) -> bool:
+    return any(th is not None and th[1] is not DONE for th in state[0])
+
+
+def _describe(compiled: Compiled, t: int, pc: int, value) -> str:
+    text = compiled.codes[t].texts[pc]
+    if value is not None:
+        text += f" == {value}" if text.startswith(("read", "assert")) else f" = {value}"
+    return f"{compiled.names[t]}: {text}"
+
+
+def _input_space(program: C.Program, fixed: dict | None):
+    ranges = []
+    for i in program.inputs:
+        if fixed is not None and i.name in fixed:
+            v = fixed[i.name]
+            ranges.append([v] if i.lo <= v <= i.hi else [])  # outside: assume fails
+        else:
+            ranges.append(range(i.lo, i.hi + 1))
+    return itertools.product(*ranges)
+
+
+def explore(program: C.Program, fixed_inputs: dict | None = None,
+            max_states: int = 200_000) -> Outcome:
+    """Every run of ``program`` over every input in its domain (inputs named
+    in ``fixed_inputs`` take only that value; a value outside the domain
+    leaves no run) and every schedule.
+
+    Raises StateSpaceTooLarge beyond ``max_states`` states, OutsideContract
+    when the program breaks a contract of :mod:`cprog`."""
+    compiled = compile_program(program)
+    labels = [a.label for a in C.assertions(program)]
+    if labels != list(range(len(labels))):
+        raise OutsideContract("assertions are not numbered in source order")
+    reached = [False] * len(labels)
+    violations: list[Witness | None] = [None] * len(labels)
+    deadlock: list[Witness | None] = [None]
+    seen: set = set()
+    n_threads = len(compiled.codes)
+    names = [i.name for i in program.inputs]
+
+    for inputs in _input_space(program, fixed_inputs):
+        start = _initial(compiled, inputs)
+        if start is None:
+            continue
+        path: list[tuple[int, int, object]] = []
+
+        def witness(last=None):
+            steps = path + ([last] if last else [])
+            return Witness(tuple(zip(names, inputs)), tuple(t for t, _, _ in steps),
+                           tuple(_describe(compiled, t, pc, v) for t, pc, v in steps))
+
+        def visit(state):
+            seen.add(state)
+            if len(seen) > max_states:
+                raise StateSpaceTooLarge(f"more than {max_states} states")
+            enabled = False
+            threads = state[0]
+            for t in range(n_threads):
+                th = threads[t]
+                if th is None or th[1] is DONE:
+                    continue
+                step = _step(compiled, state, t)
+                if step.kind == "blocked":
+                    continue
+                enabled = True
+                op = compiled.codes[t].ops[th[0]]
+                if op[0] == ASSERT:
+                    reached[op[1]] = True
+                if step.kind == "violated":
+                    if violations[step.label] is None:
+                        violations[step.label] = witness((t, step.pc, 0))
+                    continue
+                if step.kind == "exit":
+                    continue
+                if step.state not in seen:
+                    path.append((t, step.pc, step.value))
+                    visit(step.state)
+                    path.pop()
+            if not enabled and _alive(state) and deadlock[0] is None:
+                deadlock[0] = witness()
+
+        if start not in seen:
+            visit(start)
+
+    verdicts = tuple(AssertionVerdict(i, reached[i], violations[i]) for i in range(len(labels)))
+    return Outcome(verdicts, deadlock[0], len(seen))
+
+
+def replay(program: C.Program, inputs: dict, schedule) -> tuple[str, int | None]:
+    """Run ``program`` with ``inputs`` along ``schedule`` (a thread number per
+    transition). Returns ("violated", label), ("deadlock", None), ("end", None)
+    when every thread ended, ("exit", None) when main returned early, or
+    ("stuck", i) when transition i of the schedule is not possible, or
+    ("unfinished", None) when the schedule ran out first."""
+    compiled = compile_program(program)
+    values = tuple(inputs[i.name] for i in program.inputs)
+    state = _initial(compiled, values)
+    if state is None:
+        return ("exit", None)
+    for i, t in enumerate(schedule):
+        if t >= len(compiled.codes):
+            return ("stuck", i)
+        step = _step(compiled, state, t)
+        if step.kind == "blocked":
+            return ("stuck", i)
+        if step.kind == "violated":
+            return ("violated", step.label)
+        if step.kind == "exit":
+            return ("exit", None)
+        state = step.state
+    if not _alive(state):
+        return ("end", None)
+    if all(_step(compiled, state, t).kind == "blocked" for t in range(len(compiled.codes))):
+        return ("deadlock", None)
+    return ("unfinished", None)

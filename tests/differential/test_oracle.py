@@ -1,0 +1,163 @@
+"""The oracle on hand-written programs whose outcomes are known by reasoning,
+and its witnesses replayed step by step."""
+
+import pytest
+
+from tests.differential import cprog as C
+from tests.differential.oracle import (
+    OutsideContract, StateSpaceTooLarge, explore, replay,
+)
+
+g, x0 = C.Global("g"), C.Local("x0")
+
+
+def k(v):
+    return C.Const(v)
+
+
+def cmp(op, a, b):
+    return C.Bin(op, a, b)
+
+
+def two_threads(body1, body2, *, globals_=(("g", 0),), mutexes=(), inputs=(),
+                pre=(), post=(), locals1=(), locals2=()):
+    """main: pre; create t1, t2; join both; post."""
+    main = tuple(pre) + (C.Create(0, "t1"), C.Create(1, "t2"), C.Join(0), C.Join(1)) + tuple(post)
+    return C.number_assertions(C.Program(
+        globals=tuple(globals_), mutexes=tuple(mutexes),
+        routines=(C.Routine("t1", tuple(locals1), tuple(body1)),
+                  C.Routine("t2", tuple(locals2), tuple(body2))),
+        inputs=tuple(inputs), main_locals=(), main=main))
+
+
+def assert_replays(program, witness, expected):
+    assert replay(program, dict(witness.inputs), witness.schedule) == expected
+
+
+def test_lost_update_violates_g_equals_2():
+    p = two_threads([C.Incr("g", 1)], [C.Incr("g", 1)], post=[C.Assert(0, cmp("==", g, k(2)))])
+    out = explore(p)
+    (v,) = out.assertions
+    assert v.reached and v.violated
+    assert out.deadlock is None
+    assert_replays(p, v.violation, ("violated", 0))
+    # the lost update: both threads read 0 before either writes
+    assert sum("read g == 0" in s for s in v.violation.steps) == 2
+
+
+def test_increment_under_a_mutex_holds():
+    body = [C.Locked("m", (C.Incr("g", 1, "step"),))]
+    p = two_threads(body, body, mutexes=("m",), post=[C.Assert(0, cmp("==", g, k(2)))])
+    out = explore(p)
+    (v,) = out.assertions
+    assert v.reached and not v.violated
+    assert out.deadlock is None
+
+
+def fig2(first, second):
+    """The assertion-guided paper's Figure 2 with t1 writing ``first`` then ``second``."""
+    a, b = C.Local("a"), C.Local("b")
+    return two_threads(
+        [C.Store("g", k(first)), C.Store("g", k(second))],
+        [C.Assign("a", g), C.Assign("b", g), C.Assert(0, cmp("<=", a, b))],
+        inputs=[C.Input("x0", 8, 12)], locals2=("a", "b"),
+        pre=[C.Store("g", x0), C.ReturnIf(cmp(">", x0, k(10)))])
+
+
+def test_fig2_reorder_holds():
+    (v,) = explore(fig2(10, 20)).assertions
+    assert v.reached and not v.violated
+
+
+def test_fig2_with_writes_swapped_fails_and_needs_input_at_most_10():
+    p = fig2(20, 10)
+    (v,) = explore(p).assertions
+    assert v.violated
+    assert dict(v.violation.inputs)["x0"] <= 10
+    assert_replays(p, v.violation, ("violated", 0))
+
+
+def test_fixed_inputs_restrict_the_domain():
+    p = fig2(20, 10)
+    assert explore(p, {"x0": 9}).assertions[0].violated
+    # x0 > 10: main returns before any thread runs
+    out = explore(p, {"x0": 11})
+    assert not out.assertions[0].reached
+    # a value outside the assumed domain leaves no run at all
+    out = explore(p, {"x0": 40})
+    assert not out.assertions[0].reached and out.states == 0
+
+
+def test_lock_order_inversion_deadlocks_and_same_order_does_not():
+    inner = (C.Incr("g", 1),)
+    ab = [C.Locked("a", (C.Locked("b", inner),))]
+    ba = [C.Locked("b", (C.Locked("a", inner),))]
+    p = two_threads(ab, ba, mutexes=("a", "b"), post=[C.Assert(0, cmp("==", g, k(2)))])
+    out = explore(p)
+    assert out.deadlock is not None
+    assert_replays(p, out.deadlock, ("deadlock", None))
+    assert out.assertions[0].reached and not out.assertions[0].violated
+
+    out = explore(two_threads(ab, ab, mutexes=("a", "b"), post=[C.Assert(0, cmp("==", g, k(2)))]))
+    assert out.deadlock is None
+
+
+def test_failing_assertion_can_be_delayed_past_other_threads():
+    """t1 writes g then fails for sure; t2 may still read the write and fail
+    first, because t1 can be preempted between its write and its assert."""
+    l = C.Local("l")
+    p = two_threads([C.Store("g", k(1)), C.Assert(0, k(0))],
+                    [C.Assign("l", g), C.Assert(0, cmp("==", l, k(0)))], locals2=("l",))
+    out = explore(p)
+    assert [v.violated for v in out.assertions] == [True, True]
+    assert_replays(p, out.assertions[1].violation, ("violated", 1))
+
+
+def test_abort_ends_the_run_so_a_repeated_assertion_never_fails():
+    p = two_threads([], [], inputs=[C.Input("x0", -2, 2)],
+                    post=[C.Assert(0, cmp("!=", x0, k(1))), C.Assert(0, cmp("!=", x0, k(1)))])
+    first, second = explore(p).assertions
+    assert first.violated and dict(first.violation.inputs) == {"x0": 1}
+    assert second.reached and not second.violated
+
+
+def test_assertion_under_an_impossible_branch_is_unreachable():
+    p = two_threads([C.If(cmp(">", C.Local("l"), k(5)), (C.Assert(0, k(0)),))], [],
+                    locals1=("l",))
+    (v,) = explore(p).assertions
+    assert not v.reached and not v.violated
+
+
+def test_join_waits_for_the_joined_thread():
+    p = two_threads([C.Store("g", k(1))], [], post=[C.Assert(0, cmp("==", g, k(1)))])
+    (v,) = explore(p).assertions
+    assert v.reached and not v.violated
+
+
+def test_loop_runs_its_count():
+    loop = C.For("i", 2, (C.Incr("g", 1),))
+    p = two_threads([loop], [], post=[C.Assert(0, cmp("==", g, k(2)))])
+    assert not explore(p).assertions[0].violated
+    p = two_threads([loop], [loop], post=[C.Assert(0, cmp(">=", g, k(2)))])
+    assert not explore(p).assertions[0].violated
+    p = two_threads([loop], [loop], post=[C.Assert(0, cmp("==", g, k(4)))])
+    assert explore(p).assertions[0].violated
+
+
+def test_state_cap():
+    body = [C.For("i", 2, (C.Incr("g", 1), C.Incr("g", -1)))]
+    p = two_threads(body, body)
+    with pytest.raises(StateSpaceTooLarge):
+        explore(p, max_states=20)
+
+
+def test_relocking_is_outside_the_contract():
+    p = two_threads([C.Locked("m", (C.Locked("m", ()),))], [], mutexes=("m",))
+    with pytest.raises(OutsideContract):
+        explore(p)
+
+
+def test_schedule_that_is_not_possible_is_reported_stuck():
+    p = two_threads([C.Incr("g", 1)], [C.Incr("g", 1)], post=[C.Assert(0, cmp("==", g, k(2)))])
+    # main must create t1 before t1 can run
+    assert replay(p, {}, [1]) == ("stuck", 0)
