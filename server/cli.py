@@ -434,9 +434,9 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
     text. Options are the result's own unless flags override them. Exit 1 when
     counterexamples were replayed, 0 when there were none, 3 when some did not
     replay (the engine could not follow the schedule on this text)."""
+    doc = _load_result(result_path)
     from analysis.frontend import parse_program
 
-    doc = _load_result(result_path)
     stored = doc.get("options", {})
     base = Options()
     try:
@@ -489,10 +489,10 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
 
 
 def _cmd_ir(args: argparse.Namespace) -> int:
+    text = read_source(args.file)
     from analysis.frontend import parse_program
     from analysis.irtext import format_program
 
-    text = read_source(args.file)
     data_model = DataModel(args.data_model or DataModel.LP64.value)
     program = parse_program(text, args.file, data_model=data_model)
     for f in program.findings:
