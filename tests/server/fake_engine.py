@@ -1,0 +1,58 @@
+"""Stand-in checks for the scheduler's ``check_fn`` seam (``module:name``).
+
+They run inside worker processes, so they are plain top-level functions.
+Their behaviour is set through the environment the worker inherits:
+``FAKE_CHECK_DELAY`` seconds per assertion (default 0.2).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from analysis.report import AssertionResult, Reason, Stats, Status
+
+
+def _delay() -> float:
+    return float(os.environ.get("FAKE_CHECK_DELAY", "0.2"))
+
+
+def _result(site, status, reason=None) -> AssertionResult:
+    return AssertionResult(
+        id=site.id, span=site.span, text=site.text, status=status, reason=reason,
+        stats=Stats(runs=3, full_runs=2, pruned_runs=1), unwind=8, mode="fake",
+    )
+
+
+def slow_check(program, options, cancel=None, context=None):
+    """Every assertion holds, each after ``FAKE_CHECK_DELAY`` seconds of
+    polling the cancel token, as the real engine does."""
+    for site in program.assertions():
+        end = time.monotonic() + _delay()
+        while time.monotonic() < end:
+            if cancel is not None and cancel.cancelled:
+                yield _result(site, Status.UNKNOWN, Reason.CANCELLED)
+                break
+            time.sleep(0.01)
+        else:
+            yield _result(site, Status.HOLDS)
+
+
+def stubborn_check(program, options, cancel=None, context=None):
+    """Ignores cancellation (as a long solver call would): only a kill stops it."""
+    for site in program.assertions():
+        time.sleep(60)
+        yield _result(site, Status.HOLDS)
+
+
+def crashing_check(program, options, cancel=None, context=None):
+    """Dies without a word after the first result."""
+    sites = program.assertions()
+    if sites:
+        yield _result(sites[0], Status.HOLDS)
+    os._exit(7)
+
+
+def raising_check(program, options, cancel=None, context=None):
+    raise ValueError("the fake engine cannot do this")
+    yield  # pragma: no cover
