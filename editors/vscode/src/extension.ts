@@ -83,7 +83,6 @@ class Extension {
       ],
       outputChannel: this.output,
       initializationOptions: this.settingsForServer(),
-      synchronize: { configurationSection: SECTION },
       middleware: {
         workspace: {
           configuration: (params, token, next) => {
@@ -132,6 +131,18 @@ class Extension {
         this.output.show(true);
       }
     });
+  }
+
+  /**
+   * Tell the server the settings changed, sending the mapped section (never
+   * the client-only keys, which the server would report as unknown).
+   */
+  pushSettings(): void {
+    if (this.client !== undefined && this.client.isRunning()) {
+      void this.client.sendNotification("workspace/didChangeConfiguration", {
+        settings: { [SECTION]: this.settingsForServer() },
+      });
+    }
   }
 
   async stop(): Promise<void> {
@@ -183,6 +194,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => extension.restart()),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => extension.output.show(true)),
     vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(SECTION)) {
+        extension.pushSettings();
+      }
       if (event.affectsConfiguration(`${SECTION}.server`)) {
         void vscode.window
           .showInformationMessage("distaff: the server settings changed.", "Restart Server")

@@ -14,8 +14,9 @@ export interface SettingSpec {
   readonly default: string | number | null;
   /** For strings: the accepted values. */
   readonly choices?: readonly string[];
-  /** For numbers: inclusive lower bound, and whether the value must be whole. */
+  /** For numbers: inclusive bounds, and whether the value must be whole. */
   readonly minimum?: number;
+  readonly maximum?: number;
   readonly integer?: boolean;
   /** `null` is accepted and means "no limit". */
   readonly nullable?: boolean;
@@ -23,12 +24,13 @@ export interface SettingSpec {
 
 export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: "checkOn", default: "save", choices: ["save", "change", "manual"] },
-  { key: "debounceMs", default: 500, minimum: 0, integer: true },
+  { key: "debounceMs", default: 500, minimum: 0, maximum: 60_000, integer: true },
   { key: "mode", default: "dpor-ag", choices: ["baseline", "dpor", "dpor-ag"] },
-  { key: "unwind", default: 8, minimum: 1, integer: true },
-  { key: "timeoutSeconds", default: 30, minimum: 0, nullable: true },
-  { key: "workers", default: 0, minimum: 0, integer: true },
-  { key: "maxMemoryMB", default: 2048, minimum: 0, integer: true, nullable: true },
+  { key: "unwind", default: 8, minimum: 1, maximum: 1000, integer: true },
+  { key: "timeout", default: 30, minimum: 0, nullable: true },
+  { key: "workers", default: 1, minimum: 1, maximum: 256, integer: true },
+  { key: "maxMemoryMB", default: 2048, minimum: 0, maximum: 1 << 20, integer: true },
+  { key: "traceInMessage", default: "auto", choices: ["auto", "always", "never"] },
 ];
 
 export type ServerSettings = Record<string, string | number | null>;
@@ -49,7 +51,7 @@ function accepted(spec: SettingSpec, value: unknown): boolean {
   if (spec.integer === true && !Number.isInteger(value)) {
     return false;
   }
-  return spec.minimum === undefined || value >= spec.minimum;
+  return (spec.minimum === undefined || value >= spec.minimum) && (spec.maximum === undefined || value <= spec.maximum);
 }
 
 /**

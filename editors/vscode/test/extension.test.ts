@@ -188,3 +188,25 @@ test("work-done progress from the server drives the status bar item and still re
   assert.equal(item.text, "$(check) distaff: 1 fails, 1 holds");
   assert.equal(delivered, 3);
 });
+
+test("a settings change is pushed to the server as the mapped section", async () => {
+  await extension.activate(context() as never);
+  const client = fake.state.clients[0];
+  fake.state.config["distaff.unwind"] = 5;
+  fake.changeConfiguration("distaff.unwind");
+  assert.equal(client.notifications.length, 1);
+  const sent = client.notifications[0];
+  assert.equal(sent.method, "workspace/didChangeConfiguration");
+  const section = (sent.params as { settings: { distaff: Record<string, unknown> } }).settings.distaff;
+  assert.equal(section.unwind, 5);
+  assert.equal("server.command" in section, false);
+  assert.deepEqual(fake.state.messages, []);
+  fake.changeConfiguration("editor.fontSize");
+  assert.equal(client.notifications.length, 1);
+});
+
+test("changing how the server starts offers a restart", async () => {
+  await extension.activate(context() as never);
+  fake.changeConfiguration("distaff.server.command");
+  assert.deepEqual(fake.state.messages.map((m) => m.actions), [["Restart Server"]]);
+});

@@ -22,6 +22,7 @@ export interface FakeEditorState {
   statusItems: { text: string; tooltip: unknown; shown: boolean }[];
   activeTextEditor: unknown;
   clients: FakeClient[];
+  configListeners: ((event: { affectsConfiguration(section: string): boolean }) => void)[];
   /** What `start()` of the next client does. */
   startError: Error | undefined;
 }
@@ -33,6 +34,7 @@ export const state: FakeEditorState = {
   statusItems: [],
   activeTextEditor: undefined,
   clients: [],
+  configListeners: [],
   startError: undefined,
 };
 
@@ -43,6 +45,7 @@ export function reset(defaults: Record<string, unknown>): void {
   state.statusItems.length = 0;
   state.activeTextEditor = undefined;
   state.clients.length = 0;
+  state.configListeners.length = 0;
   state.startError = undefined;
 }
 
@@ -97,7 +100,10 @@ export const vscode = {
     getConfiguration: (section: string) => ({
       get: (key: string) => state.config[`${section}.${key}`],
     }),
-    onDidChangeConfiguration: () => disposable,
+    onDidChangeConfiguration: (listener: FakeEditorState["configListeners"][number]) => {
+      state.configListeners.push(listener);
+      return disposable;
+    },
   },
 };
 
@@ -107,6 +113,7 @@ export const TransportKind = { stdio: 0, ipc: 1, pipe: 2, socket: 3 };
 export class FakeClient {
   running = false;
   requests: { method: string; params: unknown }[] = [];
+  notifications: { method: string; params: unknown }[] = [];
   private stateListeners: ((e: { oldState: number; newState: number }) => void)[] = [];
 
   constructor(
@@ -153,6 +160,10 @@ export class FakeClient {
     return this.running;
   }
 
+  async sendNotification(method: string, params: unknown): Promise<void> {
+    this.notifications.push({ method, params });
+  }
+
   async sendRequest(method: string, params: unknown): Promise<unknown> {
     this.requests.push({ method, params });
     return null;
@@ -179,4 +190,14 @@ export function install(): void {
     }
     return original.call(this, request, ...rest);
   };
+}
+
+/** Fire a configuration change touching the given keys (e.g. "distaff.unwind"). */
+export function changeConfiguration(...keys: string[]): void {
+  const event = {
+    affectsConfiguration: (section: string) => keys.some((k) => k === section || k.startsWith(section + ".")),
+  };
+  for (const listener of state.configListeners) {
+    listener(event);
+  }
 }

@@ -22,7 +22,7 @@ test("unset settings reach the server as their defaults, and only the server's k
 });
 
 test("valid user values are passed through unchanged", () => {
-  const values = { checkOn: "change", debounceMs: 250, mode: "baseline", unwind: 3, timeoutSeconds: 1.5, workers: 2, maxMemoryMB: null };
+  const values = { checkOn: "change", debounceMs: 250, mode: "baseline", unwind: 3, timeout: 1.5, workers: 2, maxMemoryMB: 0, traceInMessage: "always" };
   const { settings, problems } = serverSettings(reader(values));
   assert.deepEqual(problems, []);
   assert.deepEqual(settings, values);
@@ -30,14 +30,19 @@ test("valid user values are passed through unchanged", () => {
 
 test("invalid values fall back to the default and are named", () => {
   const { settings, problems } = serverSettings(
-    reader({ mode: "fast", unwind: 0, debounceMs: 2.5, workers: "4", checkOn: null }),
+    reader({ mode: "fast", unwind: 0, debounceMs: 2.5, workers: "4", checkOn: null, maxMemoryMB: null, timeout: -1 }),
   );
   assert.equal(settings.mode, "dpor-ag");
   assert.equal(settings.unwind, 8);
   assert.equal(settings.debounceMs, 500);
-  assert.equal(settings.workers, 0);
+  assert.equal(settings.workers, 1);
   assert.equal(settings.checkOn, "save");
-  assert.equal(problems.length, 5);
+  assert.equal(settings.maxMemoryMB, 2048);
+  assert.equal(settings.timeout, 30);
+  assert.equal(problems.length, 7);
+  const upper = serverSettings(reader({ unwind: 1001, workers: 257, timeout: null }));
+  assert.deepEqual([upper.settings.unwind, upper.settings.workers, upper.settings.timeout], [8, 1, null]);
+  assert.equal(upper.problems.length, 2);
   assert.match(problems.join("\n"), /distaff\.mode: "fast" is not accepted, using "dpor-ag"/);
   assert.match(problems.join("\n"), /distaff\.unwind: 0/);
 });
@@ -50,9 +55,8 @@ test("package.json contributes every server setting with the same default and co
     if (spec.choices !== undefined) {
       assert.deepEqual(entry.enum, spec.choices, spec.key);
     }
-    if (spec.minimum !== undefined) {
-      assert.equal(entry.minimum, spec.minimum, spec.key);
-    }
+    assert.equal(entry.minimum, spec.minimum, spec.key);
+    assert.equal(entry.maximum, spec.maximum, spec.key);
     const types = ([] as unknown[]).concat(entry.type);
     assert.equal(types.includes("null"), spec.nullable === true, `${spec.key} nullable`);
     assert.equal(types.includes("integer"), spec.integer === true, `${spec.key} integer`);
