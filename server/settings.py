@@ -98,6 +98,9 @@ _KEYS = {
     "traceInMessage": ("trace_in_message", _one_of(TRACE_IN_MESSAGE)),
 }
 
+# Settings under distaff.* that belong to the editor extensions, not the server.
+_EDITOR_KEYS = frozenset({"server", "trace"})
+
 assert {f for f, _ in _KEYS.values()} == {f.name for f in fields(Settings)}
 
 
@@ -113,6 +116,8 @@ def parse_settings(raw, base: Settings = Settings()) -> tuple[Settings, tuple[st
         return base, (f"distaff settings should be an object, not {type(raw).__name__}",)
     changes, problems = {}, []
     for key, value in raw.items():
+        if key in _EDITOR_KEYS:
+            continue
         if key not in _KEYS:
             problems.append(f"distaff.{key}: unknown setting")
             continue

@@ -1,0 +1,386 @@
+"""From distaff's results to LSP values: diagnostics, hovers, code lenses,
+code actions. Pure functions of their arguments; no I/O and no analysis.
+
+Wording follows DESIGN.md "What the user sees": every outcome says what it
+is (violated, holds for all interleavings, holds within the unwind bound,
+unreachable, undecided and why, not checked and why) and never claims more.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types as lsp
+
+from analysis import ir
+from analysis.ir import AssertionSite, Span
+from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace
+from server.documents import Snapshot
+
+SOURCE = "distaff"
+CONTEXT_SOURCE = "distaff (context)"
+
+CHECK_FILE = "distaff.checkFile"
+CHECK_FROM_HERE = "distaff.checkFromHere"
+PIN_THREAD = "distaff.pinThread"
+CLEAR_CONTEXT = "distaff.clearContext"
+COMMANDS = (CHECK_FILE, CHECK_FROM_HERE, PIN_THREAD, CLEAR_CONTEXT)
+
+
+# --------------------------------------------------------------------------
+# positions
+
+
+def lsp_range(snapshot: Snapshot, span: Span) -> lsp.Range:
+    """The range of ``span`` in the document; a span elsewhere (a header, a
+    built-in) maps to the document's first character."""
+    if not snapshot.covers(span):
+        return lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+    l0, c0 = snapshot.lsp_position(span.line, span.col)
+    end_line, end_col = (span.end_line, span.end_col) if span.end_line > 0 else (span.line, span.col)
+    l1, c1 = snapshot.lsp_position(end_line, end_col)
+    if (l1, c1) < (l0, c0):
+        l1, c1 = l0, c0
+    return lsp.Range(lsp.Position(l0, c0), lsp.Position(l1, c1))
+
+
+def _location(snapshot: Snapshot, span: Span) -> lsp.Location:
+    if snapshot.covers(span) or not span.file.startswith("/"):
+        return lsp.Location(snapshot.uri, lsp_range(snapshot, span))
+    pos = lsp.Position(max(span.line - 1, 0), max(span.col - 1, 0))
+    return lsp.Location(Path(span.file).as_uri(), lsp.Range(pos, pos))
+
+
+def _where(snapshot: Snapshot, span: Span) -> str:
+    if snapshot.covers(span):
+        return f"line {span.line}"
+    if span.line <= 0:
+        return "built-in"
+    return f"{Path(span.file).name}:{span.line}"
+
+
+# --------------------------------------------------------------------------
+# words
+
+
+def stats_phrase(stats: Stats) -> str:
+    parts = [f"{stats.runs} run{'s' if stats.runs != 1 else ''}"]
+    if stats.pruned_runs:
+        parts.append(f"{stats.pruned_runs} pruned")
+    if stats.bound_cuts:
+        parts.append(f"{stats.bound_cuts} cut by the bound")
+    return ", ".join(parts)
+
+
+def inputs_phrase(snapshot: Snapshot, trace: Trace | None) -> str:
+    if trace is None or not trace.inputs:
+        return ""
+    shown = [f"{i.name.split('@')[0]} = {i.value} ({_where(snapshot, i.span)})" for i in trace.inputs]
+    return " with " + ", ".join(shown)
+
+
+_UNDECIDED = {
+    Reason.TIMEOUT: "undecided: the time limit ran out",
+    Reason.MAX_RUNS: "undecided: the run budget ran out",
+    Reason.SOLVER: "undecided: the solver gave up",
+    Reason.CANCELLED: "not checked: the check was cancelled",
+    Reason.SKIPPED: "not checked",
+    Reason.CRASHED: "not checked: the checker crashed",
+}
+
+
+def verdict_phrase(result: AssertionResult) -> str:
+    """What the result says about the assertion, e.g. "holds for all
+    interleavings, unwind 8: 13 runs, 9 pruned"."""
+    s = result.stats
+    if result.status is Status.VIOLATED:
+        return "can fail"
+    if result.status is Status.HOLDS:
+        scope = f"within unwind {result.unwind}" if result.bounded else f"for all interleavings, unwind {result.unwind}"
+        return f"holds {scope}: {stats_phrase(s)}"
+    if result.status is Status.UNREACHABLE:
+        scope = f" within unwind {result.unwind}" if result.bounded else ""
+        return f"is not reached by any run{scope}: {stats_phrase(s)}"
+    phrase = _UNDECIDED.get(result.reason, "undecided")
+    if s.runs and result.reason is not Reason.SKIPPED:
+        phrase += f" after {stats_phrase(s)}"
+    if result.message and result.message not in phrase:
+        phrase += f" ({result.message})"
+    return phrase
+
+
+def lens_title(result: AssertionResult | None, checking: bool, not_checked: str = "not checked") -> str:
+    if checking and result is None:
+        return "checking…"
+    if result is None:
+        return not_checked
+    if result.status is Status.HOLDS:
+        scope = f" within unwind {result.unwind}" if result.bounded else ""
+        return f"holds{scope} · {result.stats.runs} runs"
+    if result.status is Status.VIOLATED:
+        return "fails"
+    if result.status is Status.UNREACHABLE:
+        return "unreachable"
+    return {
+        Reason.TIMEOUT: "undecided: timeout",
+        Reason.MAX_RUNS: "undecided: run budget",
+        Reason.SOLVER: "undecided: solver",
+        Reason.CANCELLED: "cancelled",
+        Reason.SKIPPED: "skipped",
+        Reason.CRASHED: "not checked: crashed",
+    }.get(result.reason, "undecided")
+
+
+# --------------------------------------------------------------------------
+# diagnostics
+
+
+def _trace_parts(snapshot: Snapshot, trace: Trace | None, fold: bool):
+    """(text to append to the message, relatedInformation)."""
+    if trace is None or not trace.steps:
+        return "", None
+    if fold:
+        lines = [
+            f"{n}. {s.thread} ({_where(snapshot, s.span)}): {s.action}"
+            for n, s in enumerate(trace.steps, 1)
+        ]
+        return "\nSchedule:\n" + "\n".join(lines), None
+    related = [
+        lsp.DiagnosticRelatedInformation(_location(snapshot, i.span), f"input {i.name} = {i.value}")
+        for i in trace.inputs
+    ]
+    related += [
+        lsp.DiagnosticRelatedInformation(_location(snapshot, s.span), f"{n}. {s.thread}: {s.action}")
+        for n, s in enumerate(trace.steps, 1)
+    ]
+    return "", related
+
+
+def _severity(result: AssertionResult) -> lsp.DiagnosticSeverity:
+    if result.status is Status.VIOLATED:
+        return lsp.DiagnosticSeverity.Error
+    if result.status is Status.UNKNOWN:
+        return lsp.DiagnosticSeverity.Warning
+    return lsp.DiagnosticSeverity.Information
+
+
+def _code(result: AssertionResult) -> str:
+    if result.status is Status.UNKNOWN and result.reason is not None:
+        return result.reason.value
+    return result.status.label
+
+
+def assertion_diagnostic(
+    snapshot: Snapshot, result: AssertionResult, *, fold: bool,
+    source: str = SOURCE, prefix: str = "",
+) -> lsp.Diagnostic:
+    text = f"assertion `{result.text}` " if result.text else "assertion "
+    message = prefix + text + verdict_phrase(result)
+    related = None
+    if result.status is Status.VIOLATED:
+        message += inputs_phrase(snapshot, result.trace)
+        extra, related = _trace_parts(snapshot, result.trace, fold)
+        message += extra
+    return lsp.Diagnostic(
+        range=lsp_range(snapshot, result.span),
+        message=message,
+        severity=_severity(result),
+        code=_code(result),
+        source=source,
+        related_information=related,
+        data={"assertion": result.id},
+    )
+
+
+_FINDING_SEVERITY = {
+    FindingKind.ERROR: lsp.DiagnosticSeverity.Error,
+    FindingKind.SYNTAX: lsp.DiagnosticSeverity.Error,
+    FindingKind.DEADLOCK: lsp.DiagnosticSeverity.Warning,
+    FindingKind.DATA_RACE: lsp.DiagnosticSeverity.Warning,
+    FindingKind.UNSUPPORTED: lsp.DiagnosticSeverity.Warning,
+}
+_FINDING_PREFIX = {FindingKind.DEADLOCK: "deadlock: ", FindingKind.DATA_RACE: "data race: "}
+
+
+def finding_diagnostic(
+    snapshot: Snapshot, finding: Finding, *, fold: bool, source: str = SOURCE, prefix: str = "",
+) -> lsp.Diagnostic:
+    """A finding of a check (deadlock, race, run-time error)."""
+    message = finding.message
+    kind_prefix = _FINDING_PREFIX.get(finding.kind, "")
+    if not message.lower().startswith(kind_prefix.strip(": ")):
+        message = kind_prefix + message
+    extra, related = _trace_parts(snapshot, finding.trace, fold)
+    if finding.trace is not None:
+        message += inputs_phrase(snapshot, finding.trace)
+    return lsp.Diagnostic(
+        range=lsp_range(snapshot, finding.span),
+        message=prefix + message + extra,
+        severity=_FINDING_SEVERITY.get(finding.kind, lsp.DiagnosticSeverity.Warning),
+        code=finding.kind.value,
+        source=source,
+        related_information=related,
+    )
+
+
+def front_end_diagnostic(snapshot: Snapshot, finding: ir.Finding) -> lsp.Diagnostic:
+    """A syntax error or unsupported construct met by the front end."""
+    syntax = finding.kind is ir.FindingKind.SYNTAX
+    message = finding.message
+    if not snapshot.covers(finding.span) and finding.span.line > 0:
+        message = f"{_where(snapshot, finding.span)}: {message}"
+    return lsp.Diagnostic(
+        range=lsp_range(snapshot, finding.span),
+        message=message,
+        severity=lsp.DiagnosticSeverity.Error if syntax else lsp.DiagnosticSeverity.Warning,
+        code=finding.kind.value,
+        source=SOURCE,
+    )
+
+
+def problem_diagnostic(snapshot: Snapshot, message: str, source: str = SOURCE) -> lsp.Diagnostic:
+    """A check that went wrong as a whole (crash, deadline), on the first line."""
+    return lsp.Diagnostic(
+        range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+        message=message,
+        severity=lsp.DiagnosticSeverity.Warning,
+        code="check-failed",
+        source=source,
+    )
+
+
+# --------------------------------------------------------------------------
+# hover
+
+
+def contains(span: Span, line: int, col: int) -> bool:
+    """True when 1-based (line, col) lies in ``span``; a span without an
+    extent covers its whole first line."""
+    if span.line <= 0:
+        return False
+    if span.end_line <= 0 or (span.end_line, span.end_col) <= (span.line, span.col):
+        return line == span.line
+    return (span.line, span.col) <= (line, col) < (span.end_line, span.end_col)
+
+
+def assertion_hover(result: AssertionResult | None, site: AssertionSite, checking: bool) -> str:
+    head = f"**distaff** · `{site.text or 'assertion'}`"
+    if result is None:
+        return head + (": checking…" if checking else ": not checked yet")
+    s = result.stats
+    lines = [f"{head}: {verdict_phrase(result)}"]
+    detail = [f"{s.runs} runs ({s.full_runs} full, {s.pruned_runs} pruned)"]
+    if s.bound_cuts:
+        detail.append(f"{s.bound_cuts} cut by the bound")
+    detail.append(f"{s.solver_calls} solver calls ({s.solver_time_s:.2f} s)")
+    detail.append(f"{s.time_s:.2f} s")
+    if result.mode:
+        detail.append(f"mode {result.mode}")
+    lines.append(" · ".join(detail))
+    if result.context:
+        lines.append(f"from context: {result.context}")
+    return "\n\n".join(lines)
+
+
+def summaries_hover(results, line: int, col: int) -> str | None:
+    """The predicate summaries stored at the statement under (line, col)."""
+    parts = []
+    for r in results:
+        for summary in r.summaries:
+            if contains(summary.span, line, col):
+                pruned = f"pruned {summary.pruned_runs} run{'s' if summary.pruned_runs != 1 else ''}"
+                parts.append(
+                    f"Predicate summary for `{r.text}` ({pruned}):\n```c\n{summary.expr}\n```"
+                )
+    return "\n\n".join(parts) if parts else None
+
+
+def sharing_hover(sharing, gvar: ir.GlobalVar) -> str:
+    def names(xs):
+        return ", ".join(f"`{x}`" for x in xs) if xs else "no thread"
+
+    lines = [f"**distaff** · global `{gvar.name}` ({gvar.type})"]
+    lines.append(f"read by {names(sharing.readers)}; written by {names(sharing.writers)}")
+    if sharing.synchronizers:
+        lines.append(f"synchronized on by {names(sharing.synchronizers)}")
+    lines.append(
+        ("shared between threads" if sharing.shared else "used by one thread only")
+        + " (direct accesses; accesses through pointers are not shown)"
+    )
+    return "\n\n".join(lines)
+
+
+def hover(markdown_parts: list[str]) -> lsp.Hover | None:
+    parts = [p for p in markdown_parts if p]
+    if not parts:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(lsp.MarkupKind.Markdown, "\n\n---\n\n".join(parts)))
+
+
+# --------------------------------------------------------------------------
+# code lenses and actions
+
+
+def position_args(snapshot: Snapshot, span: Span) -> list:
+    """Command arguments naming a position: ``[{uri, line, character}]``
+    (0-based, LSP units), the form the editors' palette commands send too."""
+    line0, char = snapshot.lsp_position(span.line, span.col)
+    return [{"uri": snapshot.uri, "line": line0, "character": char}]
+
+
+def assertion_lens(snapshot: Snapshot, site: AssertionSite, title: str) -> lsp.CodeLens:
+    return lsp.CodeLens(
+        range=lsp_range(snapshot, site.span),
+        command=lsp.Command(title=title, command=CHECK_FILE, arguments=[{"uri": snapshot.uri}]),
+    )
+
+
+def entry_lens(snapshot: Snapshot, function: ir.Function) -> lsp.CodeLens:
+    first = next((i.span for i in function.body if snapshot.covers(i.span)), function.span)
+    return lsp.CodeLens(
+        range=lsp_range(snapshot, function.span),
+        command=lsp.Command(title="Check from here", command=CHECK_FROM_HERE,
+                            arguments=position_args(snapshot, first)),
+    )
+
+
+def pin_lens(snapshot: Snapshot, line: int, col: int) -> lsp.CodeLens:
+    l0, c0 = snapshot.lsp_position(line, col)
+    pos = lsp.Position(l0, c0)
+    return lsp.CodeLens(
+        range=lsp.Range(pos, pos),
+        command=lsp.Command(title="thread pinned here · clear", command=CLEAR_CONTEXT,
+                            arguments=[{"uri": snapshot.uri}]),
+    )
+
+
+def code_actions(snapshot: Snapshot, statement: Span | None, has_context: bool) -> list[lsp.CodeAction]:
+    out = []
+    if statement is not None:
+        args = position_args(snapshot, statement)
+        out.append(lsp.CodeAction(
+            title="Check from here",
+            command=lsp.Command("Check from here", CHECK_FROM_HERE, arguments=args),
+        ))
+        out.append(lsp.CodeAction(
+            title="Pin this thread here",
+            command=lsp.Command("Pin this thread here", PIN_THREAD, arguments=args),
+        ))
+    if has_context:
+        out.append(lsp.CodeAction(
+            title="Clear context results and pins",
+            command=lsp.Command("Clear context results and pins", CLEAR_CONTEXT, arguments=[{"uri": snapshot.uri}]),
+        ))
+    return out
+
+
+def statement_at(function: ir.Function, line: int, col: int) -> Span | None:
+    """The span of the statement at (line, col) in ``function``: the
+    instruction whose span contains it, else the first on that line."""
+    on_line = None
+    for i in function.body:
+        if contains(i.span, line, col):
+            return i.span
+        if on_line is None and i.span.line == line:
+            on_line = i.span
+    return on_line

@@ -1,0 +1,569 @@
+"""What the server knows about each open document, and when it acts.
+
+:class:`Session` is driven by the handlers of :mod:`server.app` and by the
+scheduler's events, all on the event loop. Its rules:
+
+* Every edit makes a new :class:`~server.documents.Snapshot`, cancels the
+  document's checks, and parses the new text off the loop (one parse at a
+  time per document; a parse that finishes for an older text is redone for
+  the newest). Syntax and unsupported findings are published as soon as the
+  parse of the current text is done.
+* Diagnostics are published only from the parse of the current version and
+  the results of checks of that same version, tagged with that version.
+  Results of any other version are dropped on arrival.
+* A check starts on open and save (``checkOn: save``), after a quiet
+  ``debounceMs`` on change (``checkOn: change``), or when asked. A file with
+  syntax errors is not checked (its assertions say so; none "holds").
+  Assertions whose cached result still applies (:mod:`server.cache`) are
+  shown at once; when all of them and the run's findings are known, no
+  check runs.
+* "Check from here" runs beside the whole-program check, from the context
+  of the cursor's thread and the pinned threads; its results carry their own
+  source and can be cleared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types as lsp
+
+from analysis import ir
+from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from server import convert
+from server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
+from server.documents import ParsedDocument, Snapshot, parse_snapshot
+from server.progress import CheckProgress
+from server.scheduler import (
+    DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, Scheduler, Started,
+)
+from server.settings import Settings, parse_settings
+from server.sharing import sharing_of, thread_functions
+
+log = logging.getLogger(__name__)
+
+PROGRAM, CONTEXT = "program", "context"
+
+
+@dataclass
+class Outcomes:
+    """What checks of one kind said about one version of a document."""
+
+    kind: str
+    version: int | None
+    run_id: int | None = None
+    checking: bool = False
+    results: dict[str, AssertionResult] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    problem: str = ""
+    complete: bool = False  # every assertion decided and the run's findings known
+    options: str = ""  # options_key of the results
+    label: str = ""  # for a context: where it starts
+    approximate: bool = True
+
+
+@dataclass
+class DocumentState:
+    snapshot: Snapshot
+    parsed: ParsedDocument | None = None
+    digest: ProgramDigest | None = None
+    program: Outcomes | None = None
+    context: Outcomes | None = None
+    pins: list[tuple[int, int]] = field(default_factory=list)
+    want_check: float | None = None  # delay of a check waiting for the current parse
+    parse_task: asyncio.Task | None = None
+
+    @property
+    def current(self) -> ParsedDocument | None:
+        """The parse of the current text, if it is done."""
+        p = self.parsed
+        return p if p is not None and p.snapshot is self.snapshot else None
+
+
+def _parse(snapshot: Snapshot) -> tuple[ParsedDocument, ProgramDigest | None]:
+    parsed = parse_snapshot(snapshot)
+    digest = None
+    if parsed.program is not None and not parsed.has_syntax_errors:
+        try:
+            digest = program_digest(parsed.program)
+        except Exception:
+            log.exception("digest of %s failed", snapshot.uri)
+    return parsed, digest
+
+
+def _counts(results) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in results:
+        key = r.reason.value if r.status is Status.UNKNOWN and r.reason else r.status.label
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _summary_line(results) -> str:
+    c = _counts(results)
+    words = {"holds": "hold", "violated": "fail"}
+    return ", ".join(f"{n} {words.get(k, k)}" for k, n in sorted(c.items())) or "no assertions"
+
+
+class Session:
+    """See the module docstring. ``ls`` is the pygls server (or a stand-in
+    with the same methods); ``check_fn`` is passed to the scheduler."""
+
+    def __init__(self, ls, *, check_fn: str = DEFAULT_CHECK_FN, max_parallel: int = 2):
+        self.ls = ls
+        self.check_fn = check_fn
+        self.max_parallel = max_parallel
+        self.settings = Settings()
+        self.client_name = ""
+        self.docs: dict[str, DocumentState] = {}
+        self.cache = ResultCache()
+        self._scheduler: Scheduler | None = None
+        self._parse_pool = ThreadPoolExecutor(1, thread_name_prefix="distaff-parse")
+        self.progress = CheckProgress(ls, lambda: self._capability("window.work_done_progress"))
+        self._lens_refresh: asyncio.TimerHandle | None = None
+
+    # -- plumbing ----------------------------------------------------------
+
+    @property
+    def scheduler(self) -> Scheduler:
+        if self._scheduler is None:
+            self._scheduler = Scheduler(
+                self._on_event, check_fn=self.check_fn, max_parallel=self.max_parallel,
+                loop=asyncio.get_running_loop(),
+            )
+        return self._scheduler
+
+    def close(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.close()
+        self._parse_pool.shutdown(wait=False, cancel_futures=True)
+
+    def _capability(self, dotted: str) -> bool:
+        node = getattr(self.ls, "client_capabilities", None)
+        for part in dotted.split("."):
+            node = getattr(node, part, None)
+            if node is None:
+                return False
+        return bool(node)
+
+    def fold_traces(self) -> bool:
+        mode = self.settings.trace_in_message
+        if mode != "auto":
+            return mode == "always"
+        neovim = self.client_name.lower() in ("neovim", "nvim")
+        return neovim or not self._capability("text_document.publish_diagnostics.related_information")
+
+    def apply_settings(self, raw) -> tuple[str, ...]:
+        self.settings, problems = parse_settings(raw, self.settings)
+        for p in problems:
+            log.warning("%s", p)
+        if problems:
+            self.ls.window_show_message(lsp.ShowMessageParams(
+                type=lsp.MessageType.Warning, message="distaff: " + "; ".join(problems)))
+        return problems
+
+    def _snapshot(self, uri: str) -> Snapshot:
+        doc = self.ls.workspace.get_text_document(uri)
+        encoding = getattr(self.ls.workspace, "position_encoding", None) or "utf-16"
+        return Snapshot.of(uri, doc.version, doc.source, str(getattr(encoding, "value", encoding)))
+
+    # -- document events ---------------------------------------------------
+
+    def opened(self, uri: str) -> None:
+        st = DocumentState(self._snapshot(uri))
+        self.docs[uri] = st
+        if self.settings.check_on != "manual":
+            st.want_check = 0.0
+        self._text_changed(st)
+
+    def changed(self, uri: str) -> None:
+        st = self.docs.get(uri)
+        if st is None:
+            return self.opened(uri)
+        st.snapshot = self._snapshot(uri)
+        if self.settings.check_on == "change":
+            st.want_check = self.settings.debounce_ms / 1000
+        self._text_changed(st)
+
+    def saved(self, uri: str) -> None:
+        st = self.docs.get(uri)
+        if st is not None and self.settings.check_on != "manual":
+            self._start(st, PROGRAM, 0.0)
+
+    def closed(self, uri: str) -> None:
+        st = self.docs.pop(uri, None)
+        if self._scheduler is not None:
+            self._scheduler.cancel(uri)
+        if st is not None and st.parse_task is not None:
+            st.parse_task.cancel()
+        self.ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def _text_changed(self, st: DocumentState) -> None:
+        st.program = Outcomes(PROGRAM, st.snapshot.version)
+        st.context = None
+        if self._scheduler is not None:
+            self._scheduler.cancel(st.snapshot.uri)
+        if st.parse_task is None or st.parse_task.done():
+            st.parse_task = asyncio.ensure_future(self._parse_latest(st.snapshot.uri))
+
+    async def _parse_latest(self, uri: str) -> None:
+        loop = asyncio.get_running_loop()
+        while (st := self.docs.get(uri)) is not None:
+            snapshot = st.snapshot
+            parsed, digest = await loop.run_in_executor(self._parse_pool, _parse, snapshot)
+            st = self.docs.get(uri)
+            if st is not None and st.snapshot is snapshot:
+                self._parsed(st, parsed, digest)
+                return
+
+    async def current_parse(self, uri: str, timeout: float = 5.0) -> ParsedDocument | None:
+        """The parse of the document's current text, waiting for it if needed."""
+        st = self.docs.get(uri)
+        if st is None:
+            return None
+        if st.current is None and st.parse_task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(st.parse_task), timeout)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+        st = self.docs.get(uri)
+        return st.current if st is not None else None
+
+    def _parsed(self, st: DocumentState, parsed: ParsedDocument, digest: ProgramDigest | None) -> None:
+        st.parsed, st.digest = parsed, digest
+        self._reuse_cached(st)
+        self.publish(st)
+        self.refresh_lenses()
+        if st.want_check is not None:
+            delay, st.want_check = st.want_check, None
+            self._start(st, PROGRAM, delay)
+
+    def _reuse_cached(self, st: DocumentState) -> None:
+        if st.digest is None:
+            return
+        options = self.settings.options()
+        results, findings = self.cache.lookup(st.digest, options)
+        outcomes = st.program
+        outcomes.results.update(results)
+        outcomes.options = options_key(options)
+        if findings is not None and len(results) == len(st.digest.sites):
+            outcomes.findings = list(findings)
+            outcomes.complete = True
+
+    # -- checks ------------------------------------------------------------
+
+    def _start(self, st: DocumentState, kind: str, delay: float = 0.0, context=None,
+               label: str = "") -> CheckRun | None:
+        """Start a check of the current text; None when none is needed (or
+        possible): the parse is pending (the check starts after it), the text
+        has syntax errors, or every result is known already."""
+        parsed = st.current
+        if parsed is None:
+            st.want_check = delay if st.want_check is None else min(delay, st.want_check)
+            return None
+        program = parsed.program
+        if program is None or parsed.has_syntax_errors:
+            return None
+        options = self.settings.options()
+        okey = options_key(options)
+        version = st.snapshot.version
+        if kind == PROGRAM:
+            outcomes = st.program
+            if outcomes.complete and outcomes.options == okey:
+                return None
+            running = self.scheduler.current(st.snapshot.uri, PROGRAM)
+            if running is not None and running.request.version == version and outcomes.options == okey \
+                    and running.request.options == options:
+                return running
+            if outcomes.options != okey:
+                st.program = outcomes = Outcomes(PROGRAM, version, options=okey)
+                self._reuse_cached(st)
+        else:
+            outcomes = st.context = Outcomes(CONTEXT, version, options=okey, label=label,
+                                             approximate=getattr(context, "naive", True))
+        outcomes.run_id = None  # the run this replaces is not current any more
+        request = CheckRequest(
+            st.snapshot.uri, version, kind, program, options, context,
+            self.settings.max_memory_mb, expected=len(program.assertions()),
+        )
+        run = self.scheduler.submit(request, delay)
+        outcomes.run_id = run.id
+        outcomes.checking = True
+        outcomes.problem = ""
+        self.publish(st)
+        self.refresh_lenses()
+        return run
+
+    def _current(self, run: CheckRun) -> tuple[DocumentState, Outcomes] | None:
+        req = run.request
+        st = self.docs.get(req.uri)
+        if st is None or st.snapshot.version != req.version or st.current is None:
+            return None
+        outcomes = st.program if req.kind == PROGRAM else st.context
+        if outcomes is None or outcomes.run_id != run.id:
+            return None
+        return st, outcomes
+
+    def _on_event(self, event) -> None:
+        run = event.run
+        if isinstance(event, Finished):
+            found = self._current(run)
+            results = found[1].results.values() if found else ()
+            self.progress.end(run.id, _summary_line(results) if event.outcome is Outcome.DONE
+                              else event.outcome.value)
+            if found:
+                self._finished(*found, run, event)
+            return
+        found = self._current(run)
+        if found is None:
+            return
+        st, outcomes = found
+        if isinstance(event, Started):
+            name = Path(st.snapshot.path).name
+            title = f"distaff: checking {name}" + (f" from {outcomes.label}" if outcomes.kind == CONTEXT else "")
+            self.progress.begin(run.id, title, run.request.expected,
+                                lambda: self.scheduler.stop(run, Outcome.CANCELLED, "cancelled by the user"))
+        elif isinstance(event, Item):
+            item = event.item
+            if isinstance(item, AssertionResult):
+                outcomes.results[item.id] = item
+                if outcomes.kind == PROGRAM and st.digest is not None:
+                    self.cache.put_result(st.digest, run.request.options, item)
+                self.progress.advance(run.id)
+            elif isinstance(item, Finding):
+                if item.kind in (FindingKind.SYNTAX, FindingKind.UNSUPPORTED):
+                    return  # the parse of this text reported them already
+                outcomes.findings.append(item)
+            else:
+                return
+            self.publish(st)
+            self.refresh_lenses()
+
+    def _finished(self, st: DocumentState, outcomes: Outcomes, run: CheckRun, event: Finished) -> None:
+        outcomes.checking = False
+        program = st.current.program
+        if event.outcome is Outcome.DONE:
+            if outcomes.kind == PROGRAM and st.digest is not None:
+                self.cache.put_findings(st.digest, run.request.options, outcomes.findings)
+            outcomes.complete = all(
+                (r := outcomes.results.get(s.id)) is not None and r.status in DECIDED
+                for s in program.assertions()
+            )
+        else:
+            reason = {Outcome.CANCELLED: Reason.CANCELLED, Outcome.TIMEOUT: Reason.TIMEOUT}.get(
+                event.outcome, Reason.CRASHED)
+            for site in program.assertions():
+                if site.id not in outcomes.results:
+                    outcomes.results[site.id] = AssertionResult(
+                        site.id, site.span, site.text, Status.UNKNOWN, reason=reason,
+                        message=event.message if reason is Reason.CRASHED else "",
+                        unwind=run.request.options.unwind, mode=run.request.options.mode,
+                    )
+            if event.outcome is not Outcome.CANCELLED:
+                outcomes.problem = f"distaff: the check stopped: {event.message}"
+        self.publish(st)
+        self.refresh_lenses()
+
+    # -- publishing --------------------------------------------------------
+
+    def publish(self, st: DocumentState) -> None:
+        parsed = st.current
+        if parsed is None:
+            return  # the parse of the current text publishes when done
+        snap = parsed.snapshot
+        fold = self.fold_traces()
+        diags = [convert.front_end_diagnostic(snap, f) for f in parsed.findings]
+        for outcomes in (st.program, st.context):
+            if outcomes is not None:
+                diags += self._outcome_diagnostics(snap, outcomes, fold)
+        self.ls.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags, version=snap.version))
+
+    def _outcome_diagnostics(self, snap: Snapshot, outcomes: Outcomes, fold: bool) -> list:
+        if outcomes.kind == CONTEXT:
+            source = convert.CONTEXT_SOURCE
+            approx = " (approximate context)" if outcomes.approximate else ""
+            prefix = f"from {outcomes.label}{approx}: "
+        else:
+            source, prefix = convert.SOURCE, ""
+        out = []
+        for r in sorted(outcomes.results.values(), key=lambda r: (r.span.line, r.span.col)):
+            if outcomes.kind == CONTEXT and r.status is Status.UNREACHABLE:
+                continue  # not reached from this context: nothing to say
+            out.append(convert.assertion_diagnostic(snap, r, fold=fold, source=source, prefix=prefix))
+        for f in outcomes.findings:
+            out.append(convert.finding_diagnostic(snap, f, fold=fold, source=source, prefix=prefix))
+        if outcomes.problem:
+            out.append(convert.problem_diagnostic(snap, outcomes.problem, source))
+        return out
+
+    def refresh_lenses(self) -> None:
+        if not self._capability("workspace.code_lens.refresh_support") or self._lens_refresh is not None:
+            return
+
+        def send():
+            self._lens_refresh = None
+            try:
+                self.ls.workspace_code_lens_refresh(None)
+            except Exception:
+                log.exception("code lens refresh failed")
+
+        self._lens_refresh = asyncio.get_running_loop().call_later(0.2, send)
+
+    # -- requests ----------------------------------------------------------
+
+    async def hover(self, uri: str, line0: int, character: int) -> lsp.Hover | None:
+        parsed = await self.current_parse(uri)
+        st = self.docs.get(uri)
+        if parsed is None or parsed.program is None or st is None:
+            return None
+        snap, program = parsed.snapshot, parsed.program
+        line, col = snap.span_position(line0, character)
+        parts = []
+        for site in program.assertions():
+            if convert.contains(site.span, line, col):
+                parts.append(convert.assertion_hover(st.program.results.get(site.id), site, st.program.checking))
+                if st.context is not None and (r := st.context.results.get(site.id)) is not None:
+                    parts.append(convert.assertion_hover(r, site, False))
+        results = list(st.program.results.values())
+        if st.context is not None:
+            results += list(st.context.results.values())
+        parts.append(convert.summaries_hover(results, line, col))
+        word = snap.word_at(line0, character)
+        gvar = program.global_var(word) if word else None
+        if gvar is not None and not gvar.is_string and not self._is_local(program, word, line, col):
+            parts.append(convert.sharing_hover(sharing_of(program, word), gvar))
+        return convert.hover(parts)
+
+    @staticmethod
+    def _enclosing(program: ir.Program, line: int, col: int) -> ir.Function | None:
+        for f in program.functions:
+            if convert.contains(f.span, line, col):
+                return f
+        return None
+
+    def _is_local(self, program: ir.Program, word: str, line: int, col: int) -> bool:
+        f = self._enclosing(program, line, col)
+        if f is None:
+            return False
+        if any(p.name == word for p in f.params) or any(v.name == word for v in f.stack):
+            return True
+        return any(getattr(getattr(i, "dst", None), "name", None) == word for i in f.body)
+
+    def code_lenses(self, uri: str) -> list[lsp.CodeLens]:
+        st = self.docs.get(uri)
+        parsed = st.current if st is not None else None
+        if parsed is None or parsed.program is None:
+            return []
+        snap, program = parsed.snapshot, parsed.program
+        not_checked = "not checked: syntax errors" if parsed.has_syntax_errors else "not checked"
+        lenses = []
+        for site in program.assertions():
+            if not snap.covers(site.span):
+                continue
+            title = convert.lens_title(st.program.results.get(site.id), st.program.checking, not_checked)
+            ctx = st.context
+            if ctx is not None and (ctx.checking or site.id in ctx.results):
+                title += " · from here: " + convert.lens_title(ctx.results.get(site.id), ctx.checking)
+            lenses.append(convert.assertion_lens(snap, site, title))
+        for name in program.thread_routines():
+            f = program.function(name)
+            if name != program.entry and f is not None and snap.covers(f.span):
+                lenses.append(convert.entry_lens(snap, f))
+        lenses += [convert.pin_lens(snap, line, col) for line, col in st.pins]
+        return lenses
+
+    def code_actions(self, uri: str, line0: int, character: int) -> list[lsp.CodeAction]:
+        st = self.docs.get(uri)
+        parsed = st.current if st is not None else None
+        if parsed is None or parsed.program is None:
+            return []
+        snap, program = parsed.snapshot, parsed.program
+        line, col = snap.span_position(line0, character)
+        f = self._enclosing(program, line, col)
+        statement = None
+        if f is not None and f.name in thread_functions(program):
+            statement = convert.statement_at(f, line, col)
+        has_context = st.context is not None or bool(st.pins)
+        return convert.code_actions(snap, statement, has_context)
+
+    # -- commands ----------------------------------------------------------
+
+    async def _await_run(self, st: DocumentState, run: CheckRun | None, kind: str) -> dict:
+        outcome = Outcome.DONE
+        if run is not None:
+            try:
+                outcome = await asyncio.shield(run.finished)
+            except asyncio.CancelledError:  # $/cancelRequest of the command
+                self.scheduler.stop(run, Outcome.CANCELLED, "cancelled by the client")
+                raise
+        outcomes = st.program if kind == PROGRAM else st.context
+        results = outcomes.results.values() if outcomes is not None else ()
+        return {"uri": st.snapshot.uri, "version": st.snapshot.version, "outcome": outcome.value,
+                "counts": _counts(results), "summary": _summary_line(results)}
+
+    async def check_file(self, uri: str) -> dict:
+        parsed = await self.current_parse(uri)
+        st = self.docs.get(uri)
+        if st is None or parsed is None:
+            return {"uri": uri, "error": "the document is not open"}
+        if parsed.program is None or parsed.has_syntax_errors:
+            return {"uri": uri, "version": st.snapshot.version, "error": "not checked: the file has syntax errors"}
+        run = self._start(st, PROGRAM)
+        return await self._await_run(st, run, PROGRAM)
+
+    def _context_of(self, program: ir.Program, positions: list[tuple[int, int]]):
+        from analysis.check import context_at  # the engine's, when it exists
+
+        return context_at(program, positions)
+
+    async def check_from_here(self, uri: str, line0: int, character: int) -> dict:
+        parsed = await self.current_parse(uri)
+        st = self.docs.get(uri)
+        if st is None or parsed is None or parsed.program is None or parsed.has_syntax_errors:
+            return self._refuse(uri, "Check from here needs an open file without syntax errors")
+        cursor = parsed.snapshot.span_position(line0, character)
+        pins = [p for p in st.pins if p != cursor]
+        try:
+            context = self._context_of(parsed.program, [cursor] + pins)
+        except (ValueError, ImportError, AttributeError) as e:
+            return self._refuse(uri, f"Check from here at line {cursor[0]}: {e}")
+        label = f"line {cursor[0]}" + (f" with {len(pins)} pinned thread{'s' if len(pins) > 1 else ''}" if pins else "")
+        run = self._start(st, CONTEXT, context=context, label=label)
+        return await self._await_run(st, run, CONTEXT)
+
+    def pin_thread(self, uri: str, line0: int, character: int) -> dict:
+        st = self.docs.get(uri)
+        parsed = st.current if st is not None else None
+        if parsed is None or parsed.program is None:
+            return self._refuse(uri, "Pin this thread here needs the file's parse; try again")
+        pos = parsed.snapshot.span_position(line0, character)
+        try:
+            self._context_of(parsed.program, [pos])
+        except (ValueError, ImportError, AttributeError) as e:
+            return self._refuse(uri, f"Pin this thread here at line {pos[0]}: {e}")
+        if pos not in st.pins:
+            st.pins.append(pos)
+        self.refresh_lenses()
+        return {"uri": uri, "pins": [list(p) for p in st.pins]}
+
+    def clear_context(self, uri: str) -> dict:
+        st = self.docs.get(uri)
+        if st is None:
+            return {"uri": uri, "cleared": False}
+        if self._scheduler is not None:
+            self._scheduler.cancel(uri, CONTEXT)
+        st.context = None
+        st.pins = []
+        self.publish(st)
+        self.refresh_lenses()
+        return {"uri": uri, "cleared": True}
+
+    def _refuse(self, uri: str, message: str) -> dict:
+        self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
+        return {"uri": uri, "error": message}

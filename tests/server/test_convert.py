@@ -1,0 +1,121 @@
+"""Results to LSP values: wording per outcome, traces folded or related,
+positions in UTF-16, code lenses and actions."""
+
+from lsprotocol import types as lsp
+
+from analysis import ir
+from analysis.ir import AssertionSite, AssertKind, Span
+from analysis.report import (
+    AssertionResult, Finding, FindingKind, Input, Reason, StatementSummary, Stats, Status, Step, Trace,
+)
+from server import convert
+from server.documents import Snapshot
+
+TEXT = """int x;
+void *t1(void *a) { x = 10; x = 20; return 0; }
+void *t2(void *a) { int a1 = x; int b = x; assert(a1 <= b); return 0; }
+int main(void) { /* é😀 */ assert(x == 0); return 0; }
+"""
+SNAP = Snapshot.of("file:///tmp/f.c", 3, TEXT)
+
+
+def span(line, col, end_col):
+    return Span("/tmp/f.c", line, col, line, end_col)
+
+
+ASSERT_SPAN = span(3, 44, 60)
+STATS = Stats(runs=13, full_runs=4, pruned_runs=9, solver_calls=20, solver_time_s=0.1, time_s=0.5)
+TRACE = Trace(
+    inputs=(Input("x@main:4", 5, span(4, 1, 5)),),
+    steps=(Step(0, "main", span(4, 18, 30), "create thread t2#1"),
+           Step(1, "t2#1", span(3, 25, 35), "read x == 5"),
+           Step(2, "t1#1", span(2, 21, 28), "write x = 10")),
+)
+
+
+def result(status, **kw):
+    kw.setdefault("stats", STATS)
+    return AssertionResult("t2:7", ASSERT_SPAN, "a1 <= b", status, unwind=8, mode="dpor-ag", **kw)
+
+
+def test_violation_with_related_information():
+    d = convert.assertion_diagnostic(SNAP, result(Status.VIOLATED, trace=TRACE), fold=False)
+    assert d.severity == lsp.DiagnosticSeverity.Error and d.source == "distaff"
+    assert d.message == "assertion `a1 <= b` can fail with x = 5 (line 4)"
+    assert [r.message for r in d.related_information] == [
+        "input x@main:4 = 5", "1. main: create thread t2#1", "2. t2#1: read x == 5", "3. t1#1: write x = 10"]
+    assert d.related_information[2].location.range.start == lsp.Position(2, 24)
+    assert d.range == lsp.Range(lsp.Position(2, 43), lsp.Position(2, 59))
+
+
+def test_violation_folded_into_message_numbered():
+    d = convert.assertion_diagnostic(SNAP, result(Status.VIOLATED, trace=TRACE), fold=True)
+    assert d.related_information is None
+    assert d.message.splitlines()[1:] == [
+        "Schedule:", "1. main (line 4): create thread t2#1", "2. t2#1 (line 3): read x == 5",
+        "3. t1#1 (line 2): write x = 10"]
+
+
+def test_holds_says_how_far_it_holds():
+    d = convert.assertion_diagnostic(SNAP, result(Status.HOLDS), fold=False)
+    assert d.severity == lsp.DiagnosticSeverity.Information
+    assert d.message == "assertion `a1 <= b` holds for all interleavings, unwind 8: 13 runs, 9 pruned"
+    d = convert.assertion_diagnostic(SNAP, result(Status.HOLDS, bounded=True,
+                                                  stats=Stats(runs=5, bound_cuts=2)), fold=False)
+    assert d.message == "assertion `a1 <= b` holds within unwind 8: 5 runs, 2 cut by the bound"
+    assert "all interleavings" not in d.message
+
+
+def test_undecided_outcomes_are_warnings_and_never_say_holds():
+    for reason, words in [(Reason.TIMEOUT, "time limit"), (Reason.MAX_RUNS, "run budget"),
+                          (Reason.CANCELLED, "cancelled"), (Reason.CRASHED, "crashed"),
+                          (Reason.SOLVER, "solver gave up")]:
+        d = convert.assertion_diagnostic(SNAP, result(Status.UNKNOWN, reason=reason), fold=False)
+        assert d.severity == lsp.DiagnosticSeverity.Warning
+        assert words in d.message and "holds" not in d.message
+        assert d.code == reason.value
+
+
+def test_deadlock_finding_with_trace_and_front_end_findings():
+    f = Finding(FindingKind.DEADLOCK, span(4, 18, 30), "no thread can run: main waits for t1#1", TRACE)
+    d = convert.finding_diagnostic(SNAP, f, fold=True)
+    assert d.severity == lsp.DiagnosticSeverity.Warning
+    assert d.message.startswith("deadlock: no thread can run") and "1. main (line 4)" in d.message
+    syntax = convert.front_end_diagnostic(SNAP, ir.Finding(ir.FindingKind.SYNTAX, "expected ';'", span(2, 3, 4)))
+    unsupported = convert.front_end_diagnostic(SNAP, ir.Finding(ir.FindingKind.UNSUPPORTED, "setjmp", span(2, 3, 4)))
+    assert syntax.severity == lsp.DiagnosticSeverity.Error and unsupported.severity == lsp.DiagnosticSeverity.Warning
+    header = convert.front_end_diagnostic(SNAP, ir.Finding(ir.FindingKind.SYNTAX, "bad", Span("/tmp/h.h", 7, 1, 7, 2)))
+    assert header.message == "h.h:7: bad" and header.range.start == lsp.Position(0, 0)
+
+
+def test_positions_count_utf16_units_after_astral_characters():
+    # line 4: "int main(void) { /* é😀 */ assert(x == 0); ..." -- 😀 is two UTF-16 units
+    col = TEXT.splitlines()[3].index("assert") + 1
+    assert SNAP.lsp_position(4, col) == (3, col - 1 + 1)
+    assert SNAP.span_position(3, col) == (4, col)
+    utf32 = Snapshot.of(SNAP.uri, 1, TEXT, "utf-32")
+    assert utf32.lsp_position(4, col) == (3, col - 1)
+
+
+def test_lens_titles():
+    assert convert.lens_title(result(Status.HOLDS), False) == "holds · 13 runs"
+    assert convert.lens_title(result(Status.HOLDS, bounded=True), False) == "holds within unwind 8 · 13 runs"
+    assert convert.lens_title(result(Status.VIOLATED), False) == "fails"
+    assert convert.lens_title(None, True) == "checking…"
+    assert convert.lens_title(result(Status.UNKNOWN, reason=Reason.TIMEOUT), False) == "undecided: timeout"
+
+
+def test_hover_parts():
+    site = AssertionSite("t2", 7, AssertKind.ASSERT, ASSERT_SPAN, "a1 <= b")
+    text = convert.assertion_hover(result(Status.HOLDS), site, False)
+    assert "holds for all interleavings" in text and "13 runs (4 full, 9 pruned)" in text
+    r = result(Status.HOLDS, summaries=(StatementSummary(span(3, 21, 33), "x <= 10", 4),))
+    assert convert.summaries_hover([r], 3, 25) == "Predicate summary for `a1 <= b` (pruned 4 runs):\n```c\nx <= 10\n```"
+    assert convert.summaries_hover([r], 2, 25) is None
+
+
+def test_code_actions_carry_the_statement_position():
+    actions = convert.code_actions(SNAP, span(3, 21, 33), has_context=True)
+    assert [a.title for a in actions] == ["Check from here", "Pin this thread here", "Clear context results and pins"]
+    assert actions[0].command.command == "distaff.checkFromHere"
+    assert actions[0].command.arguments == [{"uri": SNAP.uri, "line": 2, "character": 20}]
