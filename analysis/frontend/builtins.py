@@ -1,0 +1,160 @@
+"""The C functions distaff knows without a body, and the :class:`ir.Op` each becomes.
+
+A call of a name in :data:`BUILTINS` lowers to an ``Intrinsic``. When the file
+defines a body for such a name, the body wins, except for the names in
+:data:`ALWAYS_BUILTIN` (assertions, error calls, pthreads, atomic brackets,
+heap and abort/exit), whose bodies are never lowered: their meaning is fixed.
+
+Parameter and result types are written as keys (``"int"``, ``"size_t"``,
+``"ptr"`` ...) resolved against the data model by :func:`resolve`; ``"any"``
+keeps an argument's own type. The op ``None`` marks a pthreads helper with no
+effect the engine needs to know (attribute objects, ``pthread_detach``): its
+arguments are evaluated and its result is 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis.ir import AssertKind, CType, Op
+from analysis.frontend.ctypes import BOOL, CHAR, I64, INT, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    """How a call of a known function lowers. ``assert_kind`` is set for the
+    assertion family; ``fail`` marks the ones whose condition is 0."""
+
+    op: Op | None
+    ret: str
+    params: tuple[str, ...]
+    assert_kind: AssertKind | None = None
+    fail: bool = False
+
+
+_A = AssertKind.ASSERT
+_U = AssertKind.UNREACH_CALL
+_noop = Builtin(None, "int", ())
+
+BUILTINS: dict[str, Builtin] = {
+    "assert": Builtin(Op.ASSERT, "void", ("cond",), _A),
+    "__VERIFIER_assert": Builtin(Op.ASSERT, "void", ("cond",), _A),
+    "__assert_fail": Builtin(Op.ASSERT, "void", (), _A, fail=True),
+    "__assert_perror_fail": Builtin(Op.ASSERT, "void", (), _A, fail=True),
+    "__assert": Builtin(Op.ASSERT, "void", (), _A, fail=True),
+    "__assert_rtn": Builtin(Op.ASSERT, "void", (), _A, fail=True),
+    "reach_error": Builtin(Op.ASSERT, "void", (), _U, fail=True),
+    "__VERIFIER_error": Builtin(Op.ASSERT, "void", (), _U, fail=True),
+    "__VERIFIER_assume": Builtin(Op.ASSUME, "void", ("cond",)),
+    "assume": Builtin(Op.ASSUME, "void", ("cond",)),
+    "klee_assume": Builtin(Op.ASSUME, "void", ("cond",)),
+    "klee_make_symbolic": Builtin(Op.MAKE_SYMBOLIC, "void", ("any", "size_t", "any")),
+    "abort": Builtin(Op.ABORT, "void", ()),
+    "exit": Builtin(Op.EXIT, "void", ("int",)),
+    "_exit": Builtin(Op.EXIT, "void", ("int",)),
+    "_Exit": Builtin(Op.EXIT, "void", ("int",)),
+    "malloc": Builtin(Op.MALLOC, "ptr", ("size_t",)),
+    "calloc": Builtin(Op.CALLOC, "ptr", ("size_t", "size_t")),
+    "free": Builtin(Op.FREE, "void", ("any",)),
+    "alloca": Builtin(Op.ALLOCA, "ptr", ("size_t",)),
+    "__builtin_alloca": Builtin(Op.ALLOCA, "ptr", ("size_t",)),
+    "memset": Builtin(Op.MEMSET, "ptr", ("any", "int", "size_t")),
+    "__builtin_memset": Builtin(Op.MEMSET, "ptr", ("any", "int", "size_t")),
+    "memcpy": Builtin(Op.MEMCPY, "ptr", ("any", "any", "size_t")),
+    "__builtin_memcpy": Builtin(Op.MEMCPY, "ptr", ("any", "any", "size_t")),
+    "memmove": Builtin(Op.MEMCPY, "ptr", ("any", "any", "size_t")),
+    "pthread_create": Builtin(Op.THREAD_CREATE, "int", ("any", "any", "any", "any")),
+    "pthread_join": Builtin(Op.THREAD_JOIN, "int", ("pthread_t", "any")),
+    "pthread_exit": Builtin(Op.THREAD_EXIT, "void", ("any",)),
+    "pthread_self": Builtin(Op.THREAD_SELF, "pthread_t", ()),
+    "pthread_mutex_init": Builtin(Op.MUTEX_INIT, "int", ("any", "any")),
+    "pthread_mutex_destroy": Builtin(Op.MUTEX_DESTROY, "int", ("any",)),
+    "pthread_mutex_lock": Builtin(Op.MUTEX_LOCK, "int", ("any",)),
+    "pthread_mutex_trylock": Builtin(Op.MUTEX_TRYLOCK, "int", ("any",)),
+    "pthread_mutex_unlock": Builtin(Op.MUTEX_UNLOCK, "int", ("any",)),
+    "pthread_cond_init": Builtin(Op.COND_INIT, "int", ("any", "any")),
+    "pthread_cond_destroy": Builtin(Op.COND_DESTROY, "int", ("any",)),
+    "pthread_cond_wait": Builtin(Op.COND_WAIT, "int", ("any", "any")),
+    "pthread_cond_signal": Builtin(Op.COND_SIGNAL, "int", ("any",)),
+    "pthread_cond_broadcast": Builtin(Op.COND_BROADCAST, "int", ("any",)),
+    "pthread_barrier_init": Builtin(Op.BARRIER_INIT, "int", ("any", "any", "uint")),
+    "pthread_barrier_destroy": Builtin(Op.BARRIER_DESTROY, "int", ("any",)),
+    "pthread_barrier_wait": Builtin(Op.BARRIER_WAIT, "int", ("any",)),
+    "__VERIFIER_atomic_begin": Builtin(Op.ATOMIC_BEGIN, "void", ()),
+    "__VERIFIER_atomic_end": Builtin(Op.ATOMIC_END, "void", ()),
+    "pthread_attr_init": _noop,
+    "pthread_attr_destroy": _noop,
+    "pthread_attr_setdetachstate": _noop,
+    "pthread_attr_setstacksize": _noop,
+    "pthread_attr_setscope": _noop,
+    "pthread_mutexattr_init": _noop,
+    "pthread_mutexattr_destroy": _noop,
+    "pthread_mutexattr_settype": _noop,
+    "pthread_mutexattr_setpshared": _noop,
+    "pthread_condattr_init": _noop,
+    "pthread_condattr_destroy": _noop,
+    "pthread_barrierattr_init": _noop,
+    "pthread_barrierattr_destroy": _noop,
+    "pthread_detach": _noop,
+    "pthread_yield": _noop,
+    "sched_yield": _noop,
+}
+
+ALWAYS_BUILTIN = frozenset(
+    {
+        "assert", "__assert_fail", "__assert_perror_fail", "__assert", "__assert_rtn",
+        "reach_error", "__VERIFIER_error",
+        "__VERIFIER_atomic_begin", "__VERIFIER_atomic_end",
+        "malloc", "calloc", "free", "memset", "memcpy", "abort", "exit",
+    }
+    | {n for n in BUILTINS if n.startswith("pthread_")}
+)
+
+NONDET_PREFIX = "__VERIFIER_nondet_"
+
+_NONDET_TYPES: dict[str, CType | str] = {
+    "int": INT, "uint": UINT, "unsigned_int": UINT, "unsigned": UINT,
+    "char": CHAR, "uchar": UCHAR, "unsigned_char": UCHAR,
+    "short": SHORT, "ushort": USHORT, "unsigned_short": USHORT,
+    "long": "long", "ulong": "ulong", "unsigned_long": "ulong",
+    "longlong": I64, "long_long": I64, "ulonglong": U64, "unsigned_long_long": U64,
+    "bool": BOOL, "_Bool": BOOL,
+    "pointer": "ptr", "size_t": "size_t", "loff_t": "long", "pchar": "char_ptr",
+    "u8": UCHAR, "u16": USHORT, "u32": UINT, "u64": U64,
+    "s8": CHAR, "s16": SHORT, "s32": INT, "s64": I64,
+    "int8": CHAR, "uint8": UCHAR, "int16": SHORT, "uint16": USHORT,
+    "int32": INT, "uint32": UINT, "int64": I64, "uint64": U64,
+    "sector_t": U64, "pthread_t": "ulong", "unsigned_char_ptr": "char_ptr",
+}
+
+
+def is_always_builtin(name: str) -> bool:
+    return name in ALWAYS_BUILTIN or name.startswith("pthread_") and name in BUILTINS
+
+
+def nondet_type(name: str, ct: CTypes) -> CType | None:
+    """The type of ``__VERIFIER_nondet_T()``'s result, or None if T is unknown
+    (or a floating type)."""
+    if not name.startswith(NONDET_PREFIX):
+        return None
+    t = _NONDET_TYPES.get(name[len(NONDET_PREFIX):])
+    return resolve(t, ct) if isinstance(t, str) else t
+
+
+def resolve(key: str, ct: CTypes) -> CType:
+    """A builtin's parameter/result type key as a type of the data model."""
+    if key == "void":
+        return VOID
+    if key in ("int", "cond"):
+        return INT
+    if key == "uint":
+        return UINT
+    if key in ("size_t",):
+        return ct.size_t
+    if key in ("pthread_t", "ulong"):
+        return ct.ulong
+    if key == "long":
+        return ct.long
+    if key == "char_ptr":
+        return ct.char_ptr
+    return ct.void_ptr

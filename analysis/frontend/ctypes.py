@@ -1,0 +1,238 @@
+"""C types under a data model: integer widths, layouts, conversions.
+
+Everything here is pure: it maps C type names and declarations to
+:mod:`analysis.ir` types and computes the layouts (size, alignment, field
+offsets) the lowering needs. Alignment is natural (a scalar aligns to its own
+size, an aggregate to its strictest member) in both data models; this is what
+x86-64 does, and what i386 does except for 8-byte scalars inside structs,
+which i386 aligns to 4 — distaff's ILP32 aligns them to 8.
+
+The pthread types are opaque structs (no fields) of glibc's sizes; a program
+that declares them itself (a preprocessed ``.i`` file) gets its own
+declaration instead.
+"""
+
+from __future__ import annotations
+
+from analysis.ir import (
+    ArrayType,
+    CType,
+    DataModel,
+    Field,
+    FuncType,
+    IntType,
+    PtrType,
+    StructType,
+    VoidType,
+)
+
+VOID = VoidType()
+BOOL = IntType(8, False, is_bool=True)
+CHAR = IntType(8, True)
+SCHAR = CHAR
+UCHAR = IntType(8, False)
+SHORT = IntType(16, True)
+USHORT = IntType(16, False)
+INT = IntType(32, True)
+UINT = IntType(32, False)
+I64 = IntType(64, True)
+U64 = IntType(64, False)
+
+
+class CTypes:
+    """The integer and pointer types of one data model, and the operations on
+    types that depend on it (pointer width, ``long``, conversions)."""
+
+    def __init__(self, data_model: DataModel) -> None:
+        self.data_model = data_model
+        self.long = IntType(data_model.long_bits, True)
+        self.ulong = IntType(data_model.long_bits, False)
+        self.pointer_bits = data_model.pointer_bits
+        self.size_t = IntType(self.pointer_bits, False)
+        self.ptrdiff_t = IntType(self.pointer_bits, True)
+        self.void_ptr = PtrType(VOID, self.pointer_bits)
+        self.char_ptr = PtrType(CHAR, self.pointer_bits)
+        lp64 = data_model is DataModel.LP64
+        opaque = {
+            # name: (LP64 size, ILP32 size, align LP64, align ILP32)
+            "pthread_mutex_t": (40, 24, 8, 4),
+            "pthread_cond_t": (48, 48, 8, 4),
+            "pthread_barrier_t": (32, 20, 8, 4),
+            "pthread_attr_t": (56, 36, 8, 4),
+            "pthread_rwlock_t": (56, 32, 8, 4),
+            "pthread_mutexattr_t": (4, 4, 4, 4),
+            "pthread_condattr_t": (4, 4, 4, 4),
+            "pthread_barrierattr_t": (4, 4, 4, 4),
+            "pthread_rwlockattr_t": (8, 8, 4, 4),
+            "FILE": (216, 148, 8, 4),
+            "va_list": (24, 4, 8, 4),
+            "__builtin_va_list": (24, 4, 8, 4),
+        }
+        self.typedefs: dict[str, CType] = {
+            "size_t": self.size_t,
+            "ssize_t": self.ptrdiff_t,
+            "ptrdiff_t": self.ptrdiff_t,
+            "intptr_t": self.ptrdiff_t,
+            "uintptr_t": self.size_t,
+            "intmax_t": I64,
+            "uintmax_t": U64,
+            "int8_t": CHAR,
+            "uint8_t": UCHAR,
+            "int16_t": SHORT,
+            "uint16_t": USHORT,
+            "int32_t": INT,
+            "uint32_t": UINT,
+            "int64_t": I64,
+            "uint64_t": U64,
+            "bool": BOOL,
+            "_Bool": BOOL,
+            "pthread_t": self.ulong,
+            "pthread_key_t": UINT,
+            "pthread_once_t": INT,
+            "pthread_spinlock_t": INT,
+            "wchar_t": INT,
+            "char16_t": USHORT,
+            "char32_t": UINT,
+            "off_t": self.long,
+            "time_t": self.long,
+            "clock_t": self.long,
+            "pid_t": INT,
+            "u8": UCHAR,
+            "u16": USHORT,
+            "u32": UINT,
+            "u64": U64,
+            "s8": CHAR,
+            "s16": SHORT,
+            "s32": INT,
+            "s64": I64,
+        }
+        for name, (s64, s32, a64, a32) in opaque.items():
+            self.typedefs[name] = StructType(
+                name, (), s64 if lp64 else s32, a64 if lp64 else a32
+            )
+
+    # -- naming -------------------------------------------------------------
+
+    def ptr(self, t: CType) -> PtrType:
+        return PtrType(t, self.pointer_bits)
+
+    def from_words(self, words: list[str]) -> CType | None:
+        """The type named by a list of specifier keywords (``unsigned long int``),
+        or None if they do not name an integer/void type (e.g. ``double``)."""
+        if len(words) == 1 and words[0] in self.typedefs:
+            return self.typedefs[words[0]]
+        ws = set(words)
+        if ws & {"float", "double", "_Complex", "__float128", "_Float128", "__int128"}:
+            return None
+        if "void" in ws:
+            return VOID
+        if ws & {"_Bool", "bool"}:
+            return BOOL
+        unsigned = "unsigned" in ws
+        if "char" in ws:
+            return UCHAR if unsigned else CHAR
+        if "short" in ws:
+            return USHORT if unsigned else SHORT
+        longs = words.count("long")
+        if longs == 1:
+            return self.ulong if unsigned else self.long
+        if longs >= 2:
+            return U64 if unsigned else I64
+        return UINT if unsigned else INT
+
+    # -- conversions --------------------------------------------------------
+
+    @staticmethod
+    def promote(t: CType) -> CType:
+        """Integer promotion: types narrower than int become int."""
+        if isinstance(t, IntType) and t.bits < 32:
+            return INT
+        return t
+
+    def common(self, a: CType, b: CType) -> CType:
+        """The usual arithmetic conversions of two integer types."""
+        a, b = self.promote(a), self.promote(b)
+        if not isinstance(a, IntType) or not isinstance(b, IntType):
+            return a if isinstance(a, IntType) else b
+        if a == b:
+            return a
+        if a.signed == b.signed:
+            return a if a.bits >= b.bits else b
+        u, s = (a, b) if not a.signed else (b, a)
+        if u.bits >= s.bits:
+            return u
+        return s  # the signed type is wider and holds every unsigned value
+
+
+# --------------------------------------------------------------------------
+# Layouts
+
+
+def align_of(t: CType) -> int:
+    if isinstance(t, (IntType, PtrType)):
+        return max(1, t.bits // 8)
+    if isinstance(t, ArrayType):
+        return align_of(t.elem)
+    if isinstance(t, StructType):
+        return max(1, t.align)
+    return 1
+
+
+def round_up(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+def layout_record(
+    name: str, members: list[tuple[str | None, CType]], is_union: bool
+) -> StructType:
+    """Lay out a struct or union. A member named None is an anonymous
+    struct/union whose fields are lifted into this one at its offset."""
+    fields: list[Field] = []
+    offset = 0
+    size = 0
+    align = 1
+    for mname, mtype in members:
+        a = align_of(mtype)
+        msize = 0 if isinstance(mtype, (VoidType, FuncType)) else mtype.size
+        at = 0 if is_union else round_up(offset, a)
+        if mname is None and isinstance(mtype, StructType):
+            fields.extend(Field(f.name, f.type, at + f.offset) for f in mtype.fields)
+        else:
+            fields.append(Field(mname or "", mtype, at))
+        align = max(align, a)
+        if is_union:
+            size = max(size, msize)
+        else:
+            offset = at + msize
+            size = offset
+    return StructType(name, tuple(fields), round_up(size, align), align, is_union)
+
+
+def is_integer(t: CType) -> bool:
+    return isinstance(t, IntType)
+
+
+def is_pointer(t: CType) -> bool:
+    return isinstance(t, PtrType)
+
+
+def strip_array(t: CType) -> CType:
+    while isinstance(t, ArrayType):
+        t = t.elem
+    return t
+
+
+def normalise(value: int, t: CType) -> int:
+    """``value`` wrapped to the range of scalar type ``t`` (signed types as
+    signed values, unsigned and pointer types as non-negative ones)."""
+    if isinstance(t, IntType):
+        if t.is_bool:
+            return 1 if value else 0
+        mask = (1 << t.bits) - 1
+        v = value & mask
+        if t.signed and v >> (t.bits - 1):
+            v -= 1 << t.bits
+        return v
+    if isinstance(t, PtrType):
+        return value & ((1 << t.bits) - 1)
+    return value

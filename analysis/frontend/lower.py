@@ -1,0 +1,319 @@
+"""Lowering of a translation unit: file-scope declarations, then each
+function body, then the thread sites.
+
+Function names are collected first, so that a call can tell a function
+defined later in the file (a ``Call``) from one without a body (an
+``EXTERNAL`` intrinsic). Bodies are lowered after every file-scope
+declaration has been seen. A function whose lowering fails internally is
+dropped with an UNSUPPORTED finding ("internal: ...") at its range; nothing
+raises out of :func:`lower_unit`.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from analysis.ir import (
+    Addr,
+    ArrayType,
+    Const,
+    DataModel,
+    FindingKind,
+    FuncType,
+    Function,
+    IntType,
+    Jump,
+    ObjKind,
+    Program,
+    PtrType,
+    Reg,
+    Return,
+    StackVar,
+    Store,
+    ThreadSite,
+    is_scalar,
+)
+from analysis.frontend.builtins import is_always_builtin
+from analysis.frontend.ctypes import INT, CTypes
+from analysis.frontend.lower_env import FuncSym, GlobalDef, RawSite, Scope, Spans, Unit, VarSym
+from analysis.frontend.lower_expr import strip_parens
+from analysis.frontend.lower_func import Lowerer
+from analysis.frontend.parse import LANGUAGE, syntax_errors
+
+_ADDR_OF = ts.Query(LANGUAGE, '(pointer_expression operator: "&" argument: (_) @arg)')
+_IGNORED_TOP = frozenset({
+    "comment", "preproc_include", "preproc_def", "preproc_function_def", "preproc_call",
+    "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+    "empty_declaration", ";",
+})
+ATOMIC_PREFIX = "__VERIFIER_atomic_"
+
+
+def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -> Program:
+    """The :class:`ir.Program` of the syntax tree ``root`` of ``preprocessed.text``."""
+    ct = CTypes(data_model)
+    u = Unit(path, data_model, Spans(preprocessed), ct)
+    for node, message in syntax_errors(root):
+        u.finding(FindingKind.SYNTAX, message, node)
+    gscope = Scope()
+    gl = Lowerer(u, gscope, gscope, static=True)
+    tops = [c for c in root.named_children]
+    for c in tops:
+        if c.type == "function_definition":
+            name = function_name(c)
+            if name is not None and not is_always_builtin(name):
+                u.defined.add(name)
+    pending: list[tuple] = []
+    for c in tops:
+        try:
+            top_level(gl, c, pending)
+        except Exception as e:  # noqa: BLE001 - never let one declaration sink the file
+            u.unsupported(c, f"internal: {type(e).__name__}: {e}")
+    functions: list[Function] = []
+    sites: list[RawSite] = []
+    lowered: set[str] = set()
+    for name, ftype, params, node in pending:
+        if name in lowered:
+            u.unsupported(node.child_by_field_name("declarator") or node, f"function '{name}' defined twice")
+            continue
+        lowered.add(name)
+        try:
+            f, fsites = lower_function(u, gscope, name, ftype, params, node)
+        except Exception as e:  # noqa: BLE001
+            u.unsupported(node, f"internal: {type(e).__name__}: {e}")
+            u.defined.discard(name)
+            continue
+        functions.append(f)
+        sites.extend(fsites)
+    threads = resolve_sites(u, functions, sites)
+    globals_ = tuple(g.freeze() for g in u.globals.values()) + tuple(u.strings)
+    findings = tuple(preprocessed.findings) + tuple(u.findings)
+    return Program(
+        path=path,
+        data_model=data_model,
+        globals=globals_,
+        functions=tuple(functions),
+        threads=threads,
+        findings=findings,
+        externals=tuple(u.externals),
+    )
+
+
+# --------------------------------------------------------------------------
+# File scope
+
+
+def function_name(fdef: ts.Node) -> str | None:
+    d = fdef.child_by_field_name("declarator")
+    while d is not None:
+        if d.type == "identifier":
+            return d.text.decode()
+        if d.type in ("parenthesized_declarator", "attributed_declarator"):
+            d = d.named_children[0] if d.named_children else None
+            continue
+        d = d.child_by_field_name("declarator")
+    return None
+
+
+def own_parameters(fdef: ts.Node) -> ts.Node | None:
+    """The parameter list of the function declarator nearest the name."""
+    d = fdef.child_by_field_name("declarator")
+    found = None
+    while d is not None and d.type != "identifier":
+        if d.type == "function_declarator":
+            found = d.child_by_field_name("parameters")
+        if d.type in ("parenthesized_declarator", "attributed_declarator"):
+            d = d.named_children[0] if d.named_children else None
+            continue
+        d = d.child_by_field_name("declarator")
+    return found
+
+
+def top_level(gl: Lowerer, c: ts.Node, pending: list) -> None:
+    u = gl.u
+    kind = c.type
+    if kind == "function_definition":
+        base, is_float = gl.decl_base(c)
+        name, t, _, _ = gl.declarator(base, c.child_by_field_name("declarator"))
+        if name is None or not isinstance(t, FuncType):
+            u.unsupported(c, "unsupported function definition")
+            return
+        gl.global_scope.names[name] = FuncSym(name, t, is_float)
+        if is_always_builtin(name):
+            return
+        u.func_types[name] = t
+        params, _ = gl.param_types(own_parameters(c))
+        if c.child_by_field_name("body") is None:
+            return
+        pending.append((name, t, params, c))
+    elif kind == "declaration":
+        file_declaration(gl, c)
+    elif kind == "type_definition":
+        gl.type_definition(c)
+    elif kind in _IGNORED_TOP or c.is_error or c.is_missing:
+        return
+    elif kind in ("struct_specifier", "union_specifier", "enum_specifier"):
+        gl.spec_type(c)
+    elif kind == "expression_statement" and not c.named_children:
+        return
+    else:
+        u.unsupported(c, f"unsupported top-level construct '{kind}'")
+
+
+def file_declaration(gl: Lowerer, c: ts.Node) -> None:
+    u = gl.u
+    storage = gl.storage_classes(c)
+    base, is_float = gl.decl_base(c)
+    for d in c.children_by_field_name("declarator"):
+        init = None
+        dd = d
+        if d.type == "init_declarator":
+            init = d.child_by_field_name("value")
+            dd = d.child_by_field_name("declarator")
+        name, t, _, vla = gl.declarator(base, dd)
+        if name is None:
+            continue
+        if vla is not None:
+            u.unsupported(vla, "variable-length array at file scope")
+        t = gl.complete(t)
+        if isinstance(t, FuncType):
+            known = gl.global_scope.names.get(name)
+            if not isinstance(known, FuncSym) or name not in u.defined:
+                gl.global_scope.names[name] = FuncSym(name, t, is_float)
+            u.func_types.setdefault(name, t)
+            continue
+        sym = VarSym(name, t, "global", name, is_float)
+        gl.global_scope.names[name] = sym
+        g = u.globals.get(name)
+        if init is not None:
+            if is_float:
+                u.unsupported(d, "floating-point variable")
+            sym.type = gl.define_static(name, t, init, d)
+            continue
+        if g is None:
+            u.globals[name] = GlobalDef(name, t, gl.span(d), defined="extern" not in storage)
+            if is_float and "extern" not in storage:
+                u.unsupported(d, "floating-point variable")
+        elif isinstance(g.type, ArrayType) and g.type.length is None and isinstance(t, ArrayType):
+            g.type = t
+        sym.type = u.globals[name].type
+
+
+# --------------------------------------------------------------------------
+# Functions
+
+
+def addr_taken_names(body: ts.Node) -> set[str]:
+    """Names of variables whose address ``&`` takes somewhere in ``body``."""
+    out: set[str] = set()
+    captures = ts.QueryCursor(_ADDR_OF).captures(body)
+    for node in captures.get("arg", ()):
+        n = strip_parens(node)
+        while True:
+            if n.type == "field_expression" and n.child_by_field_name("operator").type == ".":
+                n = strip_parens(n.child_by_field_name("argument"))
+            elif n.type == "subscript_expression":
+                n = strip_parens(n.child_by_field_name("argument"))
+            else:
+                break
+        if n.type == "identifier":
+            out.add(n.text.decode())
+    return out
+
+
+def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, node: ts.Node):
+    lw = Lowerer(u, Scope(gscope), gscope, func=name)
+    lw.ret_type = ftype.ret
+    body = node.child_by_field_name("body")
+    lw.addr_taken = addr_taken_names(body)
+    regs: list[Reg] = []
+    for i, (pname, ptype, pnode, is_float) in enumerate(params):
+        if pname is None:
+            regs.append(Reg(f"%arg{i}", ptype if is_scalar(ptype) else INT))
+            continue
+        if is_float:
+            u.unsupported(pnode, "floating-point parameter")
+        reg = Reg(lw.fresh_name(pname), ptype if is_scalar(ptype) else INT)
+        regs.append(reg)
+        if pname in lw.addr_taken or not is_scalar(ptype):
+            sname = lw.fresh_name(pname + ".addr")
+            lw.stack.append(StackVar(sname, ptype, lw.span(pnode)))
+            if is_scalar(ptype):
+                lw.emit(Store(Addr(sname, ObjKind.STACK, lw.ptr(ptype)), reg, ptype, lw.span(pnode)))
+            else:
+                u.unsupported(pnode, "struct passed by value")
+            sym = VarSym(pname, ptype, "stack", sname, is_float)
+        else:
+            sym = VarSym(pname, ptype, "reg", reg.name, is_float)
+        lw.scope.names[pname] = sym
+        u.flow(lw.var_key(sym), ("arg", name, i))
+    lw.compound(body)
+    for lname, lab in lw.goto_labels.items():
+        if lab.pc is None:
+            u.unsupported(node, f"goto to undefined label '{lname}'")
+            lw.place(lab)
+    close = body.children[-1] if body.child_count else body
+    ret = Const(0, INT) if name == "main" and ftype.ret == INT else None
+    lw.emit(Return(ret, lw.span(close)))
+    instrs, sites = lw.finish()
+    f = Function(
+        name=name,
+        type=ftype,
+        params=tuple(regs),
+        stack=tuple(lw.stack),
+        body=instrs,
+        span=lw.span(node),
+        atomic=name.startswith(ATOMIC_PREFIX),
+    )
+    return f, lw.raw_sites(sites)
+
+
+# --------------------------------------------------------------------------
+# Threads
+
+
+def loop_ranges(body) -> list[tuple[int, int]]:
+    """[target, pc] of every back edge: the pcs a loop may run again."""
+    return [(i.target, pc) for pc, i in enumerate(body) if isinstance(i, Jump) and i.target <= pc]
+
+
+def resolve_sites(u: Unit, functions: list[Function], sites: list[RawSite]) -> tuple[ThreadSite, ...]:
+    by_name = {f.name: f for f in functions}
+    order = {f.name: k for k, f in enumerate(functions)}
+    ranges = {f.name: loop_ranges(f.body) for f in functions}
+    out = []
+    for s in sites:
+        routines = resolve_routines(u, s.sources, by_name)
+        if not routines:
+            routines = fallback_routines(u, by_name)
+        routines = sorted(set(routines), key=lambda n: order.get(n, 1 << 30))
+        in_loop = any(lo <= s.pc <= hi for lo, hi in ranges.get(s.func, ()))
+        out.append(ThreadSite(s.func, s.pc, tuple(routines), in_loop, s.span))
+    return tuple(out)
+
+
+def resolve_routines(u: Unit, sources: set, by_name: dict) -> list[str]:
+    found: list[str] = []
+    seen: set = set()
+    stack = list(sources)
+    while stack:
+        s = stack.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        if s[0] == "fn":
+            if s[1] in by_name:
+                found.append(s[1])
+            continue
+        stack.extend(u.flows.get(s, ()))
+    return found
+
+
+def fallback_routines(u: Unit, by_name: dict) -> list[str]:
+    taken = [n for n in u.address_taken_funcs if n in by_name]
+    shaped = [n for n in taken if _looks_like_routine(by_name[n].type)]
+    return shaped or taken
+
+
+def _looks_like_routine(t: FuncType) -> bool:
+    return isinstance(t.ret, PtrType) and len(t.params) == 1 and isinstance(t.params[0], PtrType)

@@ -1,0 +1,254 @@
+"""Lowering of calls: direct calls, calls through function pointers, the
+built-in functions (:mod:`analysis.frontend.builtins`) and externals; and the
+flow-insensitive record of where function addresses are stored, from which
+the thread routines of ``pthread_create`` sites are resolved.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from analysis.ir import (
+    Addr,
+    ArrayType,
+    AssertKind,
+    Call,
+    Const,
+    Expr,
+    FuncType,
+    Intrinsic,
+    IntType,
+    ObjKind,
+    Op,
+    PtrType,
+    StructType,
+    VoidType,
+)
+from analysis.frontend.builtins import BUILTINS, NONDET_PREFIX, is_always_builtin, nondet_type, resolve
+from analysis.frontend.ctypes import INT
+from analysis.frontend.lower_const import truth
+from analysis.frontend.lower_env import FuncSym, VarSym
+from analysis.frontend.lower_expr import strip_parens
+
+ATOMIC_PREFIX = "__VERIFIER_atomic_"
+
+
+class CallLowering:
+    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: calls."""
+
+    def call(self, node: ts.Node, used: bool = True) -> Expr:
+        fnode = strip_parens(node.child_by_field_name("function"))
+        alist = node.child_by_field_name("arguments")
+        args = [a for a in alist.named_children if a.type != "comment"] if alist is not None else []
+        if fnode.type == "identifier":
+            name = self.text(fnode)
+            sym = self.scope.lookup(name)
+            if not isinstance(sym, VarSym):
+                return self.named_call(name, sym, args, node, used)
+        callee = self.rvalue(fnode)
+        ft = callee.type.pointee if isinstance(callee.type, PtrType) else None
+        if not isinstance(ft, FuncType):
+            self.u.unsupported(fnode, "call of something that is not a function")
+            ft = FuncType(INT, (), True)
+        values = self.arguments(args, ft, None)
+        dst = self.temp(ft.ret) if used and isinstance(ft.ret, (IntType, PtrType)) else None
+        self.emit(Call(dst, callee, tuple(values), self.span(node)))
+        return dst if dst is not None else Const(0, INT)
+
+    def named_call(self, name: str, sym, args: list[ts.Node], node: ts.Node, used: bool) -> Expr:
+        defined = name in self.u.defined
+        b = BUILTINS.get(name)
+        if b is not None and (not defined or is_always_builtin(name)):
+            return self.builtin_call(name, b, args, node, used)
+        ft = self.u.func_types.get(name)
+        if ft is None and isinstance(sym, FuncSym):
+            ft = sym.type
+        if not defined and name.startswith(NONDET_PREFIX):
+            t = ft.ret if ft is not None else nondet_type(name, self.ct)
+            if t is None or not isinstance(t, (IntType, PtrType)):
+                self.u.unsupported(node, f"nondeterministic value of unsupported type ({name})")
+                t = nondet_type(name, self.ct) or INT
+                if not isinstance(t, (IntType, PtrType)):
+                    t = IntType(64, True)
+            self.arguments(args, FuncType(t, (), True), None)
+            dst = self.temp(t)
+            self.emit(Intrinsic(Op.NONDET, dst, (), self.span(node), name=name))
+            return dst
+        if ft is None:
+            ft = FuncType(INT, (), True)  # implicitly declared
+        if isinstance(sym, FuncSym) and sym.is_float and used:
+            self.u.unsupported(node, f"call of '{name}' returns a floating-point value")
+        values = self.arguments(args, ft, name if defined else None)
+        want = used and isinstance(ft.ret, (IntType, PtrType))
+        dst = self.temp(ft.ret) if want else None
+        span = self.span(node)
+        if not defined:
+            self.u.externals[name] = None
+            if isinstance(ft.ret, StructType) and used:
+                self.u.unsupported(node, "struct returned by value")
+            self.emit(Intrinsic(Op.EXTERNAL, dst, tuple(values), span, name=name))
+            return dst if dst is not None else Const(0, INT)
+        callee = Addr(name, ObjKind.FUNCTION, self.ptr(ft))
+        atomic = name.startswith(ATOMIC_PREFIX)
+        if atomic:
+            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), span, kind=self.sync_kind, name=name))
+        self.emit(Call(dst, callee, tuple(values), span))
+        if atomic:
+            self.emit(Intrinsic(Op.ATOMIC_END, None, (), span, kind=self.sync_kind, name=name))
+        return dst if dst is not None else Const(0, INT)
+
+    def arguments(self, args: list[ts.Node], ft: FuncType, callee: str | None) -> list[Expr]:
+        """Arguments left to right, converted to the parameter types (default
+        promotions beyond the prototype)."""
+        out: list[Expr] = []
+        for i, a in enumerate(args):
+            v = self.rvalue(a)
+            if isinstance(v.type, (StructType, VoidType)):
+                self.u.unsupported(a, "struct passed by value")
+            if i < len(ft.params):
+                v = self.conv(v, ft.params[i])
+            elif isinstance(v.type, IntType):
+                v = self.conv(v, self.ct.promote(v.type))
+            if callee is not None:
+                src = self.source_of(a)
+                if src is not None:
+                    self.u.flow(("arg", callee, i), src)
+            out.append(v)
+        return out
+
+    @property
+    def sync_kind(self):
+        from analysis.ir import Kind
+
+        return Kind.GLOBAL
+
+    # -- built-ins ----------------------------------------------------------
+
+    def builtin_call(self, name: str, b, args: list[ts.Node], node: ts.Node, used: bool) -> Expr:
+        from analysis.ir import Kind, SYNC_OPS
+
+        span = self.span(node)
+        if b.op is Op.ASSERT:
+            if b.fail:
+                cond: Expr = Const(0, INT)
+                text = "0"
+                if b.assert_kind is AssertKind.ASSERT and args and args[0].type == "string_literal":
+                    text = self.string_bytes(args[0]).decode("utf-8", "replace")
+            else:
+                if not args:
+                    self.u.unsupported(node, f"{name} without a condition")
+                    return Const(0, INT)
+                cond = self.assert_cond(self.rvalue(args[0]))
+                text = self.text(args[0])
+                for a in args[1:]:
+                    self.effect(a)
+            self.emit(Intrinsic(Op.ASSERT, None, (cond,), span, Kind.LOCAL, name=name,
+                                assert_kind=b.assert_kind, text=text))
+            return Const(0, INT)
+        if b.op is Op.ASSUME:
+            if not args:
+                return Const(0, INT)
+            cond = self.assert_cond(self.rvalue(args[0]))
+            self.emit(Intrinsic(Op.ASSUME, None, (cond,), span, name=name))
+            return Const(0, INT)
+        values: list[Expr] = []
+        for i, a in enumerate(args):
+            v = self.rvalue(a)
+            key = b.params[i] if i < len(b.params) else "any"
+            if key != "any":
+                v = self.conv(v, resolve(key, self.ct))
+            values.append(v)
+        if len(values) < len(b.params):
+            self.u.unsupported(node, f"{name} with too few arguments")
+            values += [Const(0, resolve(k, self.ct) if k != "any" else self.ct.void_ptr)
+                       for k in b.params[len(values):]]
+        ret = resolve(b.ret, self.ct)
+        if b.op is None:
+            return Const(0, INT)
+        dst = None
+        if b.op in (Op.MALLOC, Op.CALLOC, Op.ALLOCA, Op.THREAD_SELF):
+            dst = self.temp(ret)
+        elif used and isinstance(ret, (IntType, PtrType)) and b.op not in (Op.MEMSET, Op.MEMCPY):
+            dst = self.temp(ret)
+        kind = Kind.GLOBAL if b.op in SYNC_OPS or b.op in (Op.MEMSET, Op.MEMCPY, Op.FREE) else Kind.LOCAL
+        pc = self.emit(Intrinsic(b.op, dst, tuple(values[: len(b.params)] if b.params else ()),
+                                 span, kind, name=name))
+        if b.op is Op.THREAD_CREATE:
+            src = self.source_of(args[2]) if len(args) > 2 else None
+            self.sites.append((pc, {src} if src is not None else set(), span))
+            if len(args) > 3:
+                src_arg = self.source_of(args[3])
+                if src_arg is not None:
+                    self.u.flow(("thread-arg",), src_arg)
+        if b.op in (Op.MEMSET, Op.MEMCPY) and used:
+            return values[0]
+        return dst if dst is not None else Const(0, INT)
+
+    def assert_cond(self, e: Expr) -> Expr:
+        if isinstance(e.type, PtrType):
+            return truth(e)
+        if e.type != INT:
+            return truth(e)
+        return e
+
+    # -- function-pointer flows ---------------------------------------------
+
+    def var_key(self, sym: VarSym):
+        scope = None if sym.storage == "global" else self.func
+        return ("var", scope, sym.ir_name)
+
+    def source_of(self, node: ts.Node):
+        """Where the value of ``node`` comes from, for function-pointer
+        resolution: ("fn", name), a location key, or None if unknown."""
+        node = strip_parens(node)
+        kind = node.type
+        if kind == "cast_expression":
+            return self.source_of(node.child_by_field_name("value"))
+        if kind == "pointer_expression":
+            arg = strip_parens(node.child_by_field_name("argument"))
+            if node.child_by_field_name("operator").type == "&":
+                return self.source_of(arg) if arg.type == "identifier" else None
+            src = self.source_of(arg)
+            return src if src is not None and src[0] == "fn" else None
+        if kind == "identifier":
+            name = self.text(node)
+            sym = self.scope.lookup(name)
+            if isinstance(sym, VarSym):
+                return self.var_key(sym)
+            if isinstance(sym, FuncSym) or name in self.u.defined:
+                return ("fn", name)
+            return None
+        if kind == "field_expression":
+            st = self.field_struct(node)
+            if st is not None:
+                return ("field", st, self.text(node.child_by_field_name("field")))
+            return None
+        if kind == "subscript_expression":
+            return self.source_of(node.child_by_field_name("argument"))
+        if kind == "call_expression":
+            f = strip_parens(node.child_by_field_name("function"))
+            if f.type == "identifier" and self.text(f) in self.u.defined:
+                return ("ret", self.text(f))
+        if kind == "conditional_expression":
+            return None
+        return None
+
+    def field_struct(self, node: ts.Node) -> str | None:
+        """The struct name of a field access, found without emitting code."""
+        arg = node.child_by_field_name("argument")
+        try:
+            t = self.type_of(arg)
+        except Exception:
+            return None
+        if node.child_by_field_name("operator").type == "->":
+            t = t.pointee if isinstance(t, PtrType) else t.elem if isinstance(t, ArrayType) else None
+        t = self.complete(t) if t is not None else None
+        return t.name if isinstance(t, StructType) else None
+
+    def record_flow(self, lnode: ts.Node, rnode: ts.Node) -> None:
+        dst = self.source_of(lnode)
+        if dst is None or dst[0] == "fn":
+            return
+        src = self.source_of(rnode)
+        if src is not None:
+            self.u.flow(dst, src)

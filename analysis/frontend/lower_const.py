@@ -1,0 +1,152 @@
+"""Building pure IR expressions with constant folding.
+
+The lowering builds every :data:`ir.Expr` through these constructors, so that
+constant subexpressions (``sizeof``, enum constants, ``-1``, field offsets)
+reach the IR as one :class:`ir.Const`, and array sizes, case labels and static
+initialisers can be read off as numbers. Folding follows C's semantics on the
+operation's type (wrap-around, truncating division); it leaves anything
+undefined (division by zero, over-wide shifts) unfolded for the engine to
+report.
+"""
+
+from __future__ import annotations
+
+from analysis.ir import (
+    Addr,
+    Binary,
+    Cast,
+    Const,
+    CType,
+    Expr,
+    IntType,
+    PtrAdd,
+    PtrType,
+    Unary,
+)
+from analysis.frontend.ctypes import INT, normalise
+
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+
+
+def const(value: int, t: CType) -> Const:
+    return Const(normalise(value, t), t)
+
+
+def cast(e: Expr, t: CType) -> Expr:
+    """``e`` converted to ``t`` (no node when the type is already ``t``)."""
+    if e.type == t:
+        return e
+    if isinstance(e, Const) and isinstance(t, (IntType, PtrType)):
+        return const(e.value, t)
+    if isinstance(t, PtrType):
+        if isinstance(e, Addr):
+            return Addr(e.name, e.kind, t)
+        if isinstance(e, PtrAdd):
+            return PtrAdd(e.ptr, e.offset, t)
+        if isinstance(e, Cast) and isinstance(e.arg.type, PtrType):
+            return cast(e.arg, t)
+    return Cast(e, t)
+
+
+def unary(op: str, e: Expr, t: CType) -> Expr:
+    if isinstance(e, Const):
+        if op == "-":
+            return const(-e.value, t)
+        if op == "~":
+            return const(~e.value, t)
+        if op == "!":
+            return Const(0 if e.value else 1, t)
+    return Unary(op, e, t)
+
+
+def _fold(op: str, a: int, b: int, operand: CType, t: CType) -> int | None:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op in ("/", "%"):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b)
+        if (a < 0) != (b < 0):
+            q = -q
+        return q if op == "/" else a - q * b
+    if op == "&":
+        return a & b
+    if op == "|":
+        return a | b
+    if op == "^":
+        return a ^ b
+    if op in ("<<", ">>"):
+        bits = t.bits if isinstance(t, IntType) else 64
+        if b < 0 or b >= bits or (op == "<<" and a < 0):
+            return None
+        return a << b if op == "<<" else a >> b
+    if op == "==":
+        return int(a == b)
+    if op == "!=":
+        return int(a != b)
+    if op == "<":
+        return int(a < b)
+    if op == "<=":
+        return int(a <= b)
+    if op == ">":
+        return int(a > b)
+    if op == ">=":
+        return int(a >= b)
+    if op == "&&":
+        return int(bool(a) and bool(b))
+    if op == "||":
+        return int(bool(a) or bool(b))
+    return None
+
+
+def binary(op: str, left: Expr, right: Expr, t: CType) -> Expr:
+    """``left op right`` of result type ``t`` (operands already converted)."""
+    if isinstance(left, Const) and isinstance(right, Const):
+        v = _fold(op, left.value, right.value, left.type, t)
+        if v is not None and (op in _COMPARE or op in ("&&", "||") or isinstance(t, IntType)):
+            return const(v, t)
+    if op in ("&&", "||") and isinstance(left, Const):
+        # a constant left side decides or disappears; the right side is pure here
+        if (op == "&&") == bool(left.value):
+            return truth(right)
+        return Const(1 if op == "||" else 0, INT)
+    return Binary(op, left, right, t)
+
+
+def truth(e: Expr) -> Expr:
+    """``e != 0`` as an int 0/1 (``e`` itself if it already is one)."""
+    if isinstance(e, Binary) and e.type == INT and (e.op in _COMPARE or e.op in ("&&", "||")):
+        return e
+    if isinstance(e, Unary) and e.op == "!":
+        return e
+    if isinstance(e, Const):
+        return Const(1 if e.value else 0, INT)
+    return Binary("!=", e, Const(0, e.type), INT)
+
+
+def ptr_add(p: Expr, offset: Expr, t: CType) -> Expr:
+    """``p`` plus ``offset`` bytes, as pointer type ``t``."""
+    if isinstance(offset, Const) and offset.value == 0:
+        return cast(p, t)
+    if isinstance(p, PtrAdd) and isinstance(p.offset, Const) and isinstance(offset, Const):
+        return ptr_add(p.ptr, const(p.offset.value + offset.value, offset.type), t)
+    return PtrAdd(p, offset, t)
+
+
+def const_value(e: Expr) -> int | None:
+    return e.value if isinstance(e, Const) else None
+
+
+def is_static_address(e: Expr) -> bool:
+    """Whether ``e`` is a link-time constant: Const, Addr, or PtrAdd of them."""
+    if isinstance(e, (Const, Addr)):
+        return True
+    if isinstance(e, PtrAdd):
+        return is_static_address(e.ptr) and isinstance(e.offset, Const)
+    if isinstance(e, Cast):
+        return is_static_address(e.arg)
+    return False

@@ -1,0 +1,849 @@
+"""Lowering of C expressions to pure IR expressions plus instructions.
+
+Three entry points, by what the context needs:
+
+* :meth:`ExprLowering.rvalue` — the value, as a pure :data:`ir.Expr` over
+  registers; every memory read on the way is its own ``Load`` into a fresh
+  temporary, every side effect its own instruction, in C's order.
+* :meth:`ExprLowering.lvalue` — the location: a register (:class:`RegLoc`) or
+  memory at an address (:class:`MemLoc`).
+* :meth:`ExprLowering.effect` — evaluated for side effects only.
+
+``&&``, ``||`` and ``?:`` stay pure (``Binary``/``Ite``) when the operands
+they may skip emit no instruction, and become control flow otherwise; this is
+decided by lowering the operand speculatively and rolling back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from analysis.ir import (
+    Addr,
+    ArrayType,
+    Assign,
+    Branch,
+    Call,
+    Const,
+    CType,
+    Expr,
+    FuncType,
+    Intrinsic,
+    IntType,
+    Ite,
+    Jump,
+    Load,
+    ObjKind,
+    Op,
+    PtrDiff,
+    PtrType,
+    Reg,
+    Store,
+    StructType,
+    VoidType,
+    type_size,
+)
+from analysis.frontend.ctypes import BOOL, CHAR, INT, UINT, I64, U64, VOID, align_of, normalise
+from analysis.frontend.lower_const import binary, cast, const, ptr_add, truth, unary
+from analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSym, VarSym
+
+_COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_KNOWN_CONSTANTS = {
+    "INT_MAX": (2**31 - 1, INT), "INT_MIN": (-(2**31), INT), "UINT_MAX": (2**32 - 1, UINT),
+    "CHAR_BIT": (8, INT), "SCHAR_MAX": (127, INT), "SCHAR_MIN": (-128, INT),
+    "CHAR_MAX": (127, INT), "CHAR_MIN": (-128, INT), "UCHAR_MAX": (255, INT),
+    "SHRT_MAX": (32767, INT), "SHRT_MIN": (-32768, INT), "USHRT_MAX": (65535, INT),
+    "LLONG_MAX": (2**63 - 1, I64), "LLONG_MIN": (-(2**63), I64), "ULLONG_MAX": (2**64 - 1, U64),
+    "EXIT_SUCCESS": (0, INT), "EXIT_FAILURE": (1, INT), "true": (1, INT), "false": (0, INT),
+    "RAND_MAX": (2**31 - 1, INT),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RegLoc:
+    reg: Reg
+
+    @property
+    def type(self) -> CType:
+        return self.reg.type
+
+
+@dataclass(frozen=True, slots=True)
+class MemLoc:
+    """Memory of ``type`` at ``addr`` (whose type is a pointer to ``type``)."""
+
+    addr: Expr
+    type: CType
+
+
+def strip_parens(node: ts.Node) -> ts.Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        inner = node.named_children[0]
+        if inner.type == "compound_statement":
+            return node
+        node = inner
+    return node
+
+
+class ExprLowering:
+    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: expressions."""
+
+    # -- small helpers ------------------------------------------------------
+
+    def ptr(self, t: CType) -> PtrType:
+        return PtrType(t, self.ct.pointer_bits)
+
+    def nondet(self, t: CType, node: ts.Node, name: str = "unsupported") -> Expr:
+        """A fresh symbol standing for a value distaff cannot compute."""
+        if not isinstance(t, (IntType, PtrType)):
+            t = INT
+        dst = self.temp(t)
+        if self.static or self.discard:
+            self.emit(Assign(dst, Const(0, t), self.span(node)))
+            return dst
+        self.emit(Intrinsic(Op.NONDET, dst, (), self.span(node), name=name))
+        return dst
+
+    def conv(self, e: Expr, t: CType) -> Expr:
+        """Convert ``e`` to ``t`` as assignment does (to ``_Bool``: ``!= 0``)."""
+        if e.type == t or not isinstance(t, (IntType, PtrType)):
+            return e
+        if isinstance(t, IntType) and t.is_bool:
+            return cast(truth(e), t)
+        if not isinstance(e.type, (IntType, PtrType)):
+            return e
+        return cast(e, t)
+
+    def cond_expr(self, e: Expr) -> Expr:
+        """A branch/assert condition: ``e`` itself if an integer, ``p != 0`` for a pointer."""
+        if isinstance(e.type, PtrType):
+            return truth(e)
+        return e
+
+    def text(self, node: ts.Node) -> str:
+        return node.text.decode("utf-8", "replace")
+
+    # -- loads and stores ---------------------------------------------------
+
+    def load(self, loc, node: ts.Node) -> Expr:
+        if isinstance(loc, RegLoc):
+            return loc.reg
+        t = loc.type
+        if isinstance(t, ArrayType):
+            return cast(loc.addr, self.ptr(t.elem))
+        if isinstance(t, FuncType):
+            return loc.addr
+        if isinstance(t, StructType) or isinstance(t, VoidType):
+            self.u.unsupported(node, "struct or void value used as a scalar")
+            return Const(0, INT)
+        dst = self.temp(t)
+        self.emit(Load(dst, loc.addr, t, self.span(node)))
+        return dst
+
+    def store(self, loc, v: Expr, node: ts.Node) -> Expr:
+        if isinstance(loc, RegLoc):
+            self.emit(Assign(loc.reg, v, self.span(node)))
+            return loc.reg
+        if not isinstance(v, (Reg, Const, Addr)):
+            tmp = self.temp(v.type)
+            self.emit(Assign(tmp, v, self.span(node)))
+            v = tmp
+        self.emit(Store(loc.addr, v, loc.type, self.span(node)))
+        return v
+
+    def materialise(self, e: Expr, node: ts.Node) -> Expr:
+        if isinstance(e, (Reg, Const, Addr)):
+            return e
+        tmp = self.temp(e.type)
+        self.emit(Assign(tmp, e, self.span(node)))
+        return tmp
+
+    # -- entry points -------------------------------------------------------
+
+    def rvalue(self, node: ts.Node) -> Expr:
+        handler = _RVALUE.get(node.type)
+        if handler is not None:
+            return handler(self, node)
+        if node.type in _LVALUE_KINDS:
+            return self.load(self.lvalue(node), node)
+        return self.other_expr(node)
+
+    def effect(self, node: ts.Node) -> None:
+        node = strip_parens(node)
+        kind = node.type
+        if kind == "update_expression":
+            self.update(node, used=False)
+        elif kind == "call_expression":
+            self.call(node, used=False)
+        elif kind == "assignment_expression":
+            self.assign(node)
+        elif kind == "comma_expression":
+            self.effect(node.child_by_field_name("left"))
+            self.effect(node.child_by_field_name("right"))
+        elif kind == "conditional_expression":
+            self.conditional(node, used=False)
+        elif kind == "cast_expression":
+            self.effect(node.child_by_field_name("value"))
+        elif kind in ("binary_expression",) and node.child_by_field_name("operator").type in ("&&", "||"):
+            self.logical(node, used=False)
+        else:
+            self.rvalue(node)
+
+    def lvalue(self, node: ts.Node):
+        kind = node.type
+        if kind == "parenthesized_expression":
+            inner = strip_parens(node)
+            if inner is node:
+                return RegLoc(self.reg_of(self.rvalue(node)))
+            return self.lvalue(inner)
+        if kind == "identifier":
+            return self.ident_loc(node)
+        if kind == "pointer_expression" and node.child_by_field_name("operator").type == "*":
+            p = self.rvalue(node.child_by_field_name("argument"))
+            return self.deref(p, node)
+        if kind == "subscript_expression":
+            return self.subscript(node)
+        if kind == "field_expression":
+            return self.field(node)
+        if kind in ("string_literal", "concatenated_string"):
+            return self.string_loc(node)
+        if kind == "compound_literal_expression":
+            return self.compound_literal(node)
+        if kind == "extension_expression":
+            return self.lvalue(node.named_children[-1])
+        if not (node.is_error or node.is_missing):
+            self.u.unsupported(node, "expression is not assignable")
+        return RegLoc(self.reg_of(self.rvalue(node)))
+
+    def reg_of(self, e: Expr) -> Reg:
+        return e if isinstance(e, Reg) else self.temp(e.type if isinstance(e.type, (IntType, PtrType)) else INT)
+
+    # -- names --------------------------------------------------------------
+
+    def ident_loc(self, node: ts.Node):
+        name = self.text(node)
+        sym = self.scope.lookup(name)
+        if isinstance(sym, VarSym):
+            if sym.storage == "reg":
+                return RegLoc(Reg(sym.ir_name, sym.type))
+            if sym.storage == "vla":
+                elem = sym.type.elem if isinstance(sym.type, ArrayType) else INT
+                return MemLoc(Reg(sym.ir_name, self.ptr(elem)), sym.type)
+            kind = ObjKind.STACK if sym.storage == "stack" else ObjKind.GLOBAL
+            return MemLoc(Addr(sym.ir_name, kind, self.ptr(sym.type)), sym.type)
+        if isinstance(sym, FuncSym):
+            self.u.address_taken_funcs[name] = None
+            return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(sym.type)), sym.type)
+        if sym is None and name in self.u.defined:
+            ft = self.u.func_types[name]
+            self.u.address_taken_funcs[name] = None
+            return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(ft)), ft)
+        if node.is_missing:
+            return RegLoc(self.temp(INT))
+        self.u.unsupported(node, f"undeclared identifier '{name}'")
+        return RegLoc(self.temp(INT))
+
+    def identifier(self, node: ts.Node) -> Expr:
+        name = self.text(node)
+        sym = self.scope.lookup(name)
+        if isinstance(sym, VarSym) and sym.storage == "reg":
+            return Reg(sym.ir_name, sym.type)
+        if isinstance(sym, EnumConstSym):
+            return const(sym.value, INT)
+        if isinstance(sym, TypedefSym):
+            self.u.unsupported(node, f"type name '{name}' used as a value")
+            return Const(0, INT)
+        if sym is None and name not in self.u.defined:
+            if name == "NULL":
+                return Const(0, self.ct.void_ptr)
+            if name in _KNOWN_CONSTANTS:
+                v, t = _KNOWN_CONSTANTS[name]
+                return const(v, t)
+            if name in ("LONG_MAX", "LONG_MIN", "ULONG_MAX", "SIZE_MAX", "SSIZE_MAX"):
+                bits = self.ct.data_model.long_bits
+                t = self.ct.long if name in ("LONG_MAX", "LONG_MIN", "SSIZE_MAX") else self.ct.ulong
+                v = {"LONG_MAX": 2 ** (bits - 1) - 1, "LONG_MIN": -(2 ** (bits - 1)),
+                     "SSIZE_MAX": 2 ** (bits - 1) - 1}.get(name, 2**bits - 1)
+                return const(v, t)
+            if name in ("__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"):
+                return self.load(self.new_string((self.func or "").encode(), node), node)
+        return self.load(self.ident_loc(node), node)
+
+    # -- literals -----------------------------------------------------------
+
+    def number(self, node: ts.Node) -> Expr:
+        text = self.text(node).replace("'", "")
+        value, t = parse_int_literal(text, self.ct)
+        if value is None:
+            self.u.unsupported(node, "floating-point constant")
+            return self.nondet(IntType(64, True), node, "float")
+        return Const(normalise(value, t), t)
+
+    def char(self, node: ts.Node) -> Expr:
+        text = self.text(node)
+        q = text.find("'")
+        body = text[q + 1 : text.rfind("'")] if q >= 0 else ""
+        data = decode_c_string(body)
+        if not data:
+            return Const(0, INT)
+        v = 0
+        for b in data:
+            v = (v << 8) | b
+        if len(data) == 1:
+            v = normalise(data[0], CHAR)
+        return const(v, INT)
+
+    def new_string(self, data: bytes, node: ts.Node):
+        from analysis.ir import GlobalVar, InitValue
+
+        name = f".str.{len(self.u.strings)}"
+        t = ArrayType(CHAR, len(data) + 1)
+        init = tuple(InitValue(i, CHAR, Const(normalise(b, CHAR), CHAR)) for i, b in enumerate(data) if b)
+        self.u.strings.append(GlobalVar(name, t, init, self.span(node), is_string=True))
+        return MemLoc(Addr(name, ObjKind.STRING, self.ptr(t)), t)
+
+    def string_bytes(self, node: ts.Node) -> bytes:
+        parts = [node] if node.type == "string_literal" else [
+            c for c in node.named_children if c.type == "string_literal"]
+        out = b""
+        for p in parts:
+            text = self.text(p)
+            q = text.find('"')
+            out += decode_c_string(text[q + 1 : text.rfind('"')])
+        return out
+
+    def string_loc(self, node: ts.Node):
+        return self.new_string(self.string_bytes(node), node)
+
+    # -- operators ----------------------------------------------------------
+
+    def binary_expr(self, node: ts.Node) -> Expr:
+        op = node.child_by_field_name("operator").type
+        if op in ("&&", "||"):
+            return self.logical(node, used=True)
+        left = self.rvalue(node.child_by_field_name("left"))
+        right = self.rvalue(node.child_by_field_name("right"))
+        return self.arith(op, left, right, node)
+
+    def arith(self, op: str, left: Expr, right: Expr, node: ts.Node) -> Expr:
+        lt, rt = left.type, right.type
+        lp, rp = isinstance(lt, PtrType), isinstance(rt, PtrType)
+        if (lp or rp) and op in ("+", "-"):
+            if op == "+":
+                if rp and not lp:
+                    left, right = right, left
+                return self.ptr_offset(left, right, 1, node)
+            if lp and rp:
+                return self.ptr_diff(left, right)
+            if lp:
+                return self.ptr_offset(left, right, -1, node)
+        if not isinstance(lt, (IntType, PtrType)) or not isinstance(rt, (IntType, PtrType)):
+            self.u.unsupported(node, "operands are not scalars")
+            return Const(0, INT)
+        if op in _COMPARE:
+            if lp or rp:
+                pt = lt if lp else rt
+                return binary(op, cast(left, pt), cast(right, pt), INT)
+            t = self.ct.common(lt, rt)
+            return binary(op, cast(left, t), cast(right, t), INT)
+        if lp or rp:
+            left = cast(left, self.ct.size_t) if lp else left
+            right = cast(right, self.ct.size_t) if rp else right
+            lt, rt = left.type, right.type
+        if op in ("<<", ">>"):
+            t = self.ct.promote(lt)
+            return binary(op, cast(left, t), cast(right, self.ct.promote(rt)), t)
+        if op in ("&&", "||"):
+            return binary(op, truth(left), truth(right), INT)
+        t = self.ct.common(lt, rt)
+        return binary(op, cast(left, t), cast(right, t), t)
+
+    def elem_size(self, pt: CType) -> int:
+        if not isinstance(pt, PtrType):
+            return 1
+        e = self.complete(pt.pointee)
+        return type_size(e) or 1 if not isinstance(e, FuncType) else 1
+
+    def ptr_offset(self, p: Expr, i: Expr, sign: int, node: ts.Node) -> Expr:
+        if not isinstance(i.type, IntType):
+            self.u.unsupported(node, "pointer offset is not an integer")
+            return p
+        d = self.ct.ptrdiff_t
+        size = self.elem_size(p.type)
+        off = cast(i, d)
+        if size != 1:
+            off = binary("*", off, const(size, d), d)
+        if sign < 0:
+            off = unary("-", off, d)
+        return ptr_add(p, off, p.type)
+
+    def ptr_diff(self, left: Expr, right: Expr) -> Expr:
+        d = self.ct.ptrdiff_t
+        diff: Expr = PtrDiff(left, cast(right, left.type), d)
+        size = self.elem_size(left.type)
+        if size != 1:
+            diff = binary("/", diff, const(size, d), d)
+        return diff
+
+    def unary_expr(self, node: ts.Node) -> Expr:
+        op = node.child_by_field_name("operator").type
+        arg_node = node.child_by_field_name("argument")
+        if op == "!":
+            e = self.rvalue(arg_node)
+            if isinstance(e.type, PtrType):
+                return binary("==", e, Const(0, e.type), INT)
+            return unary("!", e, INT)
+        e = self.rvalue(arg_node)
+        if not isinstance(e.type, IntType):
+            self.u.unsupported(node, f"'{op}' of a non-integer")
+            return e
+        t = self.ct.promote(e.type)
+        if op == "+":
+            return cast(e, t)
+        return unary(op, cast(e, t), t)
+
+    def pointer_expr(self, node: ts.Node) -> Expr:
+        op = node.child_by_field_name("operator").type
+        arg = node.child_by_field_name("argument")
+        if op == "*":
+            p = self.rvalue(arg)
+            if isinstance(p.type, PtrType) and isinstance(p.type.pointee, FuncType):
+                return p  # *fp is the function fp points to
+            return self.load(self.deref(p, node), node)
+        loc = self.lvalue(strip_parens(arg))
+        if isinstance(loc, RegLoc):
+            if not loc.reg.name.startswith("%"):
+                self.u.unsupported(node, "internal: address of a register")
+            return Const(0, self.ptr(loc.type))
+        return loc.addr
+
+    def deref(self, p: Expr, node: ts.Node):
+        if not isinstance(p.type, PtrType):
+            if isinstance(p.type, IntType):
+                p = cast(p, self.ct.void_ptr)
+            else:
+                self.u.unsupported(node, "dereference of a non-pointer")
+                return RegLoc(self.temp(INT))
+        t = self.complete(p.type.pointee)
+        if isinstance(t, VoidType):
+            self.u.unsupported(node, "dereference of a void pointer")
+            t = CHAR
+        if t != p.type.pointee:
+            p = cast(p, self.ptr(t))
+        return MemLoc(p, t)
+
+    def subscript(self, node: ts.Node):
+        base = self.rvalue(node.child_by_field_name("argument"))
+        idx = self.rvalue(node.child_by_field_name("index"))
+        if not isinstance(base.type, PtrType) and isinstance(idx.type, PtrType):
+            base, idx = idx, base
+        if not isinstance(base.type, PtrType):
+            self.u.unsupported(node, "subscript of a non-pointer")
+            return RegLoc(self.temp(INT))
+        return self.deref(self.ptr_offset(base, idx, 1, node), node)
+
+    def field(self, node: ts.Node):
+        arg = node.child_by_field_name("argument")
+        arrow = node.child_by_field_name("operator").type == "->"
+        fname = self.text(node.child_by_field_name("field"))
+        if arrow:
+            p = self.rvalue(arg)
+            loc = self.deref(p, node)
+        else:
+            loc = self.lvalue(arg)
+        if isinstance(loc, RegLoc):
+            return loc
+        st = self.complete(loc.type)
+        if not isinstance(st, StructType) or not st.complete:
+            self.u.unsupported(node, f"field '{fname}' of a non-struct or incomplete type")
+            return RegLoc(self.temp(INT))
+        f = st.field(fname)
+        if f is None:
+            self.u.unsupported(node, f"no field '{fname}' in {st}")
+            return RegLoc(self.temp(INT))
+        if (st.name, fname) in self.u.bit_fields:
+            self.u.unsupported(node, "bit-field access")
+        if (st.name, fname) in self.u.float_fields:
+            self.u.unsupported(node, "floating-point field")
+        ft = self.complete(f.type)
+        return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft)
+
+    def cast_expr(self, node: ts.Node) -> Expr:
+        t, is_float = self.type_descriptor(node.child_by_field_name("type"))
+        value = node.child_by_field_name("value")
+        if isinstance(t, VoidType):
+            self.effect(value)
+            return Const(0, INT)
+        if is_float:
+            self.u.unsupported(node, "conversion to a floating type")
+        e = self.rvalue(value)
+        if not isinstance(t, (IntType, PtrType)):
+            self.u.unsupported(node, f"cast to {t}")
+            return e
+        if isinstance(t, IntType) and t.is_bool:
+            return self.conv(e, t)
+        return cast(e, t) if isinstance(e.type, (IntType, PtrType)) else e
+
+    def type_of(self, node: ts.Node) -> CType:
+        """The type of expression ``node`` (arrays not decayed), without
+        emitting anything."""
+        saved = self.discard
+        cp = self.checkpoint()
+        self.discard = True
+        try:
+            n = strip_parens(node)
+            if n.type in _LVALUE_KINDS or n.type in ("identifier", "string_literal", "concatenated_string"):
+                loc = self.lvalue(n)
+                return loc.type
+            return self.rvalue(n).type
+        finally:
+            self.discard = saved
+            self.rollback(cp)
+
+    def sizeof_expr(self, node: ts.Node) -> Expr:
+        tnode = node.child_by_field_name("type")
+        if tnode is not None:
+            t, _ = self.type_descriptor(tnode)
+        else:
+            t = self.type_of(node.child_by_field_name("value"))
+        t = self.complete(t)
+        if isinstance(t, ArrayType) and t.length is None:
+            self.u.unsupported(node, "sizeof of an array of unknown size")
+        if isinstance(t, FuncType):
+            return const(1, self.ct.size_t)
+        return const(type_size(t), self.ct.size_t)
+
+    def alignof_expr(self, node: ts.Node) -> Expr:
+        tnode = node.child_by_field_name("type")
+        t = self.type_descriptor(tnode)[0] if tnode is not None else INT
+        return const(align_of(self.complete(t)), self.ct.size_t)
+
+    def offsetof_expr(self, node: ts.Node) -> Expr:
+        t, _ = self.type_descriptor(node.child_by_field_name("type"))
+        member = node.child_by_field_name("member")
+        st = self.complete(t)
+        f = st.field(self.text(member)) if isinstance(st, StructType) and member is not None else None
+        if f is None:
+            self.u.unsupported(node, "offsetof of an unknown member")
+            return const(0, self.ct.size_t)
+        return const(f.offset, self.ct.size_t)
+
+    def comma(self, node: ts.Node) -> Expr:
+        self.effect(node.child_by_field_name("left"))
+        return self.rvalue(node.child_by_field_name("right"))
+
+    def paren(self, node: ts.Node) -> Expr:
+        inner = strip_parens(node)
+        if inner is node:
+            if node.named_child_count == 1 and node.named_children[0].type == "compound_statement":
+                return self.statement_expr(node.named_children[0])
+            return self.other_expr(node)
+        return self.rvalue(inner)
+
+    def extension(self, node: ts.Node) -> Expr:
+        return self.rvalue(node.named_children[-1])
+
+    def other_expr(self, node: ts.Node) -> Expr:
+        if node.is_error or node.is_missing:
+            return self.nondet(INT, node, "error")
+        if node.type in ("true", "false"):
+            return Const(1 if node.type == "true" else 0, INT)
+        if node.type == "null":
+            return Const(0, self.ct.void_ptr)
+        if node.type == "gnu_asm_expression":
+            self.u.unsupported(node, "inline assembly")
+            return self.nondet(INT, node)
+        self.u.unsupported(node, f"unsupported expression '{node.type}'")
+        return self.nondet(INT, node)
+
+    # -- assignment ---------------------------------------------------------
+
+    def assign(self, node: ts.Node) -> Expr:
+        op = node.child_by_field_name("operator").type
+        lnode = node.child_by_field_name("left")
+        rnode = node.child_by_field_name("right")
+        loc = self.lvalue(lnode)
+        if isinstance(loc.type, (StructType, ArrayType)):
+            if op != "=" or isinstance(loc, RegLoc):
+                self.u.unsupported(node, "compound assignment of an aggregate")
+                return Const(0, INT)
+            self.copy_aggregate(loc, rnode, node)
+            return Const(0, INT)
+        if op == "=":
+            v = self.rvalue(rnode)
+            self.record_flow(lnode, rnode)
+        else:
+            old = self.load(loc, lnode)
+            r = self.rvalue(rnode)
+            v = self.arith(op[:-1], old, r, node)
+        return self.store(loc, self.conv(v, loc.type), node)
+
+    def copy_aggregate(self, loc: MemLoc, rnode: ts.Node, node: ts.Node) -> None:
+        src = self.lvalue(strip_parens(rnode))
+        if not isinstance(src, MemLoc):
+            self.u.unsupported(rnode, "struct value that is not in memory")
+            return
+        size = const(type_size(loc.type), self.ct.size_t)
+        self.emit(Intrinsic(Op.MEMCPY, None, (loc.addr, src.addr, size), self.span(node), name="struct copy"))
+
+    def update(self, node: ts.Node, used: bool = True) -> Expr:
+        first = node.children[0].type
+        prefix = first in ("++", "--")
+        op = (first if prefix else node.children[-1].type)[0]
+        arg = node.child_by_field_name("argument")
+        loc = self.lvalue(arg)
+        if not isinstance(loc.type, (IntType, PtrType)):
+            self.u.unsupported(node, "increment of a non-scalar")
+            return Const(0, INT)
+        old = self.load(loc, arg)
+        if not prefix and used and isinstance(loc, RegLoc):
+            old = self.materialise_copy(old, node)
+        one = Const(1, INT)
+        new = self.ptr_offset(old, one, 1 if op == "+" else -1, node) if isinstance(loc.type, PtrType) \
+            else self.arith(op, old, one, node)
+        res = self.store(loc, self.conv(new, loc.type), node)
+        return old if not prefix else res
+
+    def materialise_copy(self, e: Expr, node: ts.Node) -> Expr:
+        tmp = self.temp(e.type)
+        self.emit(Assign(tmp, e, self.span(node)))
+        return tmp
+
+    # -- control flow inside expressions ------------------------------------
+
+    def logical(self, node: ts.Node, used: bool = True) -> Expr:
+        op = node.child_by_field_name("operator").type
+        lnode = node.child_by_field_name("left")
+        rnode = node.child_by_field_name("right")
+        left = self.rvalue(lnode)
+        cp = self.checkpoint()
+        right = self.rvalue(rnode)
+        if len(self.instrs) == cp.instrs and not self.discard:
+            return binary(op, truth(left), truth(right), INT)
+        if self.discard:
+            return Const(0, INT)
+        self.rollback(cp)
+        res = self.temp(INT)
+        rhs, short, end = self.label(), self.label(), self.label()
+        span = self.span(node)
+        c = self.cond_expr(left)
+        self.emit(Branch(c, rhs, short, span) if op == "&&" else Branch(c, short, rhs, span))
+        self.place(rhs)
+        right = self.rvalue(rnode)
+        if used:
+            self.emit(Assign(res, truth(right), span))
+        self.emit(Jump(end, span))
+        self.place(short)
+        if used:
+            self.emit(Assign(res, Const(0 if op == "&&" else 1, INT), span))
+        self.place(end)
+        return res
+
+    def cond(self, node: ts.Node, then, other) -> None:
+        """Branch to label ``then`` if ``node`` is non-zero, else to ``other``."""
+        node = strip_parens(node)
+        kind = node.type
+        if kind == "binary_expression":
+            op = node.child_by_field_name("operator").type
+            if op in ("&&", "||"):
+                cp = self.checkpoint()
+                self.rvalue(node.child_by_field_name("left"))
+                mid = self.checkpoint()
+                self.rvalue(node.child_by_field_name("right"))
+                impure = len(self.instrs) != mid.instrs
+                self.rollback(cp)
+                if impure:
+                    right = self.label()
+                    if op == "&&":
+                        self.cond(node.child_by_field_name("left"), right, other)
+                    else:
+                        self.cond(node.child_by_field_name("left"), then, right)
+                    self.place(right)
+                    self.cond(node.child_by_field_name("right"), then, other)
+                    return
+        elif kind == "unary_expression" and node.child_by_field_name("operator").type == "!":
+            self.cond(node.child_by_field_name("argument"), other, then)
+            return
+        e = self.cond_expr(self.rvalue(node))
+        span = self.span(node)
+        if isinstance(e, Const):
+            self.emit(Jump(then if e.value else other, span))
+        else:
+            self.emit(Branch(e, then, other, span))
+
+    def conditional(self, node: ts.Node, used: bool = True) -> Expr:
+        cnode = node.child_by_field_name("condition")
+        anode = node.child_by_field_name("consequence")
+        bnode = node.child_by_field_name("alternative")
+        c = self.rvalue(cnode)
+        if anode is None:  # GNU a ?: b
+            c = self.materialise(c, cnode)
+        cp = self.checkpoint()
+        a = self.rvalue(anode) if anode is not None else c
+        b = self.rvalue(bnode)
+        t = self.result_type(a, b)
+        if len(self.instrs) == cp.instrs and isinstance(t, (IntType, PtrType)) and not self.discard:
+            return self.ite(self.cond_expr(c), self.conv(a, t), self.conv(b, t), t)
+        if self.discard:
+            return self.nondet(t, node)
+        self.rollback(cp)
+        res = self.temp(t) if isinstance(t, (IntType, PtrType)) and used else None
+        la, lb, end = self.label(), self.label(), self.label()
+        span = self.span(node)
+        self.emit(Branch(self.cond_expr(c), la, lb, span))
+        self.place(la)
+        a = self.rvalue(anode) if anode is not None else c
+        if res is not None:
+            self.emit(Assign(res, self.conv(a, t), span))
+        self.emit(Jump(end, span))
+        self.place(lb)
+        if res is not None:
+            b = self.rvalue(bnode)
+            self.emit(Assign(res, self.conv(b, t), span))
+        else:
+            self.effect(bnode)
+        self.place(end)
+        return res if res is not None else Const(0, INT)
+
+    def ite(self, c: Expr, a: Expr, b: Expr, t: CType) -> Expr:
+        if isinstance(c, Const):
+            return a if c.value else b
+        return Ite(c, a, b, t)
+
+    def result_type(self, a: Expr, b: Expr) -> CType:
+        at, bt = a.type, b.type
+        if isinstance(at, IntType) and isinstance(bt, IntType):
+            return self.ct.common(at, bt)
+        if isinstance(at, PtrType):
+            return at
+        if isinstance(bt, PtrType):
+            return bt
+        return at if isinstance(at, (IntType, PtrType)) else bt if isinstance(bt, (IntType, PtrType)) else VOID
+
+    # -- compound literals --------------------------------------------------
+
+    def compound_literal(self, node: ts.Node):
+        t, _ = self.type_descriptor(node.child_by_field_name("type"))
+        value = node.child_by_field_name("value")
+        if isinstance(t, ArrayType) and t.length is None:
+            t = self.complete_array(t, value)
+        if self.static:
+            name = self.u.unique_global_name(".compound")
+            self.define_static(name, t, value, node)
+            return MemLoc(Addr(name, ObjKind.GLOBAL, self.ptr(t)), t)
+        name = self.fresh_name(".compound")
+        from analysis.ir import StackVar
+
+        self.stack.append(StackVar(name, t, self.span(node)))
+        loc = MemLoc(Addr(name, ObjKind.STACK, self.ptr(t)), t)
+        self.init_local(loc, value)
+        return loc
+
+
+_LVALUE_KINDS = frozenset({"subscript_expression", "field_expression", "compound_literal_expression"})
+
+_RVALUE = {
+    "identifier": ExprLowering.identifier,
+    "number_literal": ExprLowering.number,
+    "char_literal": ExprLowering.char,
+    "string_literal": lambda self, n: self.load(self.string_loc(n), n),
+    "concatenated_string": lambda self, n: self.load(self.string_loc(n), n),
+    "binary_expression": ExprLowering.binary_expr,
+    "unary_expression": ExprLowering.unary_expr,
+    "pointer_expression": ExprLowering.pointer_expr,
+    "cast_expression": ExprLowering.cast_expr,
+    "sizeof_expression": ExprLowering.sizeof_expr,
+    "alignof_expression": ExprLowering.alignof_expr,
+    "offsetof_expression": ExprLowering.offsetof_expr,
+    "comma_expression": ExprLowering.comma,
+    "parenthesized_expression": ExprLowering.paren,
+    "extension_expression": ExprLowering.extension,
+    "assignment_expression": ExprLowering.assign,
+    "update_expression": ExprLowering.update,
+    "conditional_expression": ExprLowering.conditional,
+    "call_expression": lambda self, n: self.call(n, used=True),
+}
+
+
+# --------------------------------------------------------------------------
+# Literals
+
+
+def parse_int_literal(text: str, ct) -> tuple[int | None, CType]:
+    """Value and C type of an integer constant (None for a floating one)."""
+    t = text.lower()
+    i = len(t)
+    while i > 0 and t[i - 1] in "ul":
+        i -= 1
+    digits, suffix = t[:i], t[i:]
+    try:
+        if digits.startswith("0x"):
+            if "." in digits or "p" in digits:
+                return None, INT
+            value, decimal = int(digits[2:], 16), False
+        elif digits.startswith("0b"):
+            value, decimal = int(digits[2:], 2), False
+        elif any(ch in digits for ch in ".e") or "f" in suffix:
+            return None, INT
+        elif len(digits) > 1 and digits.startswith("0"):
+            value, decimal = int(digits, 8), False
+        else:
+            value, decimal = int(digits, 10), True
+    except ValueError:
+        return None, INT
+    unsigned = "u" in suffix
+    longs = suffix.count("l")
+    long_t, ulong_t = ct.long, ct.ulong
+    cands: list[CType] = []
+    if longs == 0:
+        cands = [INT, UINT, long_t, ulong_t, I64, U64]
+    elif longs == 1:
+        cands = [long_t, ulong_t, I64, U64]
+    else:
+        cands = [I64, U64]
+    if unsigned:
+        cands = [c for c in cands if not c.signed]
+    elif decimal:
+        cands = [c for c in cands if c.signed] or [U64]
+    for c in cands:
+        limit = 2 ** (c.bits - 1) if c.signed else 2**c.bits
+        if value < limit:
+            return value, c
+    return value, U64
+
+
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27,
+            "\\": 92, "'": 39, '"': 34, "?": 63}
+
+
+def decode_c_string(body: str) -> bytes:
+    """The bytes of a C string/char literal body (escapes resolved, UTF-8)."""
+    out = bytearray()
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\" or i + 1 >= n:
+            out += ch.encode("utf-8")
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in "01234567":
+            j = i + 1
+            while j < n and j < i + 4 and body[j] in "01234567":
+                j += 1
+            out.append(int(body[i + 1 : j], 8) & 0xFF)
+            i = j
+        elif nxt == "x":
+            j = i + 2
+            while j < n and body[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(int(body[i + 2 : j] or "0", 16) & 0xFF)
+            i = j
+        elif nxt == "\n":
+            i += 2
+        else:
+            out.append(_ESCAPES.get(nxt, ord(nxt) & 0xFF))
+            i += 2
+    return bytes(out)

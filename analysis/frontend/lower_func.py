@@ -1,0 +1,188 @@
+"""The lowering of one function body (or of file-scope constant expressions):
+the instruction buffer, labels, temporaries, and checkpoints for speculative
+lowering.
+
+:class:`Lowerer` combines the type, expression, statement and initialiser
+mixins over one buffer. A *static* lowerer has no buffer: it evaluates
+file-scope constant expressions, and any instruction it would emit raises
+:class:`NotConstant`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import tree_sitter as ts
+
+from analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
+from analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
+from analysis.frontend.lower_call import CallLowering
+from analysis.frontend.lower_expr import ExprLowering
+from analysis.frontend.lower_init import InitLowering
+from analysis.frontend.lower_stmt import StmtLowering
+from analysis.frontend.lower_types import TypeLowering
+
+
+class Label:
+    """A position in the buffer, placed once; jumps to it are patched at the end."""
+
+    __slots__ = ("pc",)
+
+    def __init__(self) -> None:
+        self.pc: int | None = None
+
+
+@dataclasses.dataclass(slots=True)
+class Checkpoint:
+    instrs: int
+    temps: int
+    findings: int
+    strings: int
+    stack: int
+    sites: int
+
+
+class Lowerer(TypeLowering, ExprLowering, CallLowering, StmtLowering, InitLowering):
+    def __init__(
+        self,
+        unit: Unit,
+        scope: Scope,
+        global_scope: Scope,
+        func: str | None = None,
+        static: bool = False,
+    ) -> None:
+        self.u = unit
+        self.ct = unit.ct
+        self.scope = scope
+        self.global_scope = global_scope
+        self.func = func
+        self.static = static
+        self.discard = False
+        self.instrs: list[Instr] = []
+        self.stack: list[StackVar] = []
+        self.ntemps = 0
+        self.names: dict[str, int] = {}
+        self.addr_taken: set[str] = set()
+        self.loops: list[tuple[Label, Label | None]] = []
+        self.goto_labels: dict[str, Label] = {}
+        self.case_labels: dict[int, Label] = {}
+        self.ret_type: CType | None = None
+        self.sites: list[tuple[int, set, Span]] = []
+
+    # -- buffer -------------------------------------------------------------
+
+    def span(self, node: ts.Node) -> Span:
+        return self.u.spans.span(node)
+
+    def emit(self, instr: Instr) -> int:
+        if self.discard:
+            return -1
+        if self.static:
+            raise NotConstant
+        self.instrs.append(instr)
+        return len(self.instrs) - 1
+
+    def temp(self, t: CType) -> Reg:
+        self.ntemps += 1
+        return Reg(f"%t{self.ntemps - 1}", t)
+
+    def label(self) -> Label:
+        return Label()
+
+    def place(self, label: Label) -> None:
+        label.pc = len(self.instrs)
+
+    def fresh_name(self, name: str) -> str:
+        """A function-unique name for a C local (``x``, then ``x.1`` ...)."""
+        n = self.names.get(name)
+        if n is None:
+            self.names[name] = 0
+            return name
+        while True:
+            n += 1
+            cand = f"{name}.{n}"
+            if cand not in self.names:
+                self.names[name] = n
+                self.names[cand] = 0
+                return cand
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(
+            len(self.instrs), self.ntemps, len(self.u.findings), len(self.u.strings),
+            len(self.stack), len(self.sites),
+        )
+
+    def rollback(self, cp: Checkpoint) -> None:
+        del self.instrs[cp.instrs:]
+        self.ntemps = cp.temps
+        for f in self.u.findings[cp.findings:]:
+            self.u.finding_keys.discard((f.kind, f.message, f.span))
+        del self.u.findings[cp.findings:]
+        del self.u.strings[cp.strings:]
+        del self.stack[cp.stack:]
+        del self.sites[cp.sites:]
+
+    # -- finishing ----------------------------------------------------------
+
+    def finish(self) -> tuple[tuple[Instr, ...], list[tuple[int, set, Span]]]:
+        """Resolve labels, drop jumps to the next instruction, and renumber.
+        Returns the body and this function's thread sites (pcs renumbered)."""
+        instrs = self.instrs
+        end = len(instrs)
+
+        def target(x) -> int:
+            if isinstance(x, Label):
+                return end if x.pc is None else x.pc
+            return x
+
+        resolved: list[Instr] = []
+        for i in instrs:
+            if isinstance(i, Jump):
+                i = Jump(target(i.target), i.span, i.kind)
+            elif isinstance(i, Branch):
+                i = Branch(i.cond, target(i.then), target(i.other), i.span, i.kind)
+            resolved.append(i)
+        keep = [not (isinstance(i, Jump) and i.target == pc + 1) for pc, i in enumerate(resolved)]
+        new_pc = [0] * (end + 1)
+        n = 0
+        for pc in range(end):
+            new_pc[pc] = n
+            if keep[pc]:
+                n += 1
+        new_pc[end] = n
+        body: list[Instr] = []
+        for pc, i in enumerate(resolved):
+            if not keep[pc]:
+                continue
+            if isinstance(i, Jump):
+                i = Jump(new_pc[i.target], i.span, i.kind)
+            elif isinstance(i, Branch):
+                i = Branch(i.cond, new_pc[i.then], new_pc[i.other], i.span, i.kind)
+            body.append(i)
+        sites = [(new_pc[pc], src, span) for pc, src, span in self.sites]
+        return tuple(body), sites
+
+    def static_lowerer(self) -> "Lowerer":
+        """A lowerer for constant expressions in this lowerer's scope."""
+        if self.static:
+            return self
+        return Lowerer(self.u, self.scope, self.global_scope, self.func, static=True)
+
+    def const_int(self, node: ts.Node) -> int | None:
+        """The value of integer constant expression ``node``, or None."""
+        cp = self.checkpoint()
+        saved = self.discard
+        try:
+            e = self.rvalue(node)
+            emitted = len(self.instrs) != cp.instrs
+        except NotConstant:
+            return None
+        finally:
+            self.discard = saved
+        if emitted or not isinstance(e, Const):
+            self.rollback(cp)
+            return None
+        return e.value
+
+    def raw_sites(self, sites) -> list[RawSite]:
+        return [RawSite(self.func or "", pc, src, span) for pc, src, span in sites]

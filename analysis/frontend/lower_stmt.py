@@ -1,0 +1,384 @@
+"""Lowering of C statements and local declarations to a flat instruction list.
+
+Loops are laid out so that their only way back is a ``Jump`` to an earlier pc
+(a back edge the engine counts to unroll): the condition is tested at the
+top, branches only go forward, and ``do``/``continue`` reach the top by a
+Jump. A ``switch`` becomes a chain of equality branches on a temporary.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from analysis.ir import (
+    Addr,
+    ArrayType,
+    Assign,
+    Branch,
+    Const,
+    FuncType,
+    Intrinsic,
+    IntType,
+    Jump,
+    Kind,
+    ObjKind,
+    Op,
+    PtrType,
+    Reg,
+    Return,
+    StackVar,
+    Store,
+    StructType,
+    VoidType,
+    is_scalar,
+    type_size,
+)
+from analysis.frontend.ctypes import INT
+from analysis.frontend.lower_const import binary, cast, const
+from analysis.frontend.lower_env import FuncSym, Scope, TypedefSym, VarSym
+from analysis.frontend.lower_expr import MemLoc, RegLoc, strip_parens
+
+_IGNORED = frozenset({
+    "comment", "preproc_include", "preproc_def", "preproc_function_def", "preproc_call",
+    "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+    ";", "{", "}",
+})
+
+
+class StmtLowering:
+    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: statements."""
+
+    def stmt(self, node: ts.Node) -> None:
+        handler = _STMT.get(node.type)
+        if handler is not None:
+            handler(self, node)
+        elif node.type in _IGNORED or node.is_error or node.is_missing:
+            return
+        else:
+            self.u.unsupported(node, f"unsupported statement '{node.type}'")
+
+    def push_scope(self) -> Scope:
+        self.scope = Scope(self.scope)
+        return self.scope
+
+    def pop_scope(self) -> None:
+        self.scope = self.scope.parent
+
+    def compound(self, node: ts.Node) -> None:
+        self.push_scope()
+        try:
+            for c in node.named_children:
+                self.stmt(c)
+        finally:
+            self.pop_scope()
+
+    def expression_statement(self, node: ts.Node) -> None:
+        for c in node.named_children:
+            if c.type != "comment":
+                self.effect(c)
+
+    def statement_expr(self, node: ts.Node):
+        """The value of a GNU statement expression ``({ ...; e; })``."""
+        stmts = [c for c in node.named_children if c.type != "comment"]
+        self.push_scope()
+        try:
+            for c in stmts[:-1]:
+                self.stmt(c)
+            if stmts and stmts[-1].type == "expression_statement" and stmts[-1].named_children:
+                return self.rvalue(stmts[-1].named_children[0])
+            if stmts:
+                self.stmt(stmts[-1])
+            return Const(0, INT)
+        finally:
+            self.pop_scope()
+
+    # -- control flow -------------------------------------------------------
+
+    def if_stmt(self, node: ts.Node) -> None:
+        then, other, end = self.label(), self.label(), self.label()
+        self.cond(node.child_by_field_name("condition"), then, other)
+        self.place(then)
+        self.stmt_or_nothing(node.child_by_field_name("consequence"))
+        alt = node.child_by_field_name("alternative")
+        if alt is not None:
+            self.emit(Jump(end, self.span(alt)))
+        self.place(other)
+        if alt is not None:
+            for c in alt.named_children:
+                self.stmt(c)
+        self.place(end)
+
+    def stmt_or_nothing(self, node: ts.Node | None) -> None:
+        if node is not None:
+            self.stmt(node)
+
+    def while_stmt(self, node: ts.Node) -> None:
+        head, body, end = self.label(), self.label(), self.label()
+        self.place(head)
+        self.cond(node.child_by_field_name("condition"), body, end)
+        self.place(body)
+        self.loops.append((end, head))
+        self.stmt_or_nothing(node.child_by_field_name("body"))
+        self.loops.pop()
+        self.emit(Jump(head, self.span(node)))
+        self.place(end)
+
+    def do_stmt(self, node: ts.Node) -> None:
+        top, cont, back, end = self.label(), self.label(), self.label(), self.label()
+        self.place(top)
+        self.loops.append((end, cont))
+        self.stmt_or_nothing(node.child_by_field_name("body"))
+        self.loops.pop()
+        self.place(cont)
+        cnode = node.child_by_field_name("condition")
+        if cnode is None:
+            self.emit(Jump(top, self.span(node)))
+        else:
+            self.cond(cnode, back, end)
+            self.place(back)
+            self.emit(Jump(top, self.span(cnode)))
+        self.place(end)
+
+    def for_stmt(self, node: ts.Node) -> None:
+        self.push_scope()
+        try:
+            init = node.child_by_field_name("initializer")
+            if init is not None:
+                if init.type == "declaration":
+                    self.declaration(init)
+                else:
+                    self.effect(init)
+            head, body, cont, end = self.label(), self.label(), self.label(), self.label()
+            self.place(head)
+            cnode = node.child_by_field_name("condition")
+            if cnode is not None:
+                self.cond(cnode, body, end)
+            self.place(body)
+            self.loops.append((end, cont))
+            self.stmt_or_nothing(node.child_by_field_name("body"))
+            self.loops.pop()
+            self.place(cont)
+            update = node.child_by_field_name("update")
+            if update is not None:
+                self.effect(update)
+            self.emit(Jump(head, self.span(node)))
+            self.place(end)
+        finally:
+            self.pop_scope()
+
+    def switch_stmt(self, node: ts.Node) -> None:
+        cnode = node.child_by_field_name("condition")
+        v = self.rvalue(cnode)
+        if not isinstance(v.type, IntType):
+            self.u.unsupported(cnode, "switch on a non-integer")
+            v = Const(0, INT)
+        t = self.ct.promote(v.type)
+        v = self.materialise(cast(v, t), cnode)
+        body = node.child_by_field_name("body")
+        cases = [c for c in body.named_children if c.type == "case_statement"] if body is not None else []
+        end = self.label()
+        default = None
+        for c in cases:
+            lab = self.label()
+            self.case_labels[c.id] = lab
+            value = c.child_by_field_name("value")
+            if value is None:
+                default = lab
+                continue
+            k = self.const_int(value)
+            if k is None:
+                self.u.unsupported(value, "case label is not a constant")
+                continue
+            nxt = self.label()
+            self.emit(Branch(binary("==", v, const(k, t), INT), lab, nxt, self.span(c)))
+            self.place(nxt)
+        self.emit(Jump(default or end, self.span(node)))
+        self.loops.append((end, None))
+        if body is not None:
+            self.stmt(body)
+        self.loops.pop()
+        self.place(end)
+
+    def case_stmt(self, node: ts.Node) -> None:
+        lab = self.case_labels.pop(node.id, None)
+        if lab is None:
+            self.u.unsupported(node, "case label outside the top level of a switch body")
+        else:
+            self.place(lab)
+        value = node.child_by_field_name("value")
+        for c in node.named_children:
+            if value is not None and c.id == value.id:
+                continue
+            self.stmt(c)
+
+    def break_stmt(self, node: ts.Node) -> None:
+        if not self.loops:
+            self.u.unsupported(node, "break outside a loop or switch")
+            return
+        self.emit(Jump(self.loops[-1][0], self.span(node)))
+
+    def continue_stmt(self, node: ts.Node) -> None:
+        for _, cont in reversed(self.loops):
+            if cont is not None:
+                self.emit(Jump(cont, self.span(node)))
+                return
+        self.u.unsupported(node, "continue outside a loop")
+
+    def return_stmt(self, node: ts.Node) -> None:
+        value = None
+        vnode = next((c for c in node.named_children if c.type != "comment"), None)
+        if vnode is not None:
+            v = self.rvalue(vnode)
+            rt = self.ret_type
+            if isinstance(rt, (IntType, PtrType)):
+                value = self.conv(v, rt)
+                src = self.source_of(vnode)
+                if src is not None:
+                    self.u.flow(("ret", self.func), src)
+            elif isinstance(rt, StructType):
+                self.u.unsupported(vnode, "struct returned by value")
+        self.emit(Return(value, self.span(node)))
+
+    def goto_label(self, name: str):
+        lab = self.goto_labels.get(name)
+        if lab is None:
+            lab = self.goto_labels[name] = self.label()
+        return lab
+
+    def goto_stmt(self, node: ts.Node) -> None:
+        lnode = node.child_by_field_name("label")
+        if lnode is None:
+            return
+        self.emit(Jump(self.goto_label(self.text(lnode)), self.span(node)))
+
+    def labeled_stmt(self, node: ts.Node) -> None:
+        lnode = node.child_by_field_name("label")
+        if lnode is not None:
+            lab = self.goto_label(self.text(lnode))
+            if lab.pc is not None:
+                self.u.unsupported(lnode, "label defined twice")
+            self.place(lab)
+        for c in node.named_children:
+            if lnode is None or c.id != lnode.id:
+                self.stmt(c)
+
+    def attributed_stmt(self, node: ts.Node) -> None:
+        for c in node.named_children:
+            if c.type != "attribute_declaration":
+                self.stmt(c)
+
+    def asm_stmt(self, node: ts.Node) -> None:
+        self.u.unsupported(node, "inline assembly")
+
+    # -- declarations -------------------------------------------------------
+
+    def type_definition(self, node: ts.Node) -> None:
+        decls = node.children_by_field_name("declarator")
+        hint = decls[0].text.decode() if len(decls) == 1 and decls[0].type == "type_identifier" else None
+        base, is_float = self.decl_base(node, hint)
+        for d in decls:
+            name, t, _, vla = self.declarator(base, d)
+            if vla is not None:
+                self.u.unsupported(vla, "variable-length array type")
+            if name is not None:
+                self.scope.names[name] = TypedefSym(t, is_float)
+
+    def storage_classes(self, node: ts.Node) -> set[str]:
+        return {c.text.decode() for c in node.children if c.type == "storage_class_specifier"}
+
+    def declaration(self, node: ts.Node) -> None:
+        """A declaration inside a function body."""
+        storage = self.storage_classes(node)
+        base, is_float = self.decl_base(node)
+        for d in node.children_by_field_name("declarator"):
+            init = None
+            dd = d
+            if d.type == "init_declarator":
+                init = d.child_by_field_name("value")
+                dd = d.child_by_field_name("declarator")
+            name, t, _, vla = self.declarator(base, dd)
+            if name is None:
+                continue
+            t = self.complete(t)
+            if isinstance(t, FuncType):
+                self.scope.names[name] = FuncSym(name, t, is_float)
+                if name not in self.u.func_types:
+                    self.u.func_types[name] = t
+                continue
+            if "extern" in storage:
+                if name not in self.u.globals:
+                    self.declare_global(name, t, d)
+                self.scope.names[name] = VarSym(name, t, "global", name, is_float)
+                continue
+            if is_float:
+                self.u.unsupported(d, "floating-point variable")
+            if "static" in storage:
+                gname = self.u.unique_global_name(f"{self.func}.{name}")
+                sym = VarSym(name, t, "global", gname, is_float)
+                self.scope.names[name] = sym
+                self.define_static(gname, t, init, d)
+                sym.type = self.u.globals[gname].type
+                continue
+            if isinstance(t, ArrayType) and t.length is None and init is not None:
+                t = self.complete_array(t, init)
+            if vla is not None:
+                self.declare_vla(name, t, vla, d)
+                continue
+            if isinstance(t, VoidType) or (isinstance(t, StructType) and not t.complete):
+                self.u.unsupported(d, f"variable of incomplete type {t}")
+                continue
+            if is_scalar(t) and name not in self.addr_taken:
+                reg = Reg(self.fresh_name(name), t)
+                self.scope.names[name] = VarSym(name, t, "reg", reg.name, is_float)
+                if init is not None:
+                    self.init_local(RegLoc(reg), init, d)
+            else:
+                sname = self.fresh_name(name)
+                self.stack.append(StackVar(sname, t, self.span(d)))
+                self.scope.names[name] = sym = VarSym(name, t, "stack", sname, is_float)
+                if init is not None:
+                    self.init_local(MemLoc(Addr(sname, ObjKind.STACK, self.ptr(t)), t), init, d)
+            if init is not None and init.type != "initializer_list":
+                src = self.source_of(init)
+                if src is not None:
+                    self.u.flow(("var", self.func, self.scope.names[name].ir_name), src)
+
+    def declare_vla(self, name: str, t: ArrayType, size_node: ts.Node, d: ts.Node) -> None:
+        n = self.rvalue(size_node)
+        if not isinstance(n.type, IntType):
+            self.u.unsupported(size_node, "array size is not an integer")
+            n = Const(1, INT)
+        st = self.ct.size_t
+        nbytes = binary("*", cast(n, st), const(type_size(t.elem), st), st)
+        reg = Reg(self.fresh_name(name), self.ptr(t.elem))
+        self.emit(Intrinsic(Op.ALLOCA, reg, (nbytes,), self.span(d), name="vla"))
+        self.scope.names[name] = VarSym(name, t, "vla", reg.name)
+
+    def declare_global(self, name: str, t, node: ts.Node) -> None:
+        from analysis.frontend.lower_env import GlobalDef
+
+        self.u.globals[name] = GlobalDef(name, t, self.span(node))
+
+
+_STMT = {
+    "compound_statement": StmtLowering.compound,
+    "expression_statement": StmtLowering.expression_statement,
+    "declaration": StmtLowering.declaration,
+    "type_definition": StmtLowering.type_definition,
+    "if_statement": StmtLowering.if_stmt,
+    "while_statement": StmtLowering.while_stmt,
+    "do_statement": StmtLowering.do_stmt,
+    "for_statement": StmtLowering.for_stmt,
+    "switch_statement": StmtLowering.switch_stmt,
+    "case_statement": StmtLowering.case_stmt,
+    "break_statement": StmtLowering.break_stmt,
+    "continue_statement": StmtLowering.continue_stmt,
+    "return_statement": StmtLowering.return_stmt,
+    "goto_statement": StmtLowering.goto_stmt,
+    "labeled_statement": StmtLowering.labeled_stmt,
+    "attributed_statement": StmtLowering.attributed_stmt,
+    "gnu_asm_expression": StmtLowering.asm_stmt,
+    "struct_specifier": lambda self, n: self.spec_type(n),
+    "union_specifier": lambda self, n: self.spec_type(n),
+    "enum_specifier": lambda self, n: self.spec_type(n),
+}

@@ -1,0 +1,237 @@
+"""Lowering of C type syntax: specifiers, declarators, struct/union/enum
+definitions, to :mod:`analysis.ir` types laid out for the data model.
+
+Floating types have no IR type: they become integers of the same size (so
+layouts stay right), and the declarations that would compute with them are
+reported as unsupported by the callers, which receive an ``is_float`` flag.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
+from analysis.frontend.ctypes import I64, INT, VOID, layout_record
+from analysis.frontend.lower_env import EnumConstSym, TypedefSym
+
+_FLOAT_SIZES = {"float": IntType(32, True), "double": IntType(64, True)}
+_DECL_NAMES = ("identifier", "field_identifier", "type_identifier")
+
+
+class TypeLowering:
+    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: C types."""
+
+    # -- specifiers ---------------------------------------------------------
+
+    def spec_type(self, spec: ts.Node | None, hint: str | None = None) -> tuple[CType, bool]:
+        """The type a specifier node names, and whether it is a floating type."""
+        if spec is None:
+            return INT, False
+        kind = spec.type
+        if kind == "primitive_type" or kind == "sized_type_specifier":
+            words = spec.text.decode().split()
+            t = self.ct.from_words(words)
+            if t is None:
+                if "float" in words:
+                    return _FLOAT_SIZES["float"], True
+                if words.count("long") and "double" in words:
+                    return IntType(128, True), True
+                if "__int128" in words:
+                    return IntType(128, "unsigned" not in words), False
+                return I64, True
+            return t, False
+        if kind == "type_identifier":
+            name = spec.text.decode()
+            sym = self.scope.lookup(name)
+            if isinstance(sym, TypedefSym):
+                return sym.type, sym.is_float
+            t = self.ct.typedefs.get(name)
+            if t is not None:
+                return t, False
+            self.u.unsupported(spec, f"unknown type name '{name}'")
+            return INT, False
+        if kind in ("struct_specifier", "union_specifier"):
+            return self.record_type(spec, hint), False
+        if kind == "enum_specifier":
+            self.enum_type(spec)
+            return INT, False
+        if kind == "macro_type_specifier":
+            self.u.unsupported(spec, "macro used as a type")
+            return INT, False
+        if spec.is_error or spec.is_missing:
+            return INT, False
+        self.u.unsupported(spec, f"unsupported type '{spec.type}'")
+        return INT, False
+
+    def decl_base(self, decl: ts.Node, hint: str | None = None) -> tuple[CType, bool]:
+        return self.spec_type(decl.child_by_field_name("type"), hint)
+
+    # -- declarators --------------------------------------------------------
+
+    def declarator(
+        self, base: CType, d: ts.Node | None
+    ) -> tuple[str | None, CType, ts.Node | None, ts.Node | None]:
+        """Apply declarator ``d`` to ``base``: (name, type, name node, VLA size
+        node). The VLA size node is set when the outermost array dimension is
+        not a constant (inner variable dimensions are reported unsupported)."""
+        t = base
+        vla = None
+        while d is not None:
+            kind = d.type
+            if kind in _DECL_NAMES:
+                return d.text.decode(), t, d, vla
+            if kind in ("pointer_declarator", "abstract_pointer_declarator"):
+                if vla is not None:
+                    self.u.unsupported(vla, "pointer to a variable-length array")
+                    vla = None
+                t = PtrType(t, self.ct.pointer_bits)
+            elif kind in ("array_declarator", "abstract_array_declarator"):
+                if vla is not None:
+                    self.u.unsupported(vla, "variable-length array of arrays")
+                    vla = None
+                size = d.child_by_field_name("size")
+                if size is None:
+                    t = ArrayType(t, None)
+                else:
+                    n = self.const_int(size)
+                    if n is None:
+                        vla = size
+                        t = ArrayType(t, None)
+                    else:
+                        t = ArrayType(t, max(n, 0))
+            elif kind in ("function_declarator", "abstract_function_declarator"):
+                params, variadic = self.param_types(d.child_by_field_name("parameters"))
+                t = FuncType(t, tuple(p[1] for p in params), variadic)
+            elif kind in ("parenthesized_declarator", "abstract_parenthesized_declarator",
+                          "attributed_declarator"):
+                inner = None
+                for c in d.named_children:
+                    if c.type not in ("attribute_specifier", "ms_call_modifier", "attribute"):
+                        inner = c
+                        break
+                d = inner
+                continue
+            elif kind == "init_declarator":
+                pass
+            elif d.is_error or d.is_missing:
+                return None, t, None, vla
+            else:
+                self.u.unsupported(d, f"unsupported declarator '{kind}'")
+                return None, t, None, vla
+            d = d.child_by_field_name("declarator")
+        return None, t, None, vla
+
+    def param_types(self, plist: ts.Node | None) -> tuple[list[tuple[str | None, CType, ts.Node, bool]], bool]:
+        """Parameters of a function declarator: (name, adjusted type, node,
+        is_float) each, and whether the function is variadic. ``(void)`` is no
+        parameters; arrays and functions adjust to pointers."""
+        out: list[tuple[str | None, CType, ts.Node, bool]] = []
+        variadic = False
+        if plist is None:
+            return out, False
+        for p in plist.named_children:
+            if p.type == "variadic_parameter":
+                variadic = True
+                continue
+            if p.type != "parameter_declaration":
+                if p.type == "identifier":  # K&R identifier list
+                    out.append((p.text.decode(), INT, p, False))
+                continue
+            base, is_float = self.decl_base(p)
+            name, t, _, _ = self.declarator(base, p.child_by_field_name("declarator"))
+            if isinstance(t, VoidType) and name is None:
+                continue
+            if isinstance(t, ArrayType):
+                t = PtrType(t.elem, self.ct.pointer_bits)
+            elif isinstance(t, FuncType):
+                t = PtrType(t, self.ct.pointer_bits)
+            out.append((name, t, p, is_float))
+        return out, variadic
+
+    def type_descriptor(self, node: ts.Node) -> tuple[CType, bool]:
+        """The type of a ``type_descriptor`` (casts, sizeof, compound literals)."""
+        base, is_float = self.decl_base(node)
+        _, t, _, vla = self.declarator(base, node.child_by_field_name("declarator"))
+        if vla is not None:
+            self.u.unsupported(vla, "variable-length array type")
+        return t, is_float
+
+    # -- struct, union, enum ------------------------------------------------
+
+    def complete(self, t: CType) -> CType:
+        """``t`` with an incomplete struct replaced by its definition, if known."""
+        if isinstance(t, StructType) and not t.complete:
+            return self.u.records.get(t.name, t)
+        return t
+
+    def record_type(self, spec: ts.Node, hint: str | None) -> StructType:
+        is_union = spec.type == "union_specifier"
+        tag_node = spec.child_by_field_name("name")
+        body = spec.child_by_field_name("body")
+        tag = tag_node.text.decode() if tag_node is not None else None
+        key = ("union " if is_union else "struct ") + (tag or "")
+        if body is None:
+            if tag is None:
+                return StructType("anon", (), 0, 1, is_union, complete=False)
+            known = self.scope.lookup_tag(key)
+            if isinstance(known, StructType):
+                return known
+            t = StructType(self.u.unique_record_name(tag), (), 0, 1, is_union, complete=False)
+            self.global_scope.tags[key] = t
+            return t
+        known = self.scope.tags.get(key) if tag is not None else None
+        if isinstance(known, StructType) and not known.complete and known.name not in self.u.records:
+            incomplete = known  # a body after a forward declaration completes it
+        else:
+            name = self.u.unique_record_name(tag or hint or "anon")
+            incomplete = StructType(name, (), 0, 1, is_union, complete=False)
+        name = incomplete.name
+        if tag is not None:
+            self.scope.tags[key] = incomplete
+        members: list[tuple[str | None, CType]] = []
+        for fd in body.named_children:
+            if fd.type != "field_declaration":
+                continue
+            base, is_float = self.decl_base(fd)
+            decls = fd.children_by_field_name("declarator")
+            if not decls:
+                if isinstance(base, StructType):
+                    members.append((None, self.complete(base)))
+                continue
+            bitfield = any(c.type == "bitfield_clause" for c in fd.children)
+            for d in decls:
+                fname, ftype, _, vla = self.declarator(base, d)
+                if vla is not None:
+                    self.u.unsupported(vla, "variable-length array in a struct")
+                ftype = self.complete(ftype)
+                members.append((fname, ftype))
+                if is_float:
+                    self.u.float_fields.add((name, fname))
+                if bitfield:
+                    self.u.bit_fields.add((name, fname))
+        t = layout_record(name, members, is_union)
+        self.u.records[name] = t
+        if tag is not None:
+            self.scope.tags[key] = t
+        return t
+
+    def enum_type(self, spec: ts.Node) -> None:
+        body = spec.child_by_field_name("body")
+        if body is None:
+            return
+        value = -1
+        for e in body.named_children:
+            if e.type != "enumerator":
+                continue
+            name_node = e.child_by_field_name("name")
+            v = e.child_by_field_name("value")
+            if v is not None:
+                n = self.const_int(v)
+                if n is None:
+                    self.u.unsupported(v, "enumerator value is not a constant")
+                    n = value + 1
+                value = n
+            else:
+                value += 1
+            if name_node is not None:
+                self.scope.names[name_node.text.decode()] = EnumConstSym(value)

@@ -1,0 +1,171 @@
+"""A deterministic, readable text dump of an :class:`ir.Program`.
+
+This is what ``distaff ir FILE`` prints and the format of the front end's
+golden tests. Layout::
+
+    ; <path> (<data model>)
+    global <name>: <type> [= { <offset>: <type> <value>, ... }]   ; <span>
+    function <name>(<params>) -> <ret> [atomic]   ; <span>
+      stack <name>: <type>
+      <pc>  <L|B|G>  <instruction>   ; <line:col-line:col>
+    thread <func>:<pc> -> <routines> [in loop]   ; <span>
+    finding <kind> <span>: <message>
+
+Expressions: registers by name, constants as ``5`` (type ``i32``) or
+``5:u64``, addresses ``@g`` (global), ``$x`` (stack), ``@.str.0`` (string
+literal), ``&f`` (function); ``(a + b)``, ``(i64)e``, ``(p +p off)`` for
+:class:`ir.PtrAdd`, ``(a -p b)`` for :class:`ir.PtrDiff`, ``(c ? a : b)``.
+"""
+
+from __future__ import annotations
+
+from analysis.ir import (
+    Addr,
+    Assign,
+    Binary,
+    Branch,
+    Call,
+    Cast,
+    Const,
+    Expr,
+    Function,
+    GlobalVar,
+    Instr,
+    Intrinsic,
+    IntType,
+    Ite,
+    Jump,
+    Kind,
+    Load,
+    ObjKind,
+    Program,
+    PtrAdd,
+    PtrDiff,
+    PtrType,
+    Reg,
+    Return,
+    Span,
+    Store,
+    Unary,
+)
+
+_KIND = {Kind.LOCAL: "L", Kind.BRANCH: "B", Kind.GLOBAL: "G"}
+_INT = IntType(32, True)
+
+
+def format_expr(e: Expr) -> str:
+    if isinstance(e, Const):
+        if isinstance(e.type, PtrType) and e.value == 0:
+            return "null"
+        return str(e.value) if e.type == _INT else f"{e.value}:{e.type}"
+    if isinstance(e, Reg):
+        return e.name
+    if isinstance(e, Addr):
+        sigil = {ObjKind.GLOBAL: "@", ObjKind.STRING: "@", ObjKind.STACK: "$", ObjKind.FUNCTION: "&"}[e.kind]
+        return sigil + e.name
+    if isinstance(e, Unary):
+        return f"{e.op}{format_expr(e.arg)}"
+    if isinstance(e, Binary):
+        return f"({format_expr(e.left)} {e.op} {format_expr(e.right)})"
+    if isinstance(e, Cast):
+        return f"({e.type}){format_expr(e.arg)}"
+    if isinstance(e, PtrAdd):
+        return f"({format_expr(e.ptr)} +p {format_expr(e.offset)})"
+    if isinstance(e, PtrDiff):
+        return f"({format_expr(e.left)} -p {format_expr(e.right)})"
+    if isinstance(e, Ite):
+        return f"({format_expr(e.cond)} ? {format_expr(e.then)} : {format_expr(e.other)})"
+    return repr(e)
+
+
+def _dst(r: Reg | None) -> str:
+    return f"{r.name}:{r.type} := " if r is not None else ""
+
+
+def format_instr(i: Instr) -> str:
+    if isinstance(i, Assign):
+        return f"{_dst(i.dst)}{format_expr(i.expr)}"
+    if isinstance(i, Load):
+        return f"{_dst(i.dst)}load {i.type} [{format_expr(i.addr)}]"
+    if isinstance(i, Store):
+        return f"store {i.type} [{format_expr(i.addr)}] := {format_expr(i.value)}"
+    if isinstance(i, Jump):
+        return f"jump {i.target}"
+    if isinstance(i, Branch):
+        return f"branch {format_expr(i.cond)} ? {i.then} : {i.other}"
+    if isinstance(i, Call):
+        args = ", ".join(format_expr(a) for a in i.args)
+        return f"{_dst(i.dst)}call {format_expr(i.callee)}({args})"
+    if isinstance(i, Return):
+        return "return" if i.value is None else f"return {format_expr(i.value)}"
+    if isinstance(i, Intrinsic):
+        args = ", ".join(format_expr(a) for a in i.args)
+        s = f"{_dst(i.dst)}{i.op.value}({args})"
+        if i.name and i.name != i.op.value:
+            s += f" {i.name}"
+        if i.assert_kind is not None:
+            s += f" [{i.assert_kind.value}] {i.text!r}"
+        return s
+    return repr(i)
+
+
+def format_span(s: Span, path: str | None = None) -> str:
+    where = "" if s.file == path else f"{s.file}:"
+    return f"{where}{s.line}:{s.col}-{s.end_line}:{s.end_col}"
+
+
+def _string_text(g: GlobalVar) -> str:
+    length = getattr(g.type, "length", None) or 0
+    data = bytearray(length)
+    for v in g.init:
+        if isinstance(v.value, Const) and 0 <= v.offset < length:
+            data[v.offset] = v.value.value & 0xFF
+    return repr(bytes(data[:-1]) if length else b"")[1:]
+
+
+def format_global(g: GlobalVar, path: str) -> str:
+    if g.is_string:
+        return f"string {g.name}: {g.type} = {_string_text(g)}   ; {format_span(g.span, path)}"
+    init = ""
+    if g.init:
+        init = " = { " + ", ".join(f"{v.offset}: {v.type} {format_expr(v.value)}" for v in g.init) + " }"
+    return f"global {g.name}: {g.type}{init}   ; {format_span(g.span, path)}"
+
+
+def format_function(f: Function, path: str) -> list[str]:
+    params = ", ".join(f"{p.name}: {p.type}" for p in f.params)
+    if f.type.variadic:
+        params += ", ..." if params else "..."
+    head = f"function {f.name}({params}) -> {f.type.ret}{' atomic' if f.atomic else ''}"
+    lines = [f"{head}   ; {format_span(f.span, path)}"]
+    for s in f.stack:
+        lines.append(f"  stack {s.name}: {s.type}   ; {format_span(s.span, path)}")
+    width = len(str(max(len(f.body) - 1, 0)))
+    for pc, i in enumerate(f.body):
+        text = f"  {pc:>{width}}  {_KIND[i.kind]}  {format_instr(i)}"
+        lines.append(f"{text}   ; {format_span(i.span, path)}")
+    return lines
+
+
+def format_program(program: Program) -> str:
+    """The whole program as text (ends with a newline)."""
+    path = program.path
+    out = [f"; {path} ({program.data_model.value})"]
+    for g in program.globals:
+        out.append(format_global(g, path))
+    for f in program.functions:
+        out.append("")
+        out.extend(format_function(f, path))
+    if program.threads:
+        out.append("")
+    for t in program.threads:
+        loop = " in loop" if t.in_loop else ""
+        out.append(f"thread {t.func}:{t.pc} -> {', '.join(t.routines) or '?'}{loop}   ; {format_span(t.span, path)}")
+    if program.externals:
+        out.append("")
+        out.append("externals " + ", ".join(program.externals))
+    if program.findings:
+        out.append("")
+    for fd in program.findings:
+        out.append(f"finding {fd.kind.value} {format_span(fd.span, path)}: {fd.message}")
+    return "\n".join(out) + "\n"
