@@ -323,7 +323,8 @@ class Scheduler:
                 deadline, self.stop, run, Outcome.TIMEOUT,
                 f"the check did not end within {deadline:.0f} s",
             )
-        self._emit(Started(run))
+        # Started is delivered after submit() returned, so the caller knows the run.
+        self.loop.call_soon(lambda: run.state is RunState.RUNNING and self._emit(Started(run)))
 
     def _serve(self, run: CheckRun, worker: _Worker, job: Job) -> None:
         """Worker thread: send the job, forward messages to the loop, reap."""
