@@ -164,10 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     ir.add_argument("file", metavar="FILE")
     ir.set_defaults(run=_cmd_ir)
 
-    lsp = sub.add_parser("lsp", help="run the language server (stdio by default)")
-    lsp.add_argument("--tcp", type=_count(1), default=None, metavar="PORT",
-                     help="listen on 127.0.0.1:PORT instead of stdio")
-    lsp.set_defaults(run=_cmd_lsp)
+    # Listed for --help only: main() hands `lsp` and its arguments to the server.
+    sub.add_parser("lsp", help="run the language server (stdio; --tcp PORT: on 127.0.0.1)")
     return parser
 
 
@@ -190,7 +188,10 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["lsp"]:
+            return run_lsp(argv[1:])
         args = build_parser().parse_args(argv)
         if args.command is None:
             raise UsageError("distaff: no command given (see 'distaff --help')")
@@ -502,7 +503,9 @@ def _cmd_ir(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if any(f.kind.value == "syntax" for f in program.findings) else EXIT_OK
 
 
-def _cmd_lsp(args: argparse.Namespace) -> int:
+def run_lsp(argv: list[str]) -> int:
+    """``distaff lsp ...``: the arguments are the server's own (``--tcp PORT``,
+    ``--stdio``, ``--log-level``: see ``distaff lsp --help``)."""
     import importlib
 
     try:
@@ -511,7 +514,7 @@ def _cmd_lsp(args: argparse.Namespace) -> int:
         if e.name != "server.app":
             raise
         raise BadInput("the language server is not part of this build (no server.app)") from None
-    status = app.main(tcp=args.tcp) if args.tcp else app.main()
+    status = app.main(argv)
     return status if isinstance(status, int) else EXIT_OK
 
 
