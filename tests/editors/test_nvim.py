@@ -1,0 +1,64 @@
+"""The Neovim plugin in a real headless Neovim (Debian's 0.7.2 in CI).
+
+``editors/ci-setup.sh`` installs Neovim; these tests do not skip when it is
+missing, since CI always has it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+from tests.editors.conftest import NVIM_PLUGIN, REPO
+
+
+def _nvim() -> str:
+    nvim = shutil.which("nvim")
+    assert nvim is not None, "nvim is not installed: run `bash editors/ci-setup.sh`"
+    return nvim
+
+
+def _headless(script, env, timeout):
+    return subprocess.run(
+        [_nvim(), "--headless", "-u", "NONE", "-i", "NONE", "--cmd", f"set rtp+={NVIM_PLUGIN}",
+         "-c", f"luafile {script}"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+    )
+
+
+def test_end_to_end_diagnostics_hover_and_check_from_here(nvim_env):
+    """e2e.lua opens a program with a failing and a holding assertion; the
+    plugin starts this checkout's server; the test waits for the verdicts
+    at the marked lines, hovers, runs "Check from here" and clears it."""
+    nvim_env["DISTAFF_E2E_PYTHON"] = sys.executable
+    nvim_env["DISTAFF_E2E_TIMEOUT"] = "240"
+    proc = _headless(NVIM_PLUGIN / "test" / "e2e.lua", nvim_env, timeout=800)
+    output = proc.stderr + proc.stdout
+    assert proc.returncode == 0, output
+    assert "e2e: passed" in output, output
+
+
+def _health(env) -> str:
+    proc = _headless(NVIM_PLUGIN / "test" / "health.lua", env, timeout=120)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    return proc.stdout
+
+
+def test_checkhealth_reports_the_server_python_and_z3(nvim_env):
+    nvim_env["DISTAFF_HEALTH_PYTHON"] = sys.executable
+    nvim_env["DISTAFF_HEALTH_CWD"] = str(REPO)
+    report = _health(nvim_env)
+    assert "ERROR" not in report, report
+    assert f"OK: server command: {sys.executable} -m server" in report, report
+    assert "OK: Python 3." in report, report
+    assert "OK: z3 " in report, report
+    assert "OK: version: distaff " in report, report
+    assert "OK: setup() has run" in report, report
+
+
+def test_checkhealth_says_how_to_install_a_missing_server(nvim_env):
+    nvim_env["DISTAFF_HEALTH_CMD"] = "/nonexistent/distaff lsp"
+    report = _health(nvim_env)
+    assert "ERROR: `/nonexistent/distaff` is not an executable" in report, report
+    assert "pip install distaff" in report, report
