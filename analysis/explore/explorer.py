@@ -1,0 +1,279 @@
+"""The depth-first explorer: Algorithm 1's driver loop.
+
+:class:`Explorer` runs one sub-check: it builds the z3 context, the solver
+chain and the engine, then repeats "advance the current run to its next pivot
+or leaf; at a pivot push a node and take an option; at a leaf count the run
+and backtrack to the newest node with an option left". Which options are
+taken is the :class:`~analysis.explore.reduction.Reduction`'s business.
+
+Runs are counted as DESIGN.md says: a *full run* ends at a leaf (normal end,
+violation of the target, deadlock, bound cut); a *pruned run* ends where the
+reduction pruned it. Paths ending in a run-time error or an infeasible assume
+are not runs; they are counted as ``error_paths`` and ``infeasible_paths``.
+
+Budgets: ``options.timeout_s`` (wall time of this sub-check), ``options.max_runs``
+and the cancel token. The engine polls them between instructions and around
+solver calls; a watcher thread interrupts a z3 call in progress
+(``Context.interrupt``) so that a long query also stops within a second.
+When a budget runs out, the result carries the :class:`~analysis.report.Reason`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import z3
+
+from analysis import ir
+from analysis.explore.reduction import Node, Reduction, reduction_for
+from analysis.report import Finding, FindingKind, Reason, Stats, Trace
+from analysis.symex.engine import Engine
+from analysis.symex.pivots import (
+    FULL_RUN_LEAVES, Budget, BudgetExpired, EngineLimit, Leaf, LeafKind,
+)
+from analysis.symex.solver import SolverStats, SolverUnknown, build_solver
+from analysis.symex.state import State
+from analysis.symex.trace import build_trace
+from analysis.symex.values import Values
+
+
+@dataclass
+class ExploreResult:
+    """What one sub-check found. ``violation``: the target's counterexample
+    (and the leaf's message). ``reached``: the target was executed on some
+    feasible path. ``stop``: why exploration ended early (None when it
+    finished), with ``stop_message``."""
+
+    violation: Trace | None = None
+    violation_message: str = ""
+    reached: bool = False
+    stop: Reason | None = None
+    stop_message: str = ""
+    findings: list = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    mode: str = "baseline"
+
+
+class MaxRunsReached(Exception):
+    pass
+
+
+class Explorer:
+    """One exploration of ``program`` with ``target`` (an
+    :class:`~analysis.ir.AssertionSite`, or None to look for findings only).
+    ``context`` is an :class:`analysis.check.Context` or None (start at main)."""
+
+    def __init__(self, program: ir.Program, options, target: ir.AssertionSite | None = None,
+                 cancel=None, context=None, reduction: Reduction | None = None):
+        self.program = program
+        self.options = options
+        self.target = target
+        self.cancel = cancel
+        self.context = context
+        self.reduction = reduction or reduction_for(options.mode, program, options, target)
+        self.stack: list[Node] = []
+        self.full_runs = 0
+        self.pruned_runs = 0
+        self.bound_cuts = 0
+        self.counters: dict[str, int] = {}
+        self.result = ExploreResult(mode=self.reduction.name)
+        self._finding_keys: set = set()
+        self.done = False
+
+    # ------------------------------------------------------------------
+
+    def run(self) -> ExploreResult:
+        t0 = time.monotonic()
+        opts = self.options
+        self.deadline = t0 + opts.timeout_s if opts.timeout_s else None
+        self.ctx = z3.Context()
+        self.values = Values(self.ctx)
+        self.sstats = SolverStats()
+        timeout_ms = int(opts.timeout_s * 1000) + 1 if opts.timeout_s else None
+        self.solver = build_solver(opts, self.ctx, self.sstats, timeout_ms)
+        self.budget = Budget(self.deadline, self.cancel)
+        E = self.engine = Engine(self.program, self.values, self.solver, opts.unwind, self.budget,
+                                 target=self.target.id if self.target else None,
+                                 record_effects=self.reduction.record_effects)
+        E.pivot_on_single = self.reduction.pivot_on_single
+        E.observer = self.reduction.on_event
+        self.reduction.start(self)
+        stop_watch = threading.Event()
+        watcher = None
+        if self.deadline is not None or self.cancel is not None:
+            watcher = threading.Thread(target=self._watch, args=(stop_watch,), daemon=True)
+            watcher.start()
+        try:
+            self._loop(self._initial_state())
+        except BudgetExpired as e:
+            self._stopped(Reason.CANCELLED if e.args[0] == "cancelled" else Reason.TIMEOUT)
+        except MaxRunsReached:
+            self._stopped(Reason.MAX_RUNS, f"stopped after {self.full_runs + self.pruned_runs} runs")
+        except (SolverUnknown, z3.Z3Exception) as e:
+            self._stopped(self._interrupt_reason() or Reason.SOLVER, f"the solver gave up: {e}")
+        except EngineLimit as e:
+            self._stopped(Reason.UNSUPPORTED, str(e))
+        except RecursionError:
+            self._stopped(Reason.UNSUPPORTED, "expression too deep")
+        finally:
+            stop_watch.set()
+            if watcher is not None:
+                watcher.join()
+        r = self.result
+        r.reached = E.reached
+        counters = dict(self.counters)
+        for k, v in self.sstats.counters.items():
+            counters[k] = counters.get(k, 0) + v
+        for k, v in self.reduction.counters().items():
+            counters[k] = counters.get(k, 0) + v
+        r.stats = Stats(
+            runs=self.full_runs + self.pruned_runs,
+            full_runs=self.full_runs,
+            pruned_runs=self.pruned_runs,
+            bound_cuts=self.bound_cuts,
+            solver_calls=self.sstats.calls,
+            solver_time_s=round(self.sstats.time_s, 6),
+            time_s=round(time.monotonic() - t0, 6),
+            counters=tuple(sorted(counters.items())),
+        )
+        return r
+
+    def _watch(self, stop: threading.Event) -> None:
+        while not stop.wait(0.05):
+            if self._interrupt_reason() is not None:
+                self.ctx.interrupt()
+                return
+
+    def _interrupt_reason(self) -> Reason | None:
+        if self.cancel is not None and self.cancel.cancelled:
+            return Reason.CANCELLED
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            return Reason.TIMEOUT
+        return None
+
+    def _stopped(self, reason: Reason, message: str = "") -> None:
+        if self.result.violation is not None:
+            return
+        self.result.stop = reason
+        self.result.stop_message = message or reason.value
+
+    def _initial_state(self) -> State:
+        if self.context is None:
+            return self.engine.initial_state()
+        threads = [(t.func, t.pc) for t in self.context.threads]
+        return self.engine.context_state(threads, other_routines(self.program, [f for f, _ in threads]))
+
+    def count(self, name: str, n: int = 1) -> None:
+        self.counters[name] = self.counters.get(name, 0) + n
+
+    # ------------------------------------------------------------------
+    # the depth-first search
+
+    def _loop(self, state: State | None) -> None:
+        E, R = self.engine, self.reduction
+        while state is not None:
+            out = E.advance(state)
+            if isinstance(out, Leaf):
+                self._leaf(out, state)
+                if self.done:
+                    return
+                state = self._backtrack()
+                continue
+            node = Node(out, state, len(self.stack), state.event_count)
+            choices = R.on_pivot(node)
+            if not choices:
+                self._leaf(Leaf(LeafKind.PRUNED, span=out.span), state)
+                if self.done:
+                    return
+                state = self._backtrack()
+                continue
+            node.todo = list(choices)
+            self.stack.append(node)
+            c = R.next_choice(node)
+            state = self._take(node, c) if c is not None else self._backtrack()
+
+    def _take(self, node: Node, choice: int) -> State:
+        node.done.append(choice)
+        s = node.state.clone()
+        self.engine.resume(s, node.pivot, choice)
+        return s
+
+    def _backtrack(self) -> State | None:
+        R = self.reduction
+        limit = self.options.max_runs
+        while self.stack:
+            node = self.stack[-1]
+            c = R.next_choice(node)
+            if c is not None:
+                if limit is not None and self.full_runs + self.pruned_runs >= limit:
+                    raise MaxRunsReached()
+                return self._take(node, c)
+            R.on_backtrack(node)
+            self.stack.pop()
+        return None
+
+    def _leaf(self, leaf: Leaf, state: State) -> None:
+        k = leaf.kind
+        if k in FULL_RUN_LEAVES:
+            self.full_runs += 1
+        elif k is LeafKind.PRUNED:
+            self.pruned_runs += 1
+        elif k is LeafKind.ERROR:
+            self.count("error_paths")
+        elif k is LeafKind.INFEASIBLE:
+            self.count("infeasible_paths")
+        if k is LeafKind.CUT:
+            self.bound_cuts += 1
+        if k is LeafKind.VIOLATION:
+            self.result.violation = finish_trace(self.engine, state, leaf)
+            self.result.violation_message = leaf.message
+            self.done = True
+        elif k in (LeafKind.ERROR, LeafKind.DEADLOCK):
+            key = (k, leaf.span, leaf.message)
+            if key not in self._finding_keys:
+                self._finding_keys.add(key)
+                trace = finish_trace(self.engine, state, leaf)
+                kind = FindingKind.ERROR if k is LeafKind.ERROR else FindingKind.DEADLOCK
+                self.result.findings.append(Finding(kind, leaf.span or ir.NO_SPAN, leaf.message, trace))
+        self.reduction.on_run_end(leaf, state)
+
+
+def finish_trace(E: Engine, st: State, leaf: Leaf) -> Trace:
+    """The counterexample of a run ending at ``leaf``: a model of its path
+    condition, and for a run-time error a last step naming it."""
+    if leaf.kind is LeafKind.ERROR and leaf.tid is not None:
+        st.add_step(leaf.tid, leaf.span or ir.NO_SPAN, leaf.message)
+    model = E.solver.model(st.pc)
+    return build_trace(st, E.L, model)
+
+
+def other_routines(program: ir.Program, funcs: list[str]) -> list[str]:
+    """Thread routines (not main) that start at their entry in a context: those
+    from which none of the context threads' functions is reachable by calls."""
+    calls: dict[str, set[str]] = {}
+    for f in program.functions:
+        out = set()
+        for i in f.body:
+            if isinstance(i, ir.Call) and isinstance(i.callee, ir.Addr):
+                out.add(i.callee.name)
+        calls[f.name] = out
+
+    def reaches(src: str) -> set[str]:
+        seen, todo = {src}, [src]
+        while todo:
+            for g in calls.get(todo.pop(), ()):
+                if g not in seen:
+                    seen.add(g)
+                    todo.append(g)
+        return seen
+
+    out = []
+    for r in program.thread_routines():
+        if r == program.entry:
+            continue
+        if reaches(r) & set(funcs):
+            continue
+        out.append(r)
+    return out

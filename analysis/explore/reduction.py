@@ -1,0 +1,138 @@
+"""The choice of what to explore at a pivot point, behind a small protocol.
+
+The explorer (:mod:`analysis.explore.explorer`) owns the depth-first search;
+a :class:`Reduction` decides, at each pivot point, which options to explore,
+and may add options later (DPOR's backtrack sets) or prune a run
+(assertion-guided pruning, slicing). The explorer calls:
+
+* ``start(explorer)`` once, before the first run;
+* ``on_pivot(node)`` when a pivot point is met: returns the option indices to
+  explore first (into ``node.pivot.options``); an empty list prunes the run
+  there (a *pruned run*, DESIGN.md). It may also fill ``node.store``;
+* ``on_event(event, state)`` after every scheduling step of the current run
+  (an :class:`~analysis.symex.state.Event`: thread, accesses with their
+  possibly symbolic addresses, synchronizations); ``explorer.stack`` holds
+  the nodes of the current run, each with ``event_index`` (the number of
+  events before it), so a DPOR can find the interleaving node before an
+  event and add to its ``todo``;
+* ``next_choice(node)`` when backtracking to ``node``: the next option to
+  explore, or None when the node is finished (default: the first of
+  ``node.todo`` not yet in ``node.done``);
+* ``on_backtrack(node)`` when ``node`` is finished and leaves the stack
+  (summaries are merged here: ``node.store`` has what the runs below left);
+* ``on_run_end(leaf, state)`` when a run ends (any leaf, including pruned and
+  infeasible ones, before backtracking).
+
+Two attributes configure the engine: ``pivot_on_single`` (a scheduling point
+with one enabled thread is a node too, e.g. to check a summary there) and
+``record_effects`` (every executed instruction leaves an
+:class:`~analysis.symex.state.Effect` in ``state.effects``, from which
+weakest preconditions can be computed backwards). Each state also offers
+``control_key()``, the global control state for a summary table.
+
+:class:`Baseline` explores every option: Algorithm 1 of the
+assertion-guided paper. :func:`reduction_for` maps a mode to its reduction;
+modes registered later (``register``) plug in without touching the explorer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from analysis.symex.pivots import Leaf, Pivot, PivotKind
+from analysis.symex.state import State
+
+
+@dataclass(eq=False)
+class Node:
+    """A pivot point of the current run. ``state`` is the snapshot the options
+    are taken from (never mutated); ``depth`` its index in the explorer's stack;
+    ``event_index`` how many scheduling steps the run had made before it;
+    ``todo``/``done`` option indices; ``store`` belongs to the reduction."""
+
+    pivot: Pivot
+    state: State
+    depth: int
+    event_index: int
+    todo: list = field(default_factory=list)
+    done: list = field(default_factory=list)
+    store: dict = field(default_factory=dict)
+
+    @property
+    def kind(self) -> PivotKind:
+        return self.pivot.kind
+
+    @property
+    def options(self) -> range:
+        return range(len(self.pivot.options))
+
+    def thread_of(self, index: int) -> int:
+        """The thread an interleaving option schedules."""
+        return self.pivot.options[index][1].payload
+
+    def option_for_thread(self, tid: int) -> int | None:
+        for k, (_, o) in enumerate(self.pivot.options):
+            if o.payload == tid:
+                return k
+        return None
+
+
+class Reduction:
+    """Explore everything (the protocol's defaults); subclass to reduce."""
+
+    name = "baseline"
+    pivot_on_single = False
+    record_effects = False
+
+    def start(self, explorer) -> None:
+        self.explorer = explorer
+
+    def on_pivot(self, node: Node) -> list[int]:
+        return list(node.options)
+
+    def on_event(self, event, state: State) -> None:
+        pass
+
+    def next_choice(self, node: Node) -> int | None:
+        while node.todo:
+            c = node.todo.pop(0)
+            if c not in node.done:
+                return c
+        return None
+
+    def on_backtrack(self, node: Node) -> None:
+        pass
+
+    def on_run_end(self, leaf: Leaf, state: State) -> None:
+        pass
+
+    def counters(self) -> dict[str, int]:
+        """The reduction's own counts, merged into Stats.counters."""
+        return {}
+
+
+class Baseline(Reduction):
+    """Algorithm 1: every enabled thread at an interleaving pivot, every
+    feasible outcome at a branch pivot."""
+
+
+_REGISTRY: dict[str, type] = {"baseline": Baseline}
+
+
+def register(mode: str, factory) -> None:
+    """Make ``factory(program, options, site)`` the reduction of ``mode``."""
+    _REGISTRY[mode] = factory
+
+
+def reduction_for(mode: str, program=None, options=None, site=None) -> Reduction:
+    """The reduction for ``mode``; modes not (yet) registered explore as
+    ``baseline`` does (the reduction's ``name`` says which ran)."""
+    if mode not in _REGISTRY:
+        try:  # reductions register themselves when their module is imported
+            import analysis.explore.modes  # noqa: F401
+        except ImportError:
+            pass
+    factory = _REGISTRY.get(mode, Baseline)
+    if factory is Baseline:
+        return Baseline()
+    return factory(program, options, site)

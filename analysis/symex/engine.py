@@ -1,0 +1,905 @@
+"""Symbolic execution of the IR: one run forward, from pivot to pivot.
+
+:class:`Engine` gives the semantics of every instruction on a
+:class:`~analysis.symex.state.State` and runs threads between scheduling
+points; the explorer (:mod:`analysis.explore.explorer`) decides which
+continuation to take at each pivot. The engine's contract with the explorer:
+
+* :meth:`Engine.initial_state` -- the program's start (``main`` with its
+  parameters as symbols) or a program context;
+* :meth:`Engine.advance` runs the state in place until a pivot (returned as a
+  :class:`~analysis.symex.pivots.Pivot`; the state is then a snapshot to clone
+  from) or a leaf (:class:`~analysis.symex.pivots.Leaf`);
+* :meth:`Engine.resume` applies one option of a pivot to a clone of the
+  snapshot.
+
+Scheduling (DESIGN.md "The model"): a *scheduling step* (a block) runs one
+thread through its next global (gamma) instruction and the local instructions
+after it, stopping before its following global instruction, or when it
+blocks or ends. Context switches therefore happen only before global
+instructions. An interleaving pivot offers every enabled thread (only the
+owner while an atomic region is open). Exiting the process (``main``
+returning, ``exit``, ``abort``) counts as global, so other threads may run
+before it. Each step produces one :class:`~analysis.symex.state.Event`
+(reported to ``observer``) for partial order reduction.
+
+Semantics of values and memory (issue 3): C integers are bit-vectors of their
+width; signed ``+ - *``, unary ``-``, ``/`` and ``%`` (``INT_MIN / -1``)
+overflow, shift counts outside ``[0, width)``, division by zero, null and
+invalid pointer dereference, out-of-bounds access, use after free (and of a
+dead stack object), double or invalid free, writes to string literals and
+unlocking a mutex not held are run-time errors: when the path condition allows
+one, the run forks into the error (a leaf reported as a finding) and the safe
+side (continuing with the negated condition). A pointer whose object is
+symbolic forks once per feasible object (at most 16, else the check is
+inconclusive). Registers read before any write, and memory of stack objects
+and ``malloc`` never written, are fresh symbols. ``main``'s ``argc`` is a
+symbol in ``1..3``; ``argv`` points to ``{s0, s1, s2, NULL}``, three 8-byte
+strings of 7 symbolic characters and a terminating zero. External functions
+(no body) return fresh symbols and do not touch memory.
+
+Checks: the *target* assertion (``target``, an ``AssertionSite.id``) fails
+when its negation is feasible (leaf VIOLATION); every other assertion is
+treated as ``assume(cond)``, so a run that would fail another assertion
+stops there (that assertion has its own sub-check). ``abort()`` and
+``exit()`` end the run without error (SV-COMP). Back edges taken per frame
+and target, and activations of one function per thread, are bounded by
+``unwind``; a run exceeding it is cut (leaf CUT).
+
+pthreads (see :mod:`analysis.symex.sync`): one global FIFO wait queue as in
+the arbitrary-context paper §4.2.
+"""
+
+from __future__ import annotations
+
+from analysis import ir
+from analysis.ir import (
+    Addr, ArrayType, Assign, Binary, Branch, Call, Cast, Const, Intrinsic, IntType, Ite, Jump, Kind,
+    Load, Op, PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary, type_size,
+)
+from analysis.symex.memory import MemObject, PointerLayout
+from analysis.symex.pivots import (
+    EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached,
+)
+from analysis.symex.state import (
+    BLOCKED, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, State, Symbol, Thread,
+)
+from analysis.symex.values import Val, Values, mask
+
+VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
+ARGV_COUNT = 3
+ARGV_LEN = 8
+EBUSY = 16
+
+COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
+
+
+def is_signed(t) -> bool:
+    return isinstance(t, IntType) and t.signed
+
+
+def bits_of(t, ptr_bits: int) -> int:
+    if isinstance(t, (IntType, PtrType)):
+        return t.bits
+    if isinstance(t, ArrayType):  # an array-typed value is its address
+        return ptr_bits
+    return ptr_bits
+
+
+class Engine:
+    """See the module docstring. ``observer(event, state)`` is called with each
+    finished scheduling step; ``record_effects`` makes every instruction leave an
+    :class:`~analysis.symex.state.Effect` (for weakest preconditions);
+    ``pivot_on_single`` makes a scheduling point with one enabled thread a pivot
+    too. ``replay`` (a pair of iterators: schedule, choices) makes every
+    decision follow a recorded trace instead of the solver."""
+
+    def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
+                 target: str | None = None, record_effects: bool = False):
+        self.P = program
+        self.V = values
+        self.solver = solver
+        self.unwind = unwind
+        self.budget = budget
+        self.target = target
+        self.record_effects = record_effects
+        self.pivot_on_single = False
+        self.observer = None
+        self.replay = None
+        self.reached = False  # the target assertion was executed on a feasible path
+        self.ptr_bits = program.data_model.pointer_bits
+        self.L = PointerLayout.for_bits(self.ptr_bits)
+        self.span = ir.NO_SPAN  # span of the instruction being executed
+        self.func_oids: dict[str, int] = {}
+        self.oid_funcs: dict[int, str] = {}
+        self.global_oids: dict[str, int] = {}
+
+    # ==================================================================
+    # initial states
+
+    def _base_state(self, fresh_globals: bool = False) -> State:
+        st = State()
+        mem = st.memory
+        mem.add(MemObject(0, "NULL", "null", 0, None, None, True, {}))
+        oid = 1
+        for g in self.P.globals:
+            zeroed = g.is_string or not fresh_globals
+            mem.add(MemObject(oid, g.name, "string" if g.is_string else "global", type_size(g.type),
+                              g.type, g.span, zeroed, {}, readonly=g.is_string))
+            self.global_oids[g.name] = oid
+            oid += 1
+        for name in [f.name for f in self.P.functions] + list(self.P.externals):
+            if name in self.func_oids:
+                continue
+            mem.add(MemObject(oid, name, "function", 0, None, None, True, {}))
+            self.func_oids[name] = oid
+            self.oid_funcs[oid] = name
+            oid += 1
+        st.next_oid = oid
+        for g in self.P.globals:
+            if fresh_globals and not g.is_string:
+                continue
+            for iv in g.init:
+                v = self._const_expr(st, iv.value)
+                n = type_size(iv.type)
+                if n:
+                    mem.store(self.global_oids[g.name], iv.offset, n, v, self.V, self.L)
+        return st
+
+    def _const_expr(self, st: State, e) -> Val:
+        """Value of an initialiser (Const, Addr, PtrAdd/Cast of them)."""
+        if isinstance(e, Const):
+            return e.value & mask(bits_of(e.type, self.ptr_bits))
+        if isinstance(e, Addr):
+            return self._addr_of(st, None, e)
+        if isinstance(e, PtrAdd):
+            p = self._const_expr(st, e.ptr)
+            o = self._const_expr(st, e.offset)
+            ob = bits_of(e.offset.type, self.ptr_bits)
+            return self.V.add(p, self.V.convert(o, ob, self.ptr_bits, is_signed(e.offset.type)), self.ptr_bits)
+        if isinstance(e, Cast):
+            v = self._const_expr(st, e.arg)
+            return self.V.convert(v, bits_of(e.arg.type, self.ptr_bits), bits_of(e.type, self.ptr_bits),
+                                  is_signed(e.arg.type))
+        raise EngineLimit(f"initialiser not constant: {type(e).__name__}")
+
+    def initial_state(self) -> State:
+        """``main`` about to run, its parameters symbolic (see the module docstring)."""
+        st = self._base_state()
+        main = self.P.function(self.P.entry)
+        if main is None:
+            st.ended = True
+            return st
+        args: list[Val] = []
+        if main.params:
+            p0 = main.params[0]
+            b0 = bits_of(p0.type, self.ptr_bits)
+            argc = self._fresh(st, 0, "argc", b0, True, main.span, thread_name="main")
+            self.constrain(st, self.V.and_(self.V.le(1, argc, b0, True), self.V.le(argc, ARGV_COUNT, b0, True)))
+            args.append(argc)
+        if len(main.params) > 1:
+            pb = self.ptr_bits // 8
+            argv = self._alloc(st, "argv", "global", (ARGV_COUNT + 1) * pb, None, main.span, zeroed=True)
+            for i in range(ARGV_COUNT):
+                s = self._alloc(st, f"argv[{i}]", "global", ARGV_LEN, None, main.span, zeroed=True)
+                chars = self._fresh(st, 0, f"argv[{i}]", 8 * (ARGV_LEN - 1), False, main.span, thread_name="main")
+                st.memory.store(s, 0, ARGV_LEN - 1, chars, self.V, self.L)
+                st.memory.store(argv, i * pb, pb, self.L.make(s), self.V, self.L)
+            args.append(self.L.make(argv))
+        self._spawn(st, main, args, "main", ends_process=True)
+        return st
+
+    def context_state(self, threads, others) -> State:
+        """The naive program context (arbitrary-context paper §2.3, "fresh
+        symbols everywhere"): each ``(func, pc)`` of ``threads`` starts there
+        with its registers, stack objects and all globals fresh symbols (string
+        literals keep their text); each routine of ``others`` starts at its entry
+        with a fresh argument. A thread whose initial frame returns ends; no
+        thread's end ends the process. Locks start free and the wait queue empty."""
+        st = self._base_state(fresh_globals=True)
+        for func, pc in threads:
+            f = self.P.function(func)
+            tid = self._spawn(st, f, [], func, ends_process=False, fresh_params=True)
+            st.threads[tid].frames[-1].pc = pc
+        for routine in others:
+            f = self.P.function(routine)
+            self._spawn(st, f, [], routine, ends_process=False, fresh_params=True)
+        return st
+
+    # ==================================================================
+    # objects, frames, threads, symbols
+
+    def _alloc(self, st: State, name: str, kind: str, size: Val, ctype, span, zeroed: bool) -> int:
+        oid = st.next_oid
+        if oid >= self.L.max_objects:
+            raise EngineLimit("too many memory objects for the pointer layout")
+        st.next_oid += 1
+        st.memory.add(MemObject(oid, name, kind, size, ctype, span, zeroed, {}))
+        return oid
+
+    def _new_frame(self, st: State, f: ir.Function, args: list[Val], ret_dst, fresh_params=False,
+                   thread_name: str = "") -> Frame:
+        regs = {}
+        for i, p in enumerate(f.params):
+            if i < len(args):
+                regs[p.name] = args[i]
+        objs = {}
+        for sv in f.stack:
+            objs[sv.name] = self._alloc(st, sv.name, "stack", type_size(sv.type), sv.type, sv.span, zeroed=False)
+        uid = st.next_frame
+        st.next_frame += 1
+        return Frame(f, 0, regs, {}, objs, [], ret_dst, uid, st.gen)
+
+    def _spawn(self, st: State, f: ir.Function, args: list[Val], name: str, ends_process: bool,
+               fresh_params: bool = False) -> int:
+        tid = len(st.threads)
+        if name != "main":
+            n = st.routine_counts.get(name, 0) + 1
+            st.routine_counts[name] = n
+            name = f"{name}#{n}"
+        qobj = self._alloc(st, f"thread {name}", "thread", 0, None, None, zeroed=True)
+        frame = self._new_frame(st, f, args, None)
+        st.threads.append(Thread(tid, name, f.name, [frame], ENABLED, qobj, ends_process=ends_process,
+                                 gen=st.gen))
+        return tid
+
+    def thread_queue(self, st: State, tid: int) -> int:
+        """The address naming the wait queue of ``tid``'s joiners."""
+        return self.L.make(st.threads[tid].qobj)
+
+    def _fresh(self, st: State, tid: int, label: str, bits: int, signed: bool, span, is_input=True,
+               thread_name: str | None = None) -> Val:
+        tname = thread_name if thread_name is not None else st.threads[tid].name
+        base = f"{label}@{tname}:{span.line}" if span is not None and span.line else f"{label}@{tname}"
+        k = st.sym_counts.get(base, 0) + 1
+        st.sym_counts[base] = k
+        name = base if k == 1 else f"{base}#{k}"
+        term = self.V.fresh(name, bits)
+        st.add_symbol(Symbol(name, term, bits, signed, span or ir.NO_SPAN, is_input))
+        return term
+
+    # ==================================================================
+    # path condition and forks
+
+    def item(self, cond) -> PathCond:
+        return PathCond(cond, self.V.symbols(cond), cond.get_id())
+
+    def constrain(self, st: State, cond) -> None:
+        """Add ``cond`` to the path condition (the caller knows it is feasible)."""
+        if cond is True:
+            return
+        if cond is False:
+            raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=self.span))
+        d = st.pc.depth + 1 if st.pc is not None else 1
+        st.pc = PathCond(cond, self.V.symbols(cond), cond.get_id(), st.pc, d)
+
+    def is_sat(self, st: State, cond) -> bool:
+        if cond is True:
+            return True
+        if cond is False:
+            return False
+        return self.solver.is_sat(st.pc, [self.item(cond)])
+
+    def fork(self, st: State, make_options, exhaustive: bool = False, by_value: bool = False,
+             known_feasible: bool = False) -> Option:
+        """Choose one of the options ``make_options()`` returns (computed only
+        when the choice is not forced). Options whose condition is feasible are
+        candidates; with one, it is taken (its condition is implied by the path,
+        so nothing is added); with several, the explorer decides
+        (:class:`PivotReached`). ``exhaustive``: the options' conditions cover
+        every case, so the last is feasible when no other is. ``known_feasible``:
+        every option is feasible (values enumerated by the solver)."""
+        if st.forced:
+            taken = st.forced.pop(0)
+            st.instr_taken.append(taken)
+            return taken[1]
+        if self.replay is not None:
+            return self._replay_fork(st, make_options, by_value)
+        opts = make_options()
+        live = [(i, o) for i, o in enumerate(opts) if o.cond is not False]
+        if not live:
+            raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=self.span))
+        # a fork is "considered" (recorded in the trace's choices) when its outcome
+        # was not decided by constant folding; replay consumes exactly these
+        considered = len(live) >= 2 or by_value
+        if len(live) == 1 and not by_value:
+            st.instr_taken.append((live[0][0], live[0][1], None))
+            return live[0][1]
+        feasible = []
+        for k, (i, o) in enumerate(live):
+            if known_feasible or o.cond is True:
+                feasible.append((i, o))
+            elif exhaustive and k == len(live) - 1 and not feasible:
+                feasible.append((i, o))
+            else:
+                self.budget.poll()
+                if self.is_sat(st, o.cond):
+                    feasible.append((i, o))
+        if not feasible:
+            raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=self.span))
+        if len(feasible) == 1:
+            i, o = feasible[0]
+            st.instr_taken.append((i, o, (o.payload if by_value else i) if considered else None))
+            return o
+        raise PivotReached(Pivot(PivotKind.BRANCH, tuple(feasible), tuple(st.instr_taken), self.span,
+                                 st.current, by_value))
+
+    def _replay_fork(self, st: State, make_options, by_value: bool) -> Option:
+        opts = make_options() if not by_value else None
+        if opts is not None:
+            live = [(i, o) for i, o in enumerate(opts) if o.cond is not False]
+            if len(live) == 1:
+                st.instr_taken.append((live[0][0], live[0][1], None))
+                return live[0][1]
+            if not live:
+                raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=self.span))
+        choice = next(self.replay[1], None)
+        if choice is None:
+            raise EngineLimit("the trace ends before the run does")
+        opt = Option(True, choice) if by_value else opts[choice]
+        st.instr_taken.append((choice, opt, choice))
+        return opt
+
+    def require(self, st: State, ok, message: str) -> None:
+        """Fork on a run-time error: the error side is a leaf (ERROR, ``message``)."""
+        if ok is True:
+            return
+        if ok is False:
+            raise LeafReached(Leaf(LeafKind.ERROR, message, self.span, st.current))
+        opt = self.fork(st, lambda: [Option(self.V.not_(ok), "error"), Option(ok, "ok")], exhaustive=True)
+        if opt.payload == "error":
+            raise LeafReached(Leaf(LeafKind.ERROR, message, self.span, st.current))
+
+    def concretize(self, st: State, v: Val, bits: int, what: str) -> int:
+        """One concrete value of ``v`` per continuation: fork over every feasible
+        value (at most VALUE_LIMIT)."""
+        if isinstance(v, int):
+            return v
+        v2 = self.V.simplified(v)
+        if isinstance(v2, int):
+            return v2
+
+        def options():
+            vals = self._values_of(st, v, bits, what)
+            return [Option(self.V.eq(v, k, bits), k) for k in vals]
+
+        return self.fork(st, options, by_value=True, known_feasible=True).payload
+
+    def _values_of(self, st: State, v, bits: int, what: str) -> list[int]:
+        leaves = _ite_leaves(v)
+        if leaves is not None:
+            return [k for k in sorted(leaves) if self.is_sat(st, self.V.eq(v, k, bits))]
+        found: list[int] = []
+        while True:
+            self.budget.poll()
+            excl = [self.item(self.V.ne(v, k, bits)) for k in found]
+            m = self.solver.model(st.pc, excl)
+            if m is None:
+                return found
+            found.append(m.eval(v, model_completion=True).as_long())
+            if len(found) > VALUE_LIMIT:
+                raise EngineLimit(f"{what} may take more than {VALUE_LIMIT} values")
+
+    # ==================================================================
+    # scheduling
+
+    def advance(self, st: State):
+        """Run until a pivot or a leaf (see the module docstring)."""
+        try:
+            while True:
+                self.budget.poll()
+                if st.ended:
+                    raise LeafReached(Leaf(LeafKind.END))
+                if st.current is None:
+                    en = st.enabled()
+                    if not en:
+                        raise LeafReached(self._no_thread_leaf(st))
+                    if self.replay is not None:
+                        tid = next(self.replay[0], None)
+                        if tid is None or tid not in en:
+                            raise EngineLimit("the trace's schedule does not match the run")
+                        self.start_block(st, tid)
+                        continue
+                    if len(en) == 1 and not self.pivot_on_single:
+                        self.start_block(st, en[0])
+                        continue
+                    return Pivot(PivotKind.INTERLEAVE, tuple(enumerate(Option(True, t) for t in en)))
+                self._run_block(st)
+        except PivotReached as p:
+            return p.pivot
+        except LeafReached as lr:
+            if st.event is not None:
+                self._finish_event(st)
+            return lr.leaf
+
+    def resume(self, st: State, pivot: Pivot, index: int) -> None:
+        """Take option number ``index`` (into ``pivot.options``) on ``st``, a clone
+        of the state the pivot was met in."""
+        i, opt = pivot.options[index]
+        if pivot.kind is PivotKind.INTERLEAVE:
+            self.start_block(st, opt.payload)
+            return
+        if opt.cond is not True:
+            self.constrain(st, opt.cond)
+        st.forced = list(pivot.prefix) + [(i, opt, opt.payload if pivot.by_value else i)]
+
+    def start_block(self, st: State, tid: int) -> None:
+        t = st.threads[tid]
+        st.current = tid
+        st.seen_global = False
+        st.schedule = (tid, st.schedule)
+        f = t.frames[-1]
+        instr = f.func.body[f.pc] if f.pc < len(f.func.body) else None
+        st.event = Event(st.event_count, tid, f.func.name, f.pc, instr.span if instr else f.func.span)
+
+    def _finish_event(self, st: State) -> None:
+        ev = st.event
+        st.events = (ev, st.events)
+        st.event_count += 1
+        st.event = None
+        if self.observer is not None:
+            self.observer(ev, st)
+
+    def _end_block(self, st: State) -> None:
+        self._finish_event(st)
+        st.current = None
+        st.seen_global = False
+
+    def _no_thread_leaf(self, st: State) -> Leaf:
+        waiting = [t for t in st.threads if t.status == BLOCKED]
+        if not waiting:
+            return Leaf(LeafKind.END)
+        parts = []
+        for t in waiting:
+            f = t.frames[-1]
+            line = f.func.body[f.pc].span.line if f.pc < len(f.func.body) else f.func.span.line
+            parts.append(f"{t.name} waits for {t.waits_for} (line {line})")
+        first = waiting[0].frames[-1]
+        span = first.func.body[first.pc].span if first.pc < len(first.func.body) else first.func.span
+        return Leaf(LeafKind.DEADLOCK, "deadlock: " + "; ".join(parts), span, waiting[0].tid)
+
+    def _visible(self, t: Thread, f: Frame) -> bool:
+        if f.pc >= len(f.func.body):
+            return len(t.frames) == 1 and t.ends_process
+        i = f.func.body[f.pc]
+        if i.kind is Kind.GLOBAL:
+            return True
+        if type(i) is Intrinsic:
+            return i.op in VISIBLE_OPS
+        if type(i) is Return:
+            return len(t.frames) == 1 and t.ends_process
+        return False
+
+    def _run_block(self, st: State) -> None:
+        tid = st.current
+        budget = self.budget
+        while True:
+            t = st.threads[tid]
+            if t.status != ENABLED or st.ended:
+                self._end_block(st)
+                return
+            f = t.frames[-1]
+            visible = self._visible(t, f)
+            if visible and st.seen_global and t.atomic == 0:
+                self._end_block(st)
+                return
+            budget.poll()
+            if visible and st.event is not None and not st.seen_global:
+                st.event.func, st.event.pc = f.func.name, f.pc
+                st.event.span = f.func.body[f.pc].span if f.pc < len(f.func.body) else f.func.span
+            self._exec(st, tid, f)
+            if visible:
+                st.seen_global = True
+
+    def _exec(self, st: State, tid: int, f: Frame) -> None:
+        st.instr_taken = []
+        if f.pc >= len(f.func.body):
+            self.span = f.func.span
+            try:
+                self._return(st, tid, None, None)
+            finally:
+                self._commit_choices(st)
+            return
+        instr = f.func.body[f.pc]
+        self.span = instr.span
+        try:
+            handler = _HANDLERS[type(instr)]
+            handler(self, st, tid, instr)
+        except PivotReached:
+            raise
+        except LeafReached:
+            self._commit_choices(st)
+            raise
+        self._commit_choices(st)
+
+    @staticmethod
+    def _commit_choices(st: State) -> None:
+        for _, _, rec in st.instr_taken:
+            if rec is not None:
+                st.choices = (rec, st.choices)
+        st.instr_taken = []
+        st.forced = []
+
+    # ==================================================================
+    # expressions
+
+    def reg(self, st: State, tid: int, r: Reg) -> Val:
+        v = st.threads[tid].frames[-1].regs.get(r.name)
+        if v is None:
+            # read before any write: a fresh symbol, kept so later reads agree
+            b = bits_of(r.type, self.ptr_bits)
+            label = r.name if not r.name.startswith("%") else "tmp"
+            v = self._fresh(st, tid, label, b, is_signed(r.type), self.span)
+            st.wframe(tid).regs[r.name] = v
+        return v
+
+    def set_reg(self, st: State, tid: int, r: Reg, v: Val) -> None:
+        st.wframe(tid).regs[r.name] = v
+
+    def _addr_of(self, st: State, tid: int | None, e: Addr) -> int:
+        k = e.kind
+        if k is ir.ObjKind.FUNCTION:
+            oid = self.func_oids.get(e.name)
+        elif k is ir.ObjKind.STACK:
+            oid = st.threads[tid].frames[-1].stack_objs.get(e.name) if tid is not None else None
+            if oid is None:
+                oid = self.global_oids.get(e.name)
+        else:
+            oid = self.global_oids.get(e.name)
+        if oid is None:
+            raise EngineLimit(f"unknown object {e.name}")
+        return self.L.make(oid)
+
+    def ev(self, st: State, tid: int, e) -> Val:
+        """The value of a pure expression (may fork on run-time errors)."""
+        V, pb = self.V, self.ptr_bits
+        t = type(e)
+        if t is Reg:
+            return self.reg(st, tid, e)
+        if t is Const:
+            return e.value & mask(bits_of(e.type, pb))
+        if t is Binary:
+            if e.op in COMPARISONS or e.op in ("&&", "||"):
+                return V.of_cond(self.cond(st, tid, e), bits_of(e.type, pb))
+            return self._arith(st, tid, e)
+        if t is Addr:
+            return self._addr_of(st, tid, e)
+        if t is Cast:
+            to = e.type
+            if isinstance(to, IntType) and to.is_bool:
+                return V.of_cond(self.cond(st, tid, e.arg), to.bits)
+            v = self.ev(st, tid, e.arg)
+            return V.convert(v, bits_of(e.arg.type, pb), bits_of(to, pb), is_signed(e.arg.type))
+        if t is PtrAdd:
+            p = self.ev(st, tid, e.ptr)
+            o = self.ev(st, tid, e.offset)
+            o = V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type))
+            return V.add(p, o, pb)
+        if t is PtrDiff:
+            d = V.sub(self.ev(st, tid, e.left), self.ev(st, tid, e.right), pb)
+            return V.convert(d, pb, bits_of(e.type, pb), True)
+        if t is Unary:
+            b = bits_of(e.type, pb)
+            if e.op == "!":
+                return V.of_cond(V.not_(self.cond(st, tid, e.arg)), b)
+            a = self.ev(st, tid, e.arg)
+            if e.op == "-":
+                if is_signed(e.type):
+                    self.require(st, V.ne(a, V.min_signed(b), b), "signed integer overflow in negation")
+                return V.neg(a, b)
+            if e.op == "~":
+                return V.bnot(a, b)
+            if e.op == "+":
+                return a
+            raise EngineLimit(f"unary operator {e.op}")
+        if t is Ite:
+            c = self.cond(st, tid, e.cond)
+            b = bits_of(e.type, pb)
+            if isinstance(c, bool):
+                return self.ev(st, tid, e.then if c else e.other)
+            return V.ite(c, self.ev(st, tid, e.then), self.ev(st, tid, e.other), b)
+        raise EngineLimit(f"expression {t.__name__}")
+
+    def cond(self, st: State, tid: int, e):
+        """``e != 0`` as a condition (comparisons and logic without 0/1 detours)."""
+        V, pb = self.V, self.ptr_bits
+        t = type(e)
+        if t is Binary:
+            op = e.op
+            if op in COMPARISONS:
+                a = self.ev(st, tid, e.left)
+                b = self.ev(st, tid, e.right)
+                ty = e.left.type
+                w = bits_of(ty, pb)
+                s = is_signed(ty)
+                if op == "==":
+                    return V.eq(a, b, w)
+                if op == "!=":
+                    return V.ne(a, b, w)
+                if op == "<":
+                    return V.lt(a, b, w, s)
+                if op == "<=":
+                    return V.le(a, b, w, s)
+                if op == ">":
+                    return V.lt(b, a, w, s)
+                return V.le(b, a, w, s)
+            if op == "&&":
+                return V.and_(self.cond(st, tid, e.left), self.cond(st, tid, e.right))
+            if op == "||":
+                return V.or_(self.cond(st, tid, e.left), self.cond(st, tid, e.right))
+        elif t is Unary and e.op == "!":
+            return V.not_(self.cond(st, tid, e.arg))
+        elif t is Const:
+            return e.value != 0
+        elif t is Cast and isinstance(e.type, IntType) and e.type.is_bool:
+            return self.cond(st, tid, e.arg)
+        v = self.ev(st, tid, e)
+        return V.cond_of(v, bits_of(e.type, pb))
+
+    def _arith(self, st: State, tid: int, e: Binary) -> Val:
+        V = self.V
+        op = e.op
+        b = bits_of(e.type, self.ptr_bits)
+        s = is_signed(e.type)
+        x = self.ev(st, tid, e.left)
+        y = self.ev(st, tid, e.right)
+        if op == "+":
+            if s:
+                self.require(st, V.not_(V.add_overflows(x, y, b)), "signed integer overflow in addition")
+            return V.add(x, y, b)
+        if op == "-":
+            if s:
+                self.require(st, V.not_(V.sub_overflows(x, y, b)), "signed integer overflow in subtraction")
+            return V.sub(x, y, b)
+        if op == "*":
+            if s:
+                self.require(st, V.not_(V.mul_overflows(x, y, b)), "signed integer overflow in multiplication")
+            return V.mul(x, y, b)
+        if op in ("/", "%"):
+            self.require(st, V.ne(y, 0, b), "division by zero" if op == "/" else "modulo by zero")
+            if s:
+                ok = V.or_(V.ne(x, V.min_signed(b), b), V.ne(y, mask(b), b))
+                self.require(st, ok, "signed integer overflow in division")
+            return V.div(x, y, b, s) if op == "/" else V.rem(x, y, b, s)
+        if op == "&":
+            return V.band(x, y, b)
+        if op == "|":
+            return V.bor(x, y, b)
+        if op == "^":
+            return V.bxor(x, y, b)
+        if op in ("<<", ">>"):
+            rt = e.right.type
+            rb = bits_of(rt, self.ptr_bits)
+            rs = is_signed(rt)
+            if rs:
+                in_range = V.and_(V.le(0, y, rb, True), V.lt(y, b, rb, True))
+            else:
+                in_range = V.lt(y, b, rb, False)
+            self.require(st, in_range, "shift count out of range")
+            n = V.convert(y, rb, b, False)
+            return V.shl(x, n, b) if op == "<<" else V.shr(x, n, b, s)
+        raise EngineLimit(f"binary operator {op}")
+
+    # ==================================================================
+    # memory access
+
+    def resolve(self, st: State, ptr: Val, nbytes: int, write: bool) -> tuple[int, Val]:
+        """The object and offset ``ptr`` designates, after the checks of a
+        ``nbytes`` access: null/invalid pointer, dead object, read-only
+        object, bounds (each a possible run-time error)."""
+        V, L = self.V, self.L
+        oidv = L.obj(ptr, V)
+        if not isinstance(oidv, int):
+            oidv = V.simplified(oidv)
+        oid = oidv if isinstance(oidv, int) else self.concretize(st, oidv, L.id_bits, "a pointer's object")
+        obj = st.memory.get(oid)
+        if oid == 0:
+            raise LeafReached(Leaf(LeafKind.ERROR, "null pointer dereference", self.span, st.current))
+        if obj is None or obj.kind in ("function", "thread", "null"):
+            raise LeafReached(Leaf(LeafKind.ERROR, "invalid pointer dereference", self.span, st.current))
+        if not obj.alive:
+            msg = "use after free" if obj.kind == "heap" else f"use of {obj.name} after its lifetime ended"
+            raise LeafReached(Leaf(LeafKind.ERROR, msg, self.span, st.current))
+        if write and obj.readonly:
+            raise LeafReached(Leaf(LeafKind.ERROR, "write to a string literal", self.span, st.current))
+        off = L.off(ptr, V)
+        if not isinstance(off, int):
+            off = V.simplified(off)
+        if nbytes:
+            ok = V.le(V.add(off, nbytes, self.ptr_bits), obj.size, self.ptr_bits, False)
+            self.require(st, ok, f"out-of-bounds access to {obj.name}")
+        return oid, off
+
+    def fresh_mem(self, st: State, tid: int):
+        def fresh(name: str, bits: int) -> Val:
+            return self._fresh(st, tid, name, bits, False, self.span)
+        return fresh
+
+    def load(self, st: State, tid: int, ptr: Val, ctype) -> tuple[Val, int, Val]:
+        n = type_size(ctype)
+        oid, off = self.resolve(st, ptr, n, False)
+        v = st.memory.load(oid, off, n, self.V, self.L, self.fresh_mem(st, tid))
+        return v, oid, off
+
+    def note_access(self, st: State, write: bool, addr: Val, size: int) -> None:
+        if st.event is not None:
+            st.event.accesses.append(Access(write, addr, size))
+
+    # ==================================================================
+    # control
+
+    def _return(self, st: State, tid: int, value, instr) -> None:
+        v = self.ev(st, tid, value) if value is not None else None
+        t = st.wthread(tid)
+        f = t.frames.pop()
+        for oid in list(f.stack_objs.values()) + f.allocas:
+            st.memory.writable(oid).alive = False
+        if instr is not None and v is not None:
+            st.add_step(tid, instr.span, "return ", ("v", v, value.type))
+        if self.record_effects:
+            st.add_effect(Effect(tid, f.uid, instr, value=v))
+        if not t.frames:
+            sync.end_thread(self, st, tid, v if v is not None else 0)
+            return
+        if f.ret_dst is not None:
+            if v is None:
+                v = self.reg(st, tid, Reg(f"{f.func.name}()", f.ret_dst.type))
+            caller = st.wframe(tid)
+            caller.regs[f.ret_dst.name] = v
+
+    def call_function(self, st: State, tid: int, name: str, args: list[Val], dst, span) -> None:
+        f = self.P.function(name)
+        t = st.threads[tid]
+        depth = sum(1 for fr in t.frames if fr.func is f)
+        if depth > self.unwind:
+            raise LeafReached(Leaf(LeafKind.CUT, f"recursion of {name} deeper than the unwind bound", span, tid))
+        st.wframe(tid).pc += 1
+        frame = self._new_frame(st, f, args, dst)
+        st.wthread(tid).frames.append(frame)
+
+    def resolve_function(self, st: State, fp: Val) -> str:
+        oidv = self.L.obj(fp, self.V)
+        if not isinstance(oidv, int):
+            oidv = self.V.simplified(oidv)
+        oid = oidv if isinstance(oidv, int) else self.concretize(st, oidv, self.L.id_bits, "a function pointer")
+        offv = self.V.simplified(self.L.off(fp, self.V))
+        name = self.oid_funcs.get(oid)
+        if name is None:
+            raise LeafReached(Leaf(LeafKind.ERROR, "call through an invalid function pointer", self.span, st.current))
+        self.require(st, self.V.eq(offv, 0, self.ptr_bits), "call through an invalid function pointer")
+        return name
+
+    def back_edge(self, st: State, tid: int, pc: int, target: int) -> None:
+        """Count a taken back edge; cut the run past the unwind bound."""
+        f = st.threads[tid].frames[-1]
+        n = f.backedges.get(target, 0) + 1
+        if n > self.unwind:
+            raise LeafReached(Leaf(LeafKind.CUT, "loop exceeds the unwind bound", self.span, tid))
+        st.wframe(tid).backedges[target] = n
+
+
+# ======================================================================
+# instruction handlers
+
+
+def _assign(E: Engine, st: State, tid: int, i: Assign) -> None:
+    v = E.ev(st, tid, i.expr)
+    f = st.wframe(tid)
+    f.regs[i.dst.name] = v
+    f.pc += 1
+    if E.record_effects:
+        st.add_effect(Effect(tid, f.uid, i, value=v))
+
+
+def _load(E: Engine, st: State, tid: int, i: Load) -> None:
+    if not ir.is_scalar(i.type):
+        raise EngineLimit(f"load of a {i.type} value")
+    p = E.ev(st, tid, i.addr)
+    v, oid, off = E.load(st, tid, p, i.type)
+    f = st.wframe(tid)
+    f.regs[i.dst.name] = v
+    f.pc += 1
+    E.note_access(st, False, p, type_size(i.type))
+    st.add_step(tid, i.span, "read ", ("lv", p, i.type), " == ", ("v", v, i.type))
+    if E.record_effects:
+        st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
+
+
+def _store(E: Engine, st: State, tid: int, i: Store) -> None:
+    if not ir.is_scalar(i.type):
+        raise EngineLimit(f"store of a {i.type} value")
+    p = E.ev(st, tid, i.addr)
+    v = E.ev(st, tid, i.value)
+    n = type_size(i.type)
+    oid, off = E.resolve(st, p, n, True)
+    st.memory.store(oid, off, n, v, E.V, E.L)
+    f = st.wframe(tid)
+    f.pc += 1
+    E.note_access(st, True, p, n)
+    st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type))
+    if E.record_effects:
+        st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
+
+
+def _jump(E: Engine, st: State, tid: int, i: Jump) -> None:
+    pc = st.threads[tid].frames[-1].pc
+    if i.target <= pc:
+        E.back_edge(st, tid, pc, i.target)
+    st.wframe(tid).pc = i.target
+
+
+def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
+    c = E.cond(st, tid, i.cond)
+    opt = E.fork(st, lambda: [Option(c, True), Option(E.V.not_(c), False)], exhaustive=True)
+    taken = opt.payload
+    target = i.then if taken else i.other
+    pc = st.threads[tid].frames[-1].pc
+    if target <= pc:
+        E.back_edge(st, tid, pc, target)
+    f = st.wframe(tid)
+    f.pc = target
+    st.add_step(tid, i.span, "branch (", ("expr", i.cond), ") ", "true" if taken else "false")
+    if E.record_effects:
+        st.add_effect(Effect(tid, f.uid, i, outcome=taken))
+
+
+def _call(E: Engine, st: State, tid: int, i: Call) -> None:
+    if isinstance(i.callee, Addr) and i.callee.kind is ir.ObjKind.FUNCTION:
+        name = i.callee.name
+    else:
+        name = E.resolve_function(st, E.ev(st, tid, i.callee))
+    args = [E.ev(st, tid, a) for a in i.args]
+    f = E.P.function(name)
+    if f is None:  # an external reached through a pointer: a fresh result
+        if i.dst is not None:
+            b = bits_of(i.dst.type, E.ptr_bits)
+            v = E._fresh(st, tid, f"{name}()", b, is_signed(i.dst.type), i.span)
+            st.wframe(tid).regs[i.dst.name] = v
+        st.wframe(tid).pc += 1
+        st.add_step(tid, i.span, f"call {name} (no body)")
+        return
+    params = f.params
+    conv = []
+    for k, a in enumerate(args):
+        if k < len(params) and i.args[k].type != params[k].type and ir.is_scalar(params[k].type):
+            a = E.V.convert(a, bits_of(i.args[k].type, E.ptr_bits), bits_of(params[k].type, E.ptr_bits),
+                            is_signed(i.args[k].type))
+        conv.append(a)
+    E.call_function(st, tid, name, conv, i.dst, i.span)
+    st.add_step(tid, i.span, f"call {name}")
+    if E.record_effects:
+        st.add_effect(Effect(tid, st.threads[tid].frames[-2].uid, i, value=tuple(conv)))
+
+
+def _ret(E: Engine, st: State, tid: int, i: Return) -> None:
+    E._return(st, tid, i.value, i)
+
+
+_HANDLERS = {
+    Assign: _assign, Load: _load, Store: _store, Jump: _jump, Branch: _branch, Call: _call,
+    Return: _ret, Intrinsic: lambda E, st, tid, i: intrinsics.run(E, st, tid, i),
+}
+
+
+def _ite_leaves(v):
+    """The constants an if-then-else tree of constants may evaluate to, or None."""
+    import z3
+
+    out: set[int] = set()
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if z3.is_bv_value(x):
+            out.add(x.as_long())
+        elif z3.is_app_of(x, z3.Z3_OP_ITE):
+            stack.extend(x.children()[1:])
+        else:
+            return None
+        if len(out) > VALUE_LIMIT:
+            return None
+    return out
+
+
+# the operation modules use the Engine class above
+from analysis.symex import intrinsics, sync  # noqa: E402

@@ -1,0 +1,238 @@
+"""Semantics of the built-in operations other than synchronization:
+checks (assert, assume, abort, exit), fresh values (nondet, externals,
+``klee_make_symbolic``) and the heap (malloc, calloc, alloca, free, memset,
+memcpy). pthreads operations are in :mod:`analysis.symex.sync`.
+
+Like every instruction handler, each operation makes all its forks (through
+``E.fork``/``E.require``/``E.concretize``/``E.resolve``) before it changes the
+state.
+"""
+
+from __future__ import annotations
+
+from analysis import ir
+from analysis.ir import AssertKind, IntType, Op, PtrType
+from analysis.symex.engine import Engine, bits_of, is_signed
+from analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
+from analysis.symex.state import Effect, State
+from analysis.symex.values import mask
+
+CHUNK = 8  # bytes moved at a time by memset/memcpy
+
+
+def _next(E: Engine, st: State, tid: int, i: ir.Intrinsic, value=None) -> None:
+    f = st.wframe(tid)
+    if i.dst is not None and value is not None:
+        f.regs[i.dst.name] = value
+    f.pc += 1
+    if E.record_effects:
+        st.add_effect(Effect(tid, f.uid, i, value=value))
+
+
+def _label(i: ir.Intrinsic) -> str:
+    if i.dst is not None and not i.dst.name.startswith("%"):
+        return i.dst.name
+    name = i.name or "nondet"
+    return name.removeprefix("__VERIFIER_")
+
+
+def assume(E: Engine, st: State, c) -> None:
+    if c is True:
+        return
+    if c is False or not E.is_sat(st, c):
+        raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=E.span))
+    E.constrain(st, c)
+
+
+def _assert(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    c = E.cond(st, tid, i.args[0]) if i.args else False
+    f = st.threads[tid].frames[-1]
+    unreach = i.assert_kind is AssertKind.UNREACH_CALL
+    text = i.text or (f"{i.name}()" if unreach else "")
+    if f"{f.func.name}:{f.pc}" == E.target:
+        E.reached = True
+        opt = E.fork(st, lambda: [Option(E.V.not_(c), "fail"), Option(c, "hold")], exhaustive=True)
+        if opt.payload == "fail":
+            if unreach:
+                st.add_step(tid, i.span, f"call {text}: reached")
+                msg = f"{text} is reachable"
+            else:
+                st.add_step(tid, i.span, f"assert {text} fails")
+                msg = f"assertion {text} can fail"
+            raise LeafReached(Leaf(LeafKind.VIOLATION, msg, i.span, tid))
+        st.add_step(tid, i.span, f"assert {text} holds")
+        if E.record_effects:
+            st.add_effect(Effect(tid, f.uid, i, outcome="hold"))
+    else:
+        assume(E, st, c)
+        if E.record_effects:
+            st.add_effect(Effect(tid, f.uid, i, outcome="assume"))
+    st.wframe(tid).pc += 1
+
+
+def _assume(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    c = E.cond(st, tid, i.args[0]) if i.args else True
+    assume(E, st, c)
+    if i.args:
+        st.add_step(tid, i.span, "assume (", ("expr", i.args[0]), ")")
+    _next(E, st, tid, i)
+
+
+def _end(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    if i.op is Op.EXIT and i.args:
+        st.add_step(tid, i.span, "exit(", ("v", E.ev(st, tid, i.args[0]), i.args[0].type), ")")
+    else:
+        st.add_step(tid, i.span, f"{i.name or i.op.value}()")
+    st.ended = True
+    raise LeafReached(Leaf(LeafKind.END, i.op.value, i.span, tid))
+
+
+def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    if i.op is Op.EXTERNAL:
+        for a in i.args:
+            E.ev(st, tid, a)
+    if i.dst is None:
+        st.add_step(tid, i.span, f"call {i.name} (no body)")
+        _next(E, st, tid, i)
+        return
+    b = bits_of(i.dst.type, E.ptr_bits)
+    label = f"{i.name}()" if i.op is Op.EXTERNAL else _label(i)
+    v = E._fresh(st, tid, label, b, is_signed(i.dst.type), i.span)
+    st.add_step(tid, i.span, f"{label} = ", ("v", v, i.dst.type))
+    _next(E, st, tid, i, v)
+
+
+def _string_at(E: Engine, e) -> str | None:
+    if isinstance(e, ir.Addr):
+        g = E.P.global_var(e.name)
+        if g is not None and g.is_string:
+            data = bytes(iv.value.value & 0xFF for iv in sorted(g.init, key=lambda iv: iv.offset)
+                         if isinstance(iv.value, ir.Const))
+            return data.split(b"\0", 1)[0].decode(errors="replace")
+    return None
+
+
+def _make_symbolic(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V, pb = E.V, E.ptr_bits
+    p = E.ev(st, tid, i.args[0])
+    n = E.concretize(st, V.convert(E.ev(st, tid, i.args[1]), bits_of(i.args[1].type, pb), pb, False),
+                     pb, "a symbolic object's size")
+    label = (_string_at(E, i.args[2]) if len(i.args) > 2 else None) or "sym"
+    oid, off = E.resolve(st, p, n, True)
+    for k in range(0, n, CHUNK):
+        w = min(CHUNK, n - k)
+        v = E._fresh(st, tid, label if n <= CHUNK else f"{label}[{k}]", 8 * w, False, i.span)
+        st.memory.store(oid, V.add(off, k, pb), w, v, V, E.L)
+    E.note_access(st, True, p, n)
+    st.add_step(tid, i.span, "make ", ("lv", p), f" symbolic ({n} bytes)")
+    _next(E, st, tid, i)
+
+
+def _alloc(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V, pb = E.V, E.ptr_bits
+    vals = [V.convert(E.ev(st, tid, a), bits_of(a.type, pb), pb, False) for a in i.args]
+    if i.op is Op.CALLOC:
+        size = V.mul(vals[0], vals[1], pb) if len(vals) > 1 else vals[0]
+    else:
+        size = vals[0] if vals else 0
+    kind = "alloca" if i.op is Op.ALLOCA else "heap"
+    oid = E._alloc(st, f"heap@{i.span.line}" if kind == "heap" else f"alloca@{i.span.line}", kind, size, None,
+                   i.span, zeroed=i.op is Op.CALLOC)
+    if kind == "alloca":
+        st.wframe(tid).allocas.append(oid)
+    p = E.L.make(oid)
+    st.add_step(tid, i.span, f"{i.name or i.op.value}(", ("v", size, IntType(pb, False)), ") = ", ("v", p, PtrType(ir.VoidType(), pb)))
+    _next(E, st, tid, i, p)
+
+
+def _free(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V, L, pb = E.V, E.L, E.ptr_bits
+    p = E.ev(st, tid, i.args[0])
+    is_null = V.eq(p, 0, pb)
+    if is_null is not False:
+        if E.fork(st, lambda: [Option(is_null, "null"), Option(V.not_(is_null), "ptr")], exhaustive=True).payload == "null":
+            st.add_step(tid, i.span, "free(NULL)")
+            _next(E, st, tid, i)
+            return
+    oidv = V.simplified(L.obj(p, V))
+    oid = oidv if isinstance(oidv, int) else E.concretize(st, oidv, L.id_bits, "a freed pointer's object")
+    obj = st.memory.get(oid)
+    if obj is None or obj.kind != "heap":
+        raise LeafReached(Leaf(LeafKind.ERROR, "free of memory not allocated by malloc", i.span, tid))
+    E.require(st, V.eq(L.off(p, V), 0, pb), "free of a pointer into the middle of a block")
+    if not obj.alive:
+        raise LeafReached(Leaf(LeafKind.ERROR, "double free", i.span, tid))
+    st.memory.writable(oid).alive = False
+    st.add_step(tid, i.span, f"free {obj.name}")
+    _next(E, st, tid, i)
+
+
+def _size_arg(E: Engine, st: State, tid: int, e) -> int:
+    pb = E.ptr_bits
+    return E.concretize(st, E.V.convert(E.ev(st, tid, e), bits_of(e.type, pb), pb, False), pb, "a memory size")
+
+
+def _memset(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V, pb = E.V, E.ptr_bits
+    p = E.ev(st, tid, i.args[0])
+    byte = V.trunc(E.ev(st, tid, i.args[1]), 8)
+    n = _size_arg(E, st, tid, i.args[2])
+    if n:
+        oid, off = E.resolve(st, p, n, True)
+        for k in range(0, n, CHUNK):
+            w = min(CHUNK, n - k)
+            v = V.concat([(byte, 8)] * w)
+            st.memory.store(oid, V.add(off, k, pb), w, v, V, E.L)
+        E.note_access(st, True, p, n)
+    st.add_step(tid, i.span, "memset ", ("lv", p), f" ({n} bytes) to ", ("v", byte, IntType(8, False)))
+    _next(E, st, tid, i, p)
+
+
+def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V, pb = E.V, E.ptr_bits
+    d = E.ev(st, tid, i.args[0])
+    s = E.ev(st, tid, i.args[1])
+    n = _size_arg(E, st, tid, i.args[2])
+    if n:
+        soid, soff = E.resolve(st, s, n, False)
+        doid, doff = E.resolve(st, d, n, True)
+        fresh = E.fresh_mem(st, tid)
+        chunks = []
+        for k in range(0, n, CHUNK):
+            w = min(CHUNK, n - k)
+            chunks.append((k, w, st.memory.load(soid, V.add(soff, k, pb), w, V, E.L, fresh)))
+        for k, w, v in chunks:
+            st.memory.store(doid, V.add(doff, k, pb), w, v, V, E.L)
+        E.note_access(st, False, s, n)
+        E.note_access(st, True, d, n)
+    st.add_step(tid, i.span, "copy ", str(n), " bytes from ", ("lv", s), " to ", ("lv", d))
+    _next(E, st, tid, i, d)
+
+
+def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    from analysis.symex import sync
+
+    h = _OPS.get(i.op)
+    if h is not None:
+        h(E, st, tid, i)
+        return
+    sync.run(E, st, tid, i)
+
+
+_OPS = {
+    Op.ASSERT: _assert,
+    Op.ASSUME: _assume,
+    Op.ABORT: _end,
+    Op.EXIT: _end,
+    Op.NONDET: _nondet,
+    Op.EXTERNAL: _nondet,
+    Op.MAKE_SYMBOLIC: _make_symbolic,
+    Op.MALLOC: _alloc,
+    Op.CALLOC: _alloc,
+    Op.ALLOCA: _alloc,
+    Op.FREE: _free,
+    Op.MEMSET: _memset,
+    Op.MEMCPY: _memcpy,
+}
+
+__all__ = ["run", "assume", "mask"]

@@ -1,0 +1,247 @@
+"""Symbolic memory: objects addressed by (object id, byte offset).
+
+Pointers are plain bit-vectors of the data model's pointer width whose high
+bits hold the object id and whose low bits hold the byte offset
+(:class:`PointerLayout`). So pointer values need no special type: they are
+stored in memory byte by byte like integers, cast to integers and back, compared
+with ``==`` (two pointers alias exactly when their bit patterns are equal) and
+moved by integer addition. Object id 0 is the null object: the null pointer is
+0, and any integer cast to a pointer points into it (an invalid access).
+
+An object's contents are kept in one of two forms:
+
+* *cells* (the fast form): a dict from a concrete byte offset to a
+  ``(size in bytes, value)`` pair, so that the common case -- a scalar written
+  and read back at the same concrete offset -- is a dict lookup. Mixed-width and
+  overlapping accesses split and join cells byte-wise.
+* an *array* (z3 ``Array(BitVec(ptr), BitVec(8))``): once an access uses a
+  symbolic offset (an array indexed by a symbolic value), the object is
+  converted and from then on every access to it selects/stores bytes.
+
+Bytes never written read as zero (globals, ``calloc``) or as fresh symbols
+(stack objects, ``malloc``, ``alloca``): each uncovered run of bytes is
+materialised once as a fresh symbol and kept, so reading it again gives the
+same value. Objects are copied on write: a state owns the objects whose
+``gen`` equals its own generation (:class:`Memory`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from analysis.ir import CType, Span
+from analysis.symex.values import Val, Values
+
+Fresh = Callable[[str, int], Val]  # (name, bits) -> a fresh symbol
+
+
+@dataclass(frozen=True, slots=True)
+class PointerLayout:
+    """How a pointer's bits split into object id (high) and offset (low)."""
+
+    bits: int
+    id_bits: int
+
+    @staticmethod
+    def for_bits(bits: int) -> "PointerLayout":
+        return PointerLayout(bits, 20 if bits == 64 else 12)
+
+    @property
+    def off_bits(self) -> int:
+        return self.bits - self.id_bits
+
+    @property
+    def max_objects(self) -> int:
+        return 1 << self.id_bits
+
+    def make(self, oid: int, off: int = 0) -> int:
+        return (oid << self.off_bits) | (off & ((1 << self.off_bits) - 1))
+
+    def obj(self, p: Val, V: Values) -> Val:
+        """The object id of ``p`` (``id_bits`` wide)."""
+        return V.extract(p, self.bits - 1, self.off_bits)
+
+    def off(self, p: Val, V: Values) -> Val:
+        """The byte offset of ``p``, zero-extended to pointer width."""
+        return V.zext(V.extract(p, self.off_bits - 1, 0), self.off_bits, self.bits)
+
+
+@dataclass(slots=True)
+class MemObject:
+    """One memory object. ``size`` (bytes) may be symbolic for heap blocks.
+    ``kind`` is ``null``, ``global``, ``string``, ``function``, ``stack``,
+    ``heap``, ``alloca`` or ``thread`` (the object naming a thread's join queue).
+    ``ctype`` is the declared type when known (to name ``x.f[2]`` in traces)."""
+
+    oid: int
+    name: str
+    kind: str
+    size: Val
+    ctype: CType | None
+    span: Span | None
+    zeroed: bool
+    cells: dict
+    widest: int = 1
+    array: object = None
+    alive: bool = True
+    readonly: bool = False
+    gen: int = 0
+
+    def copy(self, gen: int) -> "MemObject":
+        return MemObject(
+            self.oid, self.name, self.kind, self.size, self.ctype, self.span, self.zeroed,
+            dict(self.cells), self.widest, self.array, self.alive, self.readonly, gen,
+        )
+
+
+class Memory:
+    """The objects of one state, copied on write."""
+
+    __slots__ = ("objs", "gen")
+
+    def __init__(self, objs: dict[int, MemObject], gen: int):
+        self.objs = objs
+        self.gen = gen
+
+    def clone(self, gen: int) -> "Memory":
+        return Memory(dict(self.objs), gen)
+
+    def get(self, oid: int) -> MemObject | None:
+        return self.objs.get(oid)
+
+    def writable(self, oid: int) -> MemObject:
+        o = self.objs[oid]
+        if o.gen != self.gen:
+            o = o.copy(self.gen)
+            self.objs[oid] = o
+        return o
+
+    def add(self, obj: MemObject) -> None:
+        obj.gen = self.gen
+        self.objs[obj.oid] = obj
+
+    # ------------------------------------------------------------------
+    # reads and writes at an in-bounds offset
+
+    def load(self, oid: int, off: Val, nbytes: int, V: Values, layout: PointerLayout, fresh: Fresh) -> Val:
+        obj = self.objs[oid]
+        if obj.array is None and isinstance(off, int):
+            cell = obj.cells.get(off)
+            if cell is not None and cell[0] == nbytes:
+                return cell[1]
+            if obj.zeroed and not _overlaps(obj, off, nbytes):
+                return 0
+            return _load_cells(self.writable(oid), off, nbytes, V, fresh)
+        obj = self.writable(oid)
+        arr = _ensure_array(obj, V, layout)
+        idx = [V.add(off, i, layout.bits) for i in range(nbytes)]
+        parts = [(_select(arr, V.lift(i, layout.bits)), 8) for i in reversed(idx)]
+        v = V.concat(parts)
+        return V.simplified(v) if isinstance(off, int) else v
+
+    def store(self, oid: int, off: Val, nbytes: int, value: Val, V: Values, layout: PointerLayout) -> None:
+        obj = self.writable(oid)
+        if obj.array is None and isinstance(off, int):
+            cell = obj.cells.get(off)
+            if cell is not None and cell[0] == nbytes:
+                obj.cells[off] = (nbytes, value)
+                return
+            _clear(obj, off, nbytes, V)
+            obj.cells[off] = (nbytes, value)
+            obj.widest = max(obj.widest, nbytes)
+            return
+        arr = _ensure_array(obj, V, layout)
+        for i in range(nbytes):
+            arr = _store(arr, V.lift(V.add(off, i, layout.bits), layout.bits), V.lift(V.extract(value, 8 * i + 7, 8 * i), 8))
+        obj.array = arr
+
+
+def _select(arr, i):
+    import z3
+
+    return z3.Select(arr, i)
+
+
+def _store(arr, i, v):
+    import z3
+
+    return z3.Store(arr, i, v)
+
+
+def _overlaps(obj: MemObject, off: int, n: int) -> bool:
+    cells = obj.cells
+    for s in range(off - obj.widest + 1, off + n):
+        c = cells.get(s)
+        if c is not None and s + c[0] > off:
+            return True
+    return False
+
+
+def _covering(obj: MemObject, b: int):
+    """The cell covering byte ``b``: ``(start, size, value)`` or None."""
+    cells = obj.cells
+    for s in range(b, b - obj.widest, -1):
+        c = cells.get(s)
+        if c is not None and s + c[0] > b:
+            return s, c[0], c[1]
+    return None
+
+
+def _load_cells(obj: MemObject, off: int, n: int, V: Values, fresh: Fresh) -> Val:
+    segments: list[tuple[Val, int]] = []  # least significant first
+    b, end = off, off + n
+    while b < end:
+        cov = _covering(obj, b)
+        if cov is not None:
+            s, size, v = cov
+            hi = min(s + size, end)
+            segments.append((V.extract(v, (hi - s) * 8 - 1, (b - s) * 8), (hi - b) * 8))
+            b = hi
+            continue
+        run_end = b + 1
+        while run_end < end and _covering(obj, run_end) is None:
+            run_end += 1
+        width = run_end - b
+        if obj.zeroed:
+            v = 0
+        else:
+            v = fresh(f"{obj.name}[{b}]" if width == 1 or obj.kind != "stack" else f"{obj.name}+{b}", width * 8)
+            obj.cells[b] = (width, v)
+            obj.widest = max(obj.widest, width)
+        segments.append((v, width * 8))
+        b = run_end
+    if len(segments) == 1:
+        return segments[0][0]
+    return V.concat(list(reversed(segments)))
+
+
+def _clear(obj: MemObject, off: int, n: int, V: Values) -> None:
+    """Remove the cells overlapping ``[off, off+n)``, keeping the parts outside."""
+    cells = obj.cells
+    end = off + n
+    for s in range(off - obj.widest + 1, end):
+        c = cells.get(s)
+        if c is None or s + c[0] <= off:
+            continue
+        size, v = c
+        del cells[s]
+        if s < off:
+            cells[s] = (off - s, V.extract(v, (off - s) * 8 - 1, 0))
+        if s + size > end:
+            cells[end] = (s + size - end, V.extract(v, size * 8 - 1, (end - s) * 8))
+
+
+def _ensure_array(obj: MemObject, V: Values, layout: PointerLayout):
+    if obj.array is not None:
+        return obj.array
+    if obj.zeroed:
+        arr = V.zero_array(layout.bits)
+    else:
+        arr = V.fresh_array(f"{obj.name}@{obj.oid}[]", layout.bits)
+    for s, (size, v) in sorted(obj.cells.items()):
+        for i in range(size):
+            arr = _store(arr, V.const(s + i, layout.bits), V.lift(V.extract(v, 8 * i + 7, 8 * i), 8))
+    obj.array = arr
+    obj.cells = {}
+    return arr

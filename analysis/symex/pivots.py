@@ -1,0 +1,116 @@
+"""What the engine hands to the explorer: pivot points and leaves.
+
+The engine runs a state forward until it meets a *pivot point* -- a place
+where more than one continuation is feasible -- or a *leaf* where the run
+ends. Pivots come in two kinds (assertion-guided paper §3.2):
+
+* ``INTERLEAVE`` (i-PP): several threads may take the next scheduling step;
+  each option's payload is a thread id.
+* ``BRANCH`` (b-PP): several outcomes of a fork inside one instruction are
+  feasible: a branch's two sides, a run-time error versus the safe path, the
+  objects a symbolic pointer may point to, the waiters a notify may wake.
+  Each option carries the constraint that selects it and a payload.
+
+A fork can occur in the middle of an instruction. Instructions make all their
+forks before they change the state, so the explorer resumes a branch pivot by
+adding the option's constraint and re-executing the instruction with the
+decisions of its earlier forks and this one *forced* (``prefix``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from analysis.ir import Span
+
+
+class PivotKind(enum.Enum):
+    INTERLEAVE = "interleave"
+    BRANCH = "branch"
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One continuation of a fork: ``cond`` selects it (a Python bool or a z3
+    condition), ``payload`` says what it means to the instruction."""
+
+    cond: object
+    payload: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pivot:
+    """A pivot point. ``options`` are the feasible continuations as
+    ``(index, Option)`` pairs, ``index`` being the option's position among all
+    options the instruction offered (what a trace records); for INTERLEAVE
+    the options' payloads are thread ids. ``prefix`` are the forced decisions of
+    the same instruction's earlier forks; ``span`` locates the instruction."""
+
+    kind: PivotKind
+    options: tuple
+    prefix: tuple = ()
+    span: Span | None = None
+    tid: int | None = None  # the thread executing the instruction (BRANCH)
+    by_value: bool = False  # the trace records the payload instead of the index
+
+
+class LeafKind(enum.Enum):
+    END = "end"  # every thread ended, or exit()/abort()/main returned
+    VIOLATION = "violation"  # the target assertion fails
+    DEADLOCK = "deadlock"
+    CUT = "bound-cut"  # a loop or recursion exceeded the unwind bound
+    ERROR = "error"  # a run-time error (division by zero, null dereference, ...)
+    INFEASIBLE = "infeasible"  # an assume (or another assertion) cannot hold
+    PRUNED = "pruned"  # a reduction cut the run short
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    kind: LeafKind
+    message: str = ""
+    span: Span | None = None
+    tid: int | None = None
+
+
+# Leaves that end a *run* in DESIGN.md's sense (counted in full_runs).
+FULL_RUN_LEAVES = frozenset({LeafKind.END, LeafKind.VIOLATION, LeafKind.DEADLOCK, LeafKind.CUT})
+
+
+class PivotReached(Exception):
+    def __init__(self, pivot: Pivot):
+        self.pivot = pivot
+
+
+class LeafReached(Exception):
+    def __init__(self, leaf: Leaf):
+        self.leaf = leaf
+
+
+class EngineLimit(Exception):
+    """Something the engine does not handle on this path (too many values for a
+    symbolic pointer, a construct outside the model): the check is inconclusive."""
+
+
+@dataclass
+class Budget:
+    """Wall-clock deadline (``time.monotonic()`` value) and cancel token,
+    polled by the engine between instructions."""
+
+    deadline: float | None = None
+    cancel: object = None
+    expired_reason: str | None = field(default=None)
+
+    def poll(self) -> None:
+        import time
+
+        if self.cancel is not None and self.cancel.cancelled:
+            self.expired_reason = "cancelled"
+            raise BudgetExpired("cancelled")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.expired_reason = "timeout"
+            raise BudgetExpired("timeout")
+
+
+class BudgetExpired(Exception):
+    """The check's time ran out or it was cancelled (``args[0]`` says which)."""

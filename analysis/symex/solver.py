@@ -1,0 +1,140 @@
+"""The solver chain: satisfiability of a path condition plus a query.
+
+Every layer answers ``check(items, extra)``: is the conjunction of the path
+condition's constraints ``items`` (:class:`~analysis.symex.state.PathCond`
+nodes, oldest first) and the query constraints ``extra`` satisfiable? The
+chain is built in one place, :func:`build_solver`, from the options; each
+layer can be switched off by name and counts what it does:
+
+* ``solver_independence`` (:mod:`.solver_independence`): drop the constraints
+  sharing no symbol (transitively) with the query;
+* ``solver_cache`` (:mod:`.solver_cache`): remember results per constraint set;
+* ``solver_incremental``: one z3 solver whose assertion stack follows the
+  path condition by push/pop (a depth-first exploration shares long
+  prefixes); switched off, every query gets a fresh solver.
+
+Callers keep the invariant that the path condition alone is satisfiable
+(every constraint added to it was checked first); the independence layer
+relies on it. A query z3 cannot decide (timeout, interrupt) raises
+:class:`SolverUnknown`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import z3
+
+from analysis.symex.state import PathCond
+
+
+class SolverUnknown(Exception):
+    """z3 answered unknown; ``reason`` is z3's reason (``canceled``, ``timeout``...)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class SolverStats:
+    calls: int = 0
+    time_s: float = 0.0
+    counters: dict = field(default_factory=dict)
+
+    def count(self, name: str, n: int = 1) -> None:
+        self.counters[name] = self.counters.get(name, 0) + n
+
+
+class Z3Base:
+    """The bottom layer: a z3 solver, incremental (push/pop along the path
+    condition, the query passed as assumptions) or fresh per query."""
+
+    def __init__(self, ctx: z3.Context, stats: SolverStats, incremental: bool, timeout_ms: int | None):
+        self.ctx = ctx
+        self.stats = stats
+        self.incremental = incremental
+        self.timeout_ms = timeout_ms
+        self.solver = self._new() if incremental else None
+        self.pushed: list[PathCond] = []
+
+    def _new(self) -> z3.Solver:
+        s = z3.Solver(ctx=self.ctx)
+        if self.timeout_ms:
+            s.set("timeout", self.timeout_ms)
+        return s
+
+    def _prepare(self, items, extra) -> tuple[z3.Solver, list]:
+        if not self.incremental:
+            s = self._new()
+            for it in items:
+                s.add(it.cond)
+            return s, [e.cond for e in extra]
+        s, stack = self.solver, self.pushed
+        n, m = 0, min(len(stack), len(items))
+        while n < m and stack[n] is items[n]:
+            n += 1
+        if len(stack) > n:
+            s.pop(len(stack) - n)
+            del stack[n:]
+        for it in items[n:]:
+            s.push()
+            s.add(it.cond)
+            stack.append(it)
+        return s, [e.cond for e in extra]
+
+    def _run(self, s: z3.Solver, assumptions: list) -> z3.CheckSatResult:
+        t0 = time.perf_counter()
+        try:
+            r = s.check(*assumptions)
+        finally:
+            self.stats.calls += 1
+            self.stats.time_s += time.perf_counter() - t0
+        if r == z3.unknown:
+            raise SolverUnknown(s.reason_unknown())
+        return r
+
+    def check(self, items, extra) -> bool:
+        s, assumptions = self._prepare(items, extra)
+        return self._run(s, assumptions) == z3.sat
+
+    def model(self, items, extra) -> z3.ModelRef | None:
+        s, assumptions = self._prepare(items, extra)
+        if self._run(s, assumptions) != z3.sat:
+            return None
+        return s.model()
+
+
+class SolverChain:
+    """What the engine calls: ``is_sat(pc, extra)`` and ``model(pc, extra)``,
+    where ``pc`` is the newest :class:`PathCond` node (or None) and ``extra``
+    a list of PathCond items for the query."""
+
+    def __init__(self, top, base: Z3Base, stats: SolverStats):
+        self.top = top
+        self.base = base
+        self.stats = stats
+
+    def is_sat(self, pc: PathCond | None, extra: list[PathCond]) -> bool:
+        items = pc.constraints() if pc is not None else []
+        return self.top.check(items, extra)
+
+    def model(self, pc: PathCond | None, extra: list[PathCond] = ()) -> z3.ModelRef | None:
+        """A model of the whole path condition and ``extra`` (no layer in between)."""
+        items = pc.constraints() if pc is not None else []
+        return self.base.model(items, list(extra))
+
+
+def build_solver(options, ctx: z3.Context, stats: SolverStats, timeout_ms: int | None = None) -> SolverChain:
+    """The solver chain for ``options`` (see the module docstring)."""
+    from analysis.symex.solver_cache import CachingSolver
+    from analysis.symex.solver_independence import IndependenceSolver
+
+    base = Z3Base(ctx, stats, options.enabled("solver_incremental"), timeout_ms)
+    top = base
+    if options.enabled("solver_cache"):
+        top = CachingSolver(top, stats)
+    if options.enabled("solver_independence"):
+        top = IndependenceSolver(top, stats)
+    return SolverChain(top, base, stats)

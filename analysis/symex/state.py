@@ -1,0 +1,326 @@
+"""The symbolic state of a multithreaded program at one point of one run.
+
+A :class:`State` holds every thread's call stack (frames of registers with
+their pcs and back-edge counters), the memory, the synchronization state
+(mutex owners, barriers, the global FIFO wait queue of the arbitrary-context
+paper §4.1), the path condition, and the record of the run so far (steps for
+the counterexample, scheduling decisions, branch choices, events for partial
+order reduction, effects for weakest preconditions).
+
+States are forked at every pivot point, so :meth:`State.clone` must be cheap:
+the record of the run is kept in persistent cons lists (``(head, tail)``
+tuples, shared between forks), the path condition is a persistent chain of
+:class:`PathCond` nodes, and threads, frames and memory objects are copied on
+write: a state may mutate in place only the parts whose ``gen`` equals its own
+generation; :meth:`wthread`, :meth:`wframe` and :meth:`Memory.writable` hand
+out such parts. A state stored in an explorer node is never mutated again.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from analysis.ir import Function, Reg, Span
+from analysis.symex.memory import Memory
+from analysis.symex.values import Val
+
+_generations = itertools.count(1)
+
+
+def cons_list(c) -> list:
+    """The items of a persistent cons list, oldest first."""
+    out = []
+    while c is not None:
+        out.append(c[0])
+        c = c[1]
+    out.reverse()
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PathCond:
+    """One constraint of a path condition and the chain before it.
+
+    ``syms`` are the names of the symbols ``cond`` depends on (for the solver's
+    independence layer); ``cid`` its z3 AST id (terms are hash-consed, so equal
+    constraints have equal ids: the solver cache's key); ``depth`` the number of
+    constraints in the chain."""
+
+    cond: object
+    syms: frozenset
+    cid: int
+    parent: "PathCond | None" = None
+    depth: int = 1
+
+    def constraints(self) -> list["PathCond"]:
+        out = []
+        n: PathCond | None = self
+        while n is not None:
+            out.append(n)
+            n = n.parent
+        out.reverse()
+        return out
+
+
+@dataclass(slots=True)
+class Frame:
+    """A call of ``func``: the pc of its next instruction, its registers, the
+    back edges taken per target pc, and its stack objects (name -> object id).
+    ``ret_dst`` is the caller's register receiving the result."""
+
+    func: Function
+    pc: int
+    regs: dict
+    backedges: dict
+    stack_objs: dict
+    allocas: list
+    ret_dst: Reg | None
+    uid: int
+    gen: int = 0
+
+    def copy(self, gen: int) -> "Frame":
+        return Frame(self.func, self.pc, dict(self.regs), dict(self.backedges), self.stack_objs,
+                     list(self.allocas), self.ret_dst, self.uid, gen)
+
+
+ENABLED = "enabled"
+BLOCKED = "blocked"
+ENDED = "ended"
+
+
+@dataclass(slots=True)
+class Thread:
+    """A thread: ``tid`` (main is 0), ``name`` (``main`` or ``routine#n``),
+    its frames (innermost last), status, return value once ended, atomic
+    nesting depth, and what it is blocked on or resuming (``phase``):
+    ``None``; ``"cond"`` (woken from a condition wait, must re-acquire
+    ``phase_arg``, the mutex address); ``"barrier"`` (waiting at a barrier).
+    ``waits_for`` describes a blocked thread's wait in words.
+    ``qobj`` is the object id naming the queue joiners wait on."""
+
+    tid: int
+    name: str
+    routine: str
+    frames: list
+    status: str
+    qobj: int
+    retval: Val = 0
+    atomic: int = 0
+    phase: str | None = None
+    phase_arg: Val = 0
+    waits_for: str = ""
+    ends_process: bool = False
+    gen: int = 0
+
+    def copy(self, gen: int) -> "Thread":
+        return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
+                      self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
+                      self.ends_process, gen)
+
+    @property
+    def top(self) -> Frame:
+        return self.frames[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A fresh symbol of the run: an input of the counterexample when
+    ``input`` (nondet values, externals, main's parameters, uninitialised
+    memory), with the span that introduced it."""
+
+    name: str
+    term: object
+    bits: int
+    signed: bool
+    span: Span
+    input: bool = True
+
+
+@dataclass(slots=True)
+class StepRecord:
+    """A step of the run, rendered into a :class:`analysis.report.Step` once a
+    model is known: ``parts`` are strings and ``(value, ctype)`` /
+    ``("lv", pointer)`` items (see :mod:`analysis.symex.trace`)."""
+
+    tid: int
+    span: Span
+    parts: tuple
+
+
+@dataclass(slots=True)
+class Access:
+    """A memory access of an event: ``write`` or read of ``size`` bytes at
+    ``addr`` (a pointer value, possibly symbolic)."""
+
+    write: bool
+    addr: Val
+    size: int
+
+
+@dataclass(slots=True)
+class SyncOp:
+    """A synchronization of an event: ``op`` (the :class:`analysis.ir.Op`
+    value, or ``"end"`` for a thread ending, ``"exit"`` for the process
+    ending) on ``obj`` (a sync object's address, or a thread id for create,
+    join and end), ``blocked`` when the operation could not complete."""
+
+    op: str
+    obj: Val
+    blocked: bool = False
+
+
+@dataclass(slots=True)
+class Event:
+    """The visible part of one scheduling step (a block: the thread's next
+    global operation and the local instructions after it): what DPOR needs.
+    ``index`` is its position in the run; ``func``/``pc``/``span`` locate the
+    global operation that started it."""
+
+    index: int
+    tid: int
+    func: str
+    pc: int
+    span: Span
+    accesses: list = field(default_factory=list)
+    syncs: list = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What one executed instruction did, for weakest preconditions: thread,
+    the frame's uid, the instruction, the resolved address (Load/Store/...),
+    the value loaded or stored, and the outcome taken at a branch or fork."""
+
+    tid: int
+    frame: int
+    instr: object
+    addr: Val | None = None
+    value: Val | None = None
+    outcome: object = None
+
+
+class State:
+    """See the module docstring. Fields are public; mutate threads, frames and
+    memory objects only through :meth:`wthread`, :meth:`wframe` and
+    ``memory.writable``."""
+
+    __slots__ = (
+        "gen", "threads", "memory", "pc", "locks", "barriers", "wq", "current", "seen_global",
+        "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
+        "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
+        "wq_stamp", "ended",
+    )
+
+    def __init__(self):
+        self.gen = next(_generations)
+        self.threads: list[Thread] = []
+        self.memory = Memory({}, self.gen)
+        self.pc: PathCond | None = None
+        self.locks: dict[int, int] = {}  # mutex address -> owner tid
+        self.barriers: dict[int, tuple[Val, int]] = {}  # barrier address -> (count, arrived)
+        self.wq: tuple = ()  # ((queue address, tid), ...) oldest first
+        self.current: int | None = None  # thread running its block, or None at a scheduling point
+        self.seen_global = False
+        self.event: Event | None = None
+        self.event_count = 0
+        self.steps = None
+        self.schedule = None
+        self.choices = None
+        self.events = None
+        self.effects = None
+        self.symbols = None
+        self.sym_counts: dict[str, int] = {}
+        self.next_oid = 1
+        self.next_frame = 1
+        self.routine_counts: dict[str, int] = {}
+        self.forced: list = []
+        self.instr_taken: list = []  # (index, Option, trace record) of this instruction's forks
+        self.wq_stamp = 0
+        self.ended = False
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.gen = next(_generations)
+        s.threads = list(self.threads)
+        s.memory = self.memory.clone(s.gen)
+        s.pc = self.pc
+        s.locks = dict(self.locks)
+        s.barriers = dict(self.barriers)
+        s.wq = self.wq
+        s.current = self.current
+        s.seen_global = self.seen_global
+        ev = self.event
+        s.event = None if ev is None else Event(ev.index, ev.tid, ev.func, ev.pc, ev.span,
+                                                list(ev.accesses), list(ev.syncs))
+        s.event_count = self.event_count
+        s.steps = self.steps
+        s.schedule = self.schedule
+        s.choices = self.choices
+        s.events = self.events
+        s.effects = self.effects
+        s.symbols = self.symbols
+        s.sym_counts = dict(self.sym_counts)
+        s.next_oid = self.next_oid
+        s.next_frame = self.next_frame
+        s.routine_counts = dict(self.routine_counts)
+        s.forced = list(self.forced)
+        s.instr_taken = list(self.instr_taken)
+        s.wq_stamp = self.wq_stamp
+        s.ended = self.ended
+        return s
+
+    # ------------------------------------------------------------------
+    # copy-on-write access
+
+    def wthread(self, tid: int) -> Thread:
+        t = self.threads[tid]
+        if t.gen != self.gen:
+            t = t.copy(self.gen)
+            self.threads[tid] = t
+        return t
+
+    def wframe(self, tid: int) -> Frame:
+        t = self.wthread(tid)
+        f = t.frames[-1]
+        if f.gen != self.gen:
+            f = f.copy(self.gen)
+            t.frames[-1] = f
+        return f
+
+    # ------------------------------------------------------------------
+    # the record of the run
+
+    def add_step(self, tid: int, span: Span, *parts) -> None:
+        self.steps = (StepRecord(tid, span, parts), self.steps)
+
+    def add_symbol(self, sym: Symbol) -> None:
+        self.symbols = (sym, self.symbols)
+
+    def add_effect(self, eff: Effect) -> None:
+        self.effects = (eff, self.effects)
+
+    def enabled(self) -> list[int]:
+        """Threads that may run now: all enabled ones, or only the thread inside
+        an atomic region when there is one."""
+        out = []
+        for t in self.threads:
+            if t.status == ENABLED:
+                if t.atomic > 0:
+                    return [t.tid]
+                out.append(t.tid)
+        return out
+
+    def control_key(self) -> tuple:
+        """The global control state (assertion-guided paper §3.1, unrolled): per
+        thread its status, wait phase and call stack (function, pc, back-edge
+        counters per frame), plus the synchronization state (mutex owners, the
+        wait queue with concrete addresses, barrier arrivals)."""
+        threads = tuple(
+            (t.status, t.phase, t.atomic,
+             tuple((f.func.name, f.pc, tuple(sorted(f.backedges.items()))) for f in t.frames))
+            for t in self.threads
+        )
+        wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
+        bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items()))
+        return threads, tuple(sorted(self.locks.items())), wq, bars

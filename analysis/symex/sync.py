@@ -1,0 +1,459 @@
+"""pthreads semantics on one global FIFO wait queue.
+
+Following the arbitrary-context paper (§4.1, §4.2), every blocked thread is
+an entry ``(queue address, tid)`` of one global FIFO list, ``State.wq``; a
+queue is named by an address (a mutex's, a condition variable's, a
+barrier's, or the address of the object naming a thread, for its joiners).
+Waking is decided over the whole list, so addresses may be symbolic:
+
+* ``notify_one(p)`` forks up to ``|WQ| + 1`` ways: wake the i-th entry when
+  every earlier entry's address differs from ``p`` and the i-th equals it,
+  or wake nobody when all differ; infeasible forks are dropped by the solver
+  (with concrete addresses exactly one survives).
+* ``notify_all(p)`` forks once per subset of the entries whose address may
+  equal ``p`` (those that must are always in it).
+
+Operations (each a global instruction, so a scheduling point comes before it):
+
+* mutexes live in ``State.locks`` (address -> owner). ``lock`` of a held mutex
+  puts the thread on the mutex's queue; ``unlock`` wakes *all* its waiters,
+  which then compete again, so every acquisition order is explored (no
+  fairness is assumed). ``trylock`` returns 0 or EBUSY. Unlocking a mutex the
+  thread does not hold is a run-time error; locking one it holds blocks it
+  (and, with no one to release it, is reported as a deadlock).
+* ``cond_wait(c, m)`` releases ``m`` (the caller must hold it), waits on
+  ``c``'s queue, and once woken re-acquires ``m`` (waiting on ``m``'s queue
+  if needed) before returning. ``signal`` is notify_one, ``broadcast``
+  notify_all. Spurious wake-ups are not modelled.
+* ``barrier_init(b, n)``; ``barrier_wait(b)``: the n-th arriving thread
+  wakes the others, resets the barrier and returns
+  ``PTHREAD_BARRIER_SERIAL_THREAD`` (-1); the others wait and return 0.
+* ``create`` writes the new thread's id (main is 0, then 1, 2, ...) to the
+  handle and starts the routine with its argument; ``join`` waits on the
+  target's queue until it ended, then stores its return value if asked;
+  ``exit`` ends the calling thread; ``self`` gives its id.
+* atomic regions nest (``Thread.atomic``); no other thread is scheduled
+  while one is open. A thread that blocks inside an atomic region leaves it
+  (its depth drops to 0), as SV-COMP's tools do.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from analysis import ir
+from analysis.ir import IntType, Op, PtrType
+from analysis.symex.engine import EBUSY, Engine, bits_of
+from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
+from analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
+from analysis.symex.trace import lvalue
+from analysis.symex.values import mask
+
+MAX_SUBSET_ENTRIES = 8
+
+
+# ----------------------------------------------------------------------
+# the wait queue
+
+
+def notify_one(E: Engine, st: State, p) -> int | None:
+    """Choose which entry of the wait queue a notify on ``p`` wakes (an index
+    into ``st.wq``, or None). Forks; changes nothing."""
+    V, pb = E.V, E.ptr_bits
+
+    def options():
+        opts = []
+        before = True  # every earlier entry's address differs from p
+        for i, (a, _) in enumerate(st.wq):
+            eq = V.eq(a, p, pb)
+            c = V.and_(before, eq)
+            if c is not False:
+                opts.append(Option(c, i))
+            before = V.and_(before, V.not_(eq))
+            if before is False:
+                break
+        if before is not False:
+            opts.append(Option(before, None))
+        return opts
+
+    return E.fork(st, options, exhaustive=True).payload
+
+
+def notify_all(E: Engine, st: State, p) -> tuple[int, ...]:
+    """Choose the set of entries a notify-all on ``p`` wakes (indices into
+    ``st.wq``). Forks; changes nothing."""
+    V, pb = E.V, E.ptr_bits
+    must, may = [], []
+    for i, (a, _) in enumerate(st.wq):
+        eq = V.eq(a, p, pb)
+        if eq is True:
+            must.append(i)
+        elif eq is not False:
+            may.append((i, eq))
+    if not may:
+        return tuple(must)
+    if len(may) > MAX_SUBSET_ENTRIES:
+        raise EngineLimit("too many waiters on symbolic queue addresses")
+
+    def options():
+        opts = []
+        for bits in itertools.product((True, False), repeat=len(may)):
+            conds = [eq if b else V.not_(eq) for (_, eq), b in zip(may, bits)]
+            woken = tuple(sorted(must + [i for (i, _), b in zip(may, bits) if b]))
+            opts.append(Option(V.and_(*conds), woken))
+        return opts
+
+    return E.fork(st, options, exhaustive=True).payload
+
+
+def wake(st: State, indices) -> list[int]:
+    """Remove the entries ``indices`` from the wait queue and enable their threads."""
+    if not indices:
+        return []
+    chosen = set(indices)
+    woken = []
+    rest = []
+    for i, (a, t) in enumerate(st.wq):
+        if i in chosen:
+            th = st.wthread(t)
+            th.status = ENABLED
+            th.waits_for = ""
+            woken.append(t)
+        else:
+            rest.append((a, t))
+    st.wq = tuple(rest)
+    return woken
+
+
+def block(st: State, tid: int, queue, waits_for: str) -> None:
+    t = st.wthread(tid)
+    t.status = BLOCKED
+    t.waits_for = waits_for
+    t.atomic = 0
+    st.wq = st.wq + ((queue, tid),)
+
+
+def end_thread(E: Engine, st: State, tid: int, retval) -> None:
+    """``tid`` has returned from its initial frame or called pthread_exit: it
+    ends and its joiners wake (their queue address is concrete, so this never
+    forks). Ends the process when the thread is main (not in a context)."""
+    q = E.thread_queue(st, tid)
+    woken = wake(st, [i for i, (a, _) in enumerate(st.wq) if isinstance(a, int) and a == q])
+    t = st.wthread(tid)
+    t.status = ENDED
+    t.retval = retval
+    t.atomic = 0
+    _note(st, "end", tid)
+    span = E.span
+    if t.ends_process:
+        st.add_step(tid, span, f"{t.name} returns: the program ends")
+        st.ended = True
+        return
+    st.add_step(tid, span, f"{t.name} ends" + (f", waking {_names(st, woken)}" if woken else ""))
+
+
+# ----------------------------------------------------------------------
+# helpers
+
+
+def _names(st: State, tids) -> str:
+    return ", ".join(st.threads[t].name for t in tids)
+
+
+def _note(st: State, op: str, obj, blocked: bool = False) -> None:
+    if st.event is not None:
+        st.event.syncs.append(SyncOp(op, obj, blocked))
+
+
+def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:
+    """The concrete address of a synchronization object (forks per value)."""
+    p = E.ev(st, tid, e)
+    E.resolve(st, p, 0, False)
+    return E.concretize(st, p, E.ptr_bits, what)
+
+
+def _name(E: Engine, st: State, a: int) -> str:
+    return lvalue(st, E.L, a)
+
+
+def _next(E: Engine, st: State, tid: int, i: ir.Intrinsic, value=None) -> None:
+    f = st.wframe(tid)
+    if i.dst is not None:
+        v = 0 if value is None else value
+        f.regs[i.dst.name] = v & mask(bits_of(i.dst.type, E.ptr_bits)) if isinstance(v, int) else v
+    f.pc += 1
+    if E.record_effects:
+        st.add_effect(Effect(tid, f.uid, i, value=value))
+
+
+# ----------------------------------------------------------------------
+# threads
+
+
+def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V, pb = E.V, E.ptr_bits
+    handle, routine = i.args[0], i.args[2]
+    if isinstance(routine, ir.Addr) and routine.kind is ir.ObjKind.FUNCTION:
+        name = routine.name
+    else:
+        name = E.resolve_function(st, E.ev(st, tid, routine))
+    f = E.P.function(name)
+    if f is None:
+        raise EngineLimit(f"thread routine {name} has no body")
+    arg = E.ev(st, tid, i.args[3]) if len(i.args) > 3 else 0
+    hp = E.ev(st, tid, handle)
+    ht = handle.type.pointee if isinstance(handle.type, PtrType) else None
+    hsize = ht.size if isinstance(ht, (IntType, PtrType)) else pb // 8
+    oid, off = E.resolve(st, hp, hsize, True)
+    args = []
+    if f.params:
+        pt = f.params[0].type
+        args.append(V.convert(arg, bits_of(i.args[3].type, pb) if len(i.args) > 3 else pb, bits_of(pt, pb), False))
+    new = E._spawn(st, f, args, f.name, ends_process=False)
+    st.memory.store(oid, off, hsize, new, V, E.L)
+    E.note_access(st, True, hp, hsize)
+    _note(st, Op.THREAD_CREATE.value, new)
+    st.add_step(tid, i.span, f"create {st.threads[new].name}")
+    _next(E, st, tid, i, 0)
+
+
+def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V, pb = E.V, E.ptr_bits
+    h = i.args[0]
+    target = E.concretize(st, E.ev(st, tid, h), bits_of(h.type, pb), "a thread handle")
+    if target >= len(st.threads) or target == tid:
+        raise LeafReached(Leaf(LeafKind.ERROR, "join of an invalid thread", i.span, tid))
+    tt = st.threads[target]
+    if tt.status != ENDED:
+        _note(st, Op.THREAD_JOIN.value, target, blocked=True)
+        st.add_step(tid, i.span, f"wait for {tt.name} to end")
+        block(st, tid, E.thread_queue(st, target), f"{tt.name} to end")
+        return
+    dest = None
+    if len(i.args) > 1:
+        rp = E.ev(st, tid, i.args[1])
+        null = V.eq(rp, 0, pb)
+        if null is not True:
+            pick = "ptr" if null is False else E.fork(
+                st, lambda: [Option(null, "null"), Option(V.not_(null), "ptr")], exhaustive=True).payload
+            if pick == "ptr":
+                dest = (rp,) + E.resolve(st, rp, pb // 8, True)
+    if dest is not None:
+        rp, oid, off = dest
+        st.memory.store(oid, off, pb // 8, tt.retval, V, E.L)
+        E.note_access(st, True, rp, pb // 8)
+    _note(st, Op.THREAD_JOIN.value, target)
+    st.add_step(tid, i.span, f"join {tt.name}")
+    _next(E, st, tid, i, 0)
+
+
+def _exit(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    v = E.ev(st, tid, i.args[0]) if i.args else 0
+    t = st.wthread(tid)
+    for f in t.frames:
+        for oid in list(f.stack_objs.values()) + f.allocas:
+            st.memory.writable(oid).alive = False
+    t.frames = []
+    t.ends_process = False  # main calling pthread_exit lets the others run on
+    st.add_step(tid, i.span, "pthread_exit")
+    end_thread(E, st, tid, v)
+
+
+def _self(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    _next(E, st, tid, i, tid)
+
+
+# ----------------------------------------------------------------------
+# mutexes
+
+
+def _mutex_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a mutex address")
+    st.locks.pop(a, None)
+    _note(st, i.op.value, a)
+    st.add_step(tid, i.span, f"init mutex {_name(E, st, a)}")
+    _next(E, st, tid, i, 0)
+
+
+def _mutex_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a mutex address")
+    _note(st, i.op.value, a)
+    _next(E, st, tid, i, 0)
+
+
+def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a mutex address")
+    name = _name(E, st, a)
+    owner = st.locks.get(a)
+    if i.op is Op.MUTEX_TRYLOCK:
+        if owner is None:
+            st.locks[a] = tid
+        _note(st, Op.MUTEX_LOCK.value if owner is None else i.op.value, a)
+        st.add_step(tid, i.span, f"trylock {name}: " + ("locked" if owner is None else "busy"))
+        _next(E, st, tid, i, 0 if owner is None else EBUSY)
+        return
+    if owner is None:
+        st.locks[a] = tid
+        _note(st, i.op.value, a)
+        st.add_step(tid, i.span, f"lock {name}")
+        _next(E, st, tid, i, 0)
+        return
+    _note(st, i.op.value, a, blocked=True)
+    st.add_step(tid, i.span, f"wait for {name} (held by {st.threads[owner].name})")
+    block(st, tid, a, name)
+
+
+def _unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a mutex address")
+    if st.locks.get(a) != tid:
+        raise LeafReached(Leaf(LeafKind.ERROR, "unlock of a mutex this thread does not hold", i.span, tid))
+    chosen = notify_all(E, st, a)
+    del st.locks[a]
+    woken = wake(st, chosen)
+    _note(st, i.op.value, a)
+    st.add_step(tid, i.span, f"unlock {_name(E, st, a)}" + (f", waking {_names(st, woken)}" if woken else ""))
+    _next(E, st, tid, i, 0)
+
+
+# ----------------------------------------------------------------------
+# condition variables
+
+
+def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    t = st.threads[tid]
+    if t.phase == "cond":  # woken: re-acquire the mutex
+        m = t.phase_arg
+        name = _name(E, st, m)
+        if m in st.locks:
+            _note(st, Op.MUTEX_LOCK.value, m, blocked=True)
+            st.add_step(tid, i.span, f"woken, wait for {name}")
+            block(st, tid, m, name)
+            return
+        st.locks[m] = tid
+        w = st.wthread(tid)
+        w.phase, w.phase_arg = None, 0
+        _note(st, Op.MUTEX_LOCK.value, m)
+        st.add_step(tid, i.span, f"woken, lock {name}")
+        _next(E, st, tid, i, 0)
+        return
+    c = _addr(E, st, tid, i.args[0], "a condition variable address")
+    m = _addr(E, st, tid, i.args[1], "a mutex address")
+    if st.locks.get(m) != tid:
+        raise LeafReached(Leaf(LeafKind.ERROR, "pthread_cond_wait on a mutex this thread does not hold",
+                               i.span, tid))
+    chosen = notify_all(E, st, m)
+    del st.locks[m]
+    woken = wake(st, chosen)
+    cname, mname = _name(E, st, c), _name(E, st, m)
+    _note(st, Op.MUTEX_UNLOCK.value, m)
+    _note(st, i.op.value, c, blocked=True)
+    st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}" + (f", waking {_names(st, woken)})" if woken else ")"))
+    block(st, tid, c, f"a signal on {cname}")
+    w = st.wthread(tid)
+    w.phase, w.phase_arg = "cond", m
+
+
+def _signal(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    c = _addr(E, st, tid, i.args[0], "a condition variable address")
+    if i.op is Op.COND_SIGNAL:
+        k = notify_one(E, st, c)
+        chosen = () if k is None else (k,)
+    else:
+        chosen = notify_all(E, st, c)
+    woken = wake(st, chosen)
+    _note(st, i.op.value, c)
+    verb = "signal" if i.op is Op.COND_SIGNAL else "broadcast"
+    st.add_step(tid, i.span, f"{verb} {_name(E, st, c)}" + (f", waking {_names(st, woken)}" if woken else " (no waiter)"))
+    _next(E, st, tid, i, 0)
+
+
+def _cond_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a condition variable address")
+    _note(st, i.op.value, a)
+    _next(E, st, tid, i, 0)
+
+
+# ----------------------------------------------------------------------
+# barriers
+
+
+def _barrier_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a barrier address")
+    ce = i.args[2] if len(i.args) > 2 else i.args[-1]
+    n = E.V.convert(E.ev(st, tid, ce), bits_of(ce.type, E.ptr_bits), 32, False)
+    st.barriers[a] = (n, 0)
+    _note(st, i.op.value, a)
+    st.add_step(tid, i.span, f"init barrier {_name(E, st, a)} for ", ("v", n, IntType(32, False)), " threads")
+    _next(E, st, tid, i, 0)
+
+
+def _barrier_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    V = E.V
+    a = _addr(E, st, tid, i.args[0], "a barrier address")
+    entry = st.barriers.get(a)
+    if entry is None:
+        raise LeafReached(Leaf(LeafKind.ERROR, "wait on a barrier not initialised", i.span, tid))
+    n, arrived = entry
+    last = V.eq(n, arrived + 1, 32)
+    is_last = E.fork(st, lambda: [Option(last, True), Option(V.not_(last), False)], exhaustive=True).payload
+    name = _name(E, st, a)
+    if is_last:
+        chosen = notify_all(E, st, a)
+        st.barriers[a] = (n, 0)
+        woken = wake(st, chosen)
+        _note(st, i.op.value, a)
+        st.add_step(tid, i.span, f"barrier {name}: last to arrive" + (f", waking {_names(st, woken)}" if woken else ""))
+        _next(E, st, tid, i, -1)
+        return
+    st.barriers[a] = (n, arrived + 1)
+    _note(st, i.op.value, a, blocked=True)
+    st.add_step(tid, i.span, f"barrier {name}: wait ({arrived + 1} arrived)")
+    _next(E, st, tid, i, 0)
+    block(st, tid, a, f"barrier {name}")
+
+
+def _barrier_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a barrier address")
+    _note(st, i.op.value, a)
+    _next(E, st, tid, i, 0)
+
+
+# ----------------------------------------------------------------------
+# atomic regions
+
+
+def _atomic(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    t = st.wthread(tid)
+    t.atomic = t.atomic + 1 if i.op is Op.ATOMIC_BEGIN else max(0, t.atomic - 1)
+    _note(st, i.op.value, tid)
+    _next(E, st, tid, i)
+
+
+def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    h = _OPS.get(i.op)
+    if h is None:
+        raise EngineLimit(f"operation {i.op.value} is not supported")
+    h(E, st, tid, i)
+
+
+_OPS = {
+    Op.THREAD_CREATE: _create,
+    Op.THREAD_JOIN: _join,
+    Op.THREAD_EXIT: _exit,
+    Op.THREAD_SELF: _self,
+    Op.MUTEX_INIT: _mutex_init,
+    Op.MUTEX_DESTROY: _mutex_destroy,
+    Op.MUTEX_LOCK: _lock,
+    Op.MUTEX_TRYLOCK: _lock,
+    Op.MUTEX_UNLOCK: _unlock,
+    Op.COND_INIT: _cond_init,
+    Op.COND_DESTROY: _cond_init,
+    Op.COND_WAIT: _cond_wait,
+    Op.COND_SIGNAL: _signal,
+    Op.COND_BROADCAST: _signal,
+    Op.BARRIER_INIT: _barrier_init,
+    Op.BARRIER_DESTROY: _barrier_destroy,
+    Op.BARRIER_WAIT: _barrier_wait,
+    Op.ATOMIC_BEGIN: _atomic,
+    Op.ATOMIC_END: _atomic,
+}

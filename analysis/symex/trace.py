@@ -1,0 +1,143 @@
+"""Counterexamples: a run's record rendered under a model, in C's words.
+
+A run records :class:`~analysis.symex.state.StepRecord` s whose ``parts`` are
+strings and placeholders; :func:`build_trace` evaluates the placeholders in a
+z3 model of the path condition and yields a :class:`analysis.report.Trace`:
+
+* ``("v", value, ctype)`` -- a value printed as its C type reads it (signed or
+  unsigned decimal, ``&x.f[2]`` / ``NULL`` for pointers);
+* ``("lv", pointer, ctype)`` -- the lvalue a pointer designates (``x``,
+  ``nodes[1].data``, ``heap@12[4]``);
+* ``("expr", ir_expr)`` -- an IR expression printed as C.
+"""
+
+from __future__ import annotations
+
+from analysis import ir
+from analysis.ir import ArrayType, IntType, PtrType, StructType, type_size
+from analysis.report import Input, Step, Trace
+from analysis.symex.memory import PointerLayout
+from analysis.symex.state import State, cons_list
+from analysis.symex.values import to_signed
+
+
+def model_value(model, v) -> int:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    if model is None:
+        return 0
+    r = model.eval(v, model_completion=True)
+    try:
+        return r.as_long()
+    except AttributeError:
+        import z3
+
+        return 1 if z3.is_true(r) else 0
+
+
+def lvalue(st: State, L: PointerLayout, p: int, ctype=None) -> str:
+    """The C lvalue a concrete pointer designates."""
+    oid = p >> L.off_bits
+    off = p & ((1 << L.off_bits) - 1)
+    obj = st.memory.get(oid)
+    if obj is None:
+        return f"*(0x{p:x})"
+    if obj.kind == "null":
+        return "*NULL" if off == 0 else f"*(0x{off:x})"
+    if obj.kind == "function":
+        return obj.name
+    return obj.name + _path(obj.ctype, off, ctype)
+
+
+def _path(t, off: int, want) -> str:
+    if off == 0 and (t is None or want is None or t == want or not isinstance(t, (ArrayType, StructType))):
+        return ""
+    if isinstance(t, ArrayType):
+        es = type_size(t.elem) or 1
+        return f"[{off // es}]" + _path(t.elem, off % es, want)
+    if isinstance(t, StructType):
+        for f in t.fields:
+            fs = type_size(f.type)
+            if f.offset <= off < f.offset + max(fs, 1):
+                return f".{f.name}" + _path(f.type, off - f.offset, want)
+    return f"+{off}" if off else ""
+
+
+def value_text(st: State, L: PointerLayout, v: int, ctype) -> str:
+    if isinstance(ctype, PtrType):
+        if v == 0:
+            return "NULL"
+        return "&" + lvalue(st, L, v)
+    if isinstance(ctype, IntType):
+        if ctype.is_bool:
+            return str(v & 1)
+        return str(to_signed(v, ctype.bits) if ctype.signed else v)
+    return str(v)
+
+
+def c_expr(e) -> str:
+    """An IR expression printed as C (registers by name, temporaries as written)."""
+    t = type(e)
+    if t is ir.Const:
+        if isinstance(e.type, PtrType) and e.value == 0:
+            return "NULL"
+        if isinstance(e.type, IntType) and e.type.signed:
+            return str(to_signed(e.value & ((1 << e.type.bits) - 1), e.type.bits))
+        return str(e.value)
+    if t is ir.Reg:
+        return e.name
+    if t is ir.Addr:
+        return e.name if e.kind is ir.ObjKind.FUNCTION else f"&{e.name}"
+    if t is ir.Unary:
+        return f"{e.op}{_paren(e.arg)}"
+    if t is ir.Binary:
+        return f"{_paren(e.left)} {e.op} {_paren(e.right)}"
+    if t is ir.Cast:
+        return c_expr(e.arg)
+    if t is ir.PtrAdd:
+        return f"{_paren(e.ptr)} + {_paren(e.offset)}"
+    if t is ir.PtrDiff:
+        return f"{_paren(e.left)} - {_paren(e.right)}"
+    if t is ir.Ite:
+        return f"{_paren(e.cond)} ? {_paren(e.then)} : {_paren(e.other)}"
+    return "?"
+
+
+def _paren(e) -> str:
+    s = c_expr(e)
+    return f"({s})" if type(e) in (ir.Binary, ir.Ite, ir.PtrAdd, ir.PtrDiff) else s
+
+
+def render(st: State, L: PointerLayout, model, parts) -> str:
+    out = []
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        elif p[0] == "v":
+            out.append(value_text(st, L, model_value(model, p[1]), p[2]))
+        elif p[0] == "lv":
+            out.append(lvalue(st, L, model_value(model, p[1]), p[2] if len(p) > 2 else None))
+        elif p[0] == "expr":
+            out.append(c_expr(p[1]))
+    return "".join(out)
+
+
+def build_trace(st: State, L: PointerLayout, model) -> Trace:
+    inputs = []
+    for sym in cons_list(st.symbols):
+        if not sym.input:
+            continue
+        v = model_value(model, sym.term)
+        inputs.append(Input(sym.name, to_signed(v, sym.bits) if sym.signed else v, sym.span))
+    steps = [
+        Step(r.tid, st.threads[r.tid].name, r.span, render(st, L, model, r.parts))
+        for r in cons_list(st.steps)
+    ]
+    return Trace(
+        inputs=tuple(inputs),
+        steps=tuple(steps),
+        schedule=tuple(cons_list(st.schedule)),
+        choices=tuple(cons_list(st.choices)),
+    )

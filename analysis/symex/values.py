@@ -1,0 +1,376 @@
+"""C scalar values on z3 bit-vectors, with concrete folding.
+
+A value (:data:`Val`) is either a Python ``int`` (a concrete bit pattern,
+always in ``range(0, 2**bits)``) or a z3 bit-vector expression. Operations fold
+concrete operands in Python, which is two orders of magnitude cheaper than
+building z3 terms; only values that depend on a symbol become z3 terms. A
+condition (:data:`Cond`) is likewise a Python ``bool`` or a z3 ``BoolRef``.
+
+All z3 terms of one check live in one :class:`z3.Context` (so that a watcher
+thread can interrupt exactly that check); :class:`Values` holds it and makes
+the constants. The width of a value is never stored with it: the IR's types
+say it (:func:`analysis.ir.value_bits`), and every operation takes ``bits``.
+
+:func:`Values.symbols` gives the names of the symbols a term depends on,
+memoised per term, for the solver's constraint-independence layer.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import z3
+
+Val = Union[int, z3.BitVecRef]
+Cond = Union[bool, z3.BoolRef]
+
+
+def mask(bits: int) -> int:
+    return (1 << bits) - 1
+
+
+def to_signed(v: int, bits: int) -> int:
+    """The two's complement reading of a concrete bit pattern."""
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def is_concrete(v) -> bool:
+    return isinstance(v, (int, bool))
+
+
+class Values:
+    """Constructors and operations for the values of one check (one z3 context)."""
+
+    def __init__(self, ctx: z3.Context | None = None):
+        self.ctx = ctx or z3.Context()
+        self._consts: dict[tuple[int, int], z3.BitVecRef] = {}
+        self._symbols: dict[int, tuple[z3.ExprRef, frozenset[str]]] = {}
+        self.true = z3.BoolVal(True, self.ctx)
+        self.false = z3.BoolVal(False, self.ctx)
+
+    # ------------------------------------------------------------------
+    # constants, symbols, lifting
+
+    def const(self, v: int, bits: int) -> z3.BitVecRef:
+        key = (v, bits)
+        c = self._consts.get(key)
+        if c is None:
+            if len(self._consts) > 4096:
+                self._consts.clear()
+            c = self._consts[key] = z3.BitVecVal(v, bits, self.ctx)
+        return c
+
+    def lift(self, v: Val, bits: int) -> z3.BitVecRef:
+        return self.const(v, bits) if isinstance(v, int) else v
+
+    def lift_cond(self, c: Cond) -> z3.BoolRef:
+        if c is True:
+            return self.true
+        if c is False:
+            return self.false
+        return c
+
+    def fresh(self, name: str, bits: int) -> z3.BitVecRef:
+        return z3.BitVec(name, bits, self.ctx)
+
+    def fresh_array(self, name: str, index_bits: int) -> z3.ArrayRef:
+        return z3.Array(name, z3.BitVecSort(index_bits, self.ctx), z3.BitVecSort(8, self.ctx))
+
+    def zero_array(self, index_bits: int) -> z3.ArrayRef:
+        return z3.K(z3.BitVecSort(index_bits, self.ctx), self.const(0, 8))
+
+    @staticmethod
+    def concrete(v):
+        """``v`` as a Python int/bool when z3 already knows it is a constant, else ``v``."""
+        if isinstance(v, (int, bool)):
+            return v
+        if z3.is_bv_value(v):
+            return v.as_long()
+        if z3.is_true(v):
+            return True
+        if z3.is_false(v):
+            return False
+        return v
+
+    def simplified(self, v):
+        """``v`` simplified by z3, as a Python constant when it becomes one."""
+        if isinstance(v, (int, bool)):
+            return v
+        return self.concrete(z3.simplify(v))
+
+    def symbols(self, e) -> frozenset[str]:
+        """Names of the uninterpreted constants (symbols, arrays) ``e`` depends on."""
+        if isinstance(e, (int, bool)):
+            return frozenset()
+        root = e.get_id()
+        hit = self._symbols.get(root)
+        if hit is not None:
+            return hit[1]
+        # iterative post-order walk with memo by AST id
+        stack = [(e, False)]
+        while stack:
+            x, expanded = stack.pop()
+            xid = x.get_id()
+            if xid in self._symbols:
+                continue
+            if z3.is_const(x):
+                names = frozenset() if z3.is_value(x) else frozenset((x.decl().name(),))
+                self._symbols[xid] = (x, names)
+                continue
+            kids = x.children()
+            if expanded:
+                acc: frozenset[str] = frozenset()
+                for k in kids:
+                    acc = acc | self._symbols[k.get_id()][1]
+                self._symbols[xid] = (x, acc)
+            else:
+                stack.append((x, True))
+                stack.extend((k, False) for k in kids if k.get_id() not in self._symbols)
+        return self._symbols[root][1]
+
+    # ------------------------------------------------------------------
+    # conditions
+
+    def cond_of(self, v: Val, bits: int) -> Cond:
+        """``v != 0`` as a condition; ``If(c, 1, 0)`` is unwrapped back to ``c``."""
+        if isinstance(v, int):
+            return v != 0
+        if z3.is_app_of(v, z3.Z3_OP_ITE):
+            c, a, b = v.children()
+            if z3.is_bv_value(a) and z3.is_bv_value(b):
+                av, bv = a.as_long(), b.as_long()
+                if av != 0 and bv == 0:
+                    return c
+                if av == 0 and bv != 0:
+                    return z3.Not(c)
+        return v != self.const(0, bits)
+
+    def of_cond(self, c: Cond, bits: int) -> Val:
+        """A condition as the C int 0/1 of width ``bits``."""
+        if isinstance(c, bool):
+            return int(c)
+        return z3.If(c, self.const(1, bits), self.const(0, bits))
+
+    def not_(self, c: Cond) -> Cond:
+        if isinstance(c, bool):
+            return not c
+        if z3.is_not(c):
+            return c.arg(0)
+        return z3.Not(c)
+
+    def and_(self, *cs: Cond) -> Cond:
+        rest = []
+        for c in cs:
+            if c is False:
+                return False
+            if c is not True:
+                rest.append(c)
+        if not rest:
+            return True
+        return rest[0] if len(rest) == 1 else z3.And(*rest)
+
+    def or_(self, *cs: Cond) -> Cond:
+        rest = []
+        for c in cs:
+            if c is True:
+                return True
+            if c is not False:
+                rest.append(c)
+        if not rest:
+            return False
+        return rest[0] if len(rest) == 1 else z3.Or(*rest)
+
+    def ite(self, c: Cond, a: Val, b: Val, bits: int) -> Val:
+        if isinstance(c, bool):
+            return a if c else b
+        if isinstance(a, int) and isinstance(b, int) and a == b:
+            return a
+        return z3.If(c, self.lift(a, bits), self.lift(b, bits))
+
+    # ------------------------------------------------------------------
+    # comparisons
+
+    def eq(self, a: Val, b: Val, bits: int) -> Cond:
+        if isinstance(a, int) and isinstance(b, int):
+            return a == b
+        return self.lift(a, bits) == self.lift(b, bits)
+
+    def ne(self, a: Val, b: Val, bits: int) -> Cond:
+        return self.not_(self.eq(a, b, bits))
+
+    def lt(self, a: Val, b: Val, bits: int, signed: bool) -> Cond:
+        if isinstance(a, int) and isinstance(b, int):
+            if signed:
+                return to_signed(a, bits) < to_signed(b, bits)
+            return a < b
+        x, y = self.lift(a, bits), self.lift(b, bits)
+        return x < y if signed else z3.ULT(x, y)
+
+    def le(self, a: Val, b: Val, bits: int, signed: bool) -> Cond:
+        if isinstance(a, int) and isinstance(b, int):
+            if signed:
+                return to_signed(a, bits) <= to_signed(b, bits)
+            return a <= b
+        x, y = self.lift(a, bits), self.lift(b, bits)
+        return x <= y if signed else z3.ULE(x, y)
+
+    # ------------------------------------------------------------------
+    # arithmetic (wrapping; the overflow conditions are separate)
+
+    def add(self, a: Val, b: Val, bits: int) -> Val:
+        if isinstance(a, int) and isinstance(b, int):
+            return (a + b) & mask(bits)
+        if isinstance(b, int) and b == 0:
+            return a
+        return self.lift(a, bits) + self.lift(b, bits)
+
+    def sub(self, a: Val, b: Val, bits: int) -> Val:
+        if isinstance(a, int) and isinstance(b, int):
+            return (a - b) & mask(bits)
+        if isinstance(b, int) and b == 0:
+            return a
+        return self.lift(a, bits) - self.lift(b, bits)
+
+    def mul(self, a: Val, b: Val, bits: int) -> Val:
+        if isinstance(a, int) and isinstance(b, int):
+            return (a * b) & mask(bits)
+        return self.lift(a, bits) * self.lift(b, bits)
+
+    def neg(self, a: Val, bits: int) -> Val:
+        if isinstance(a, int):
+            return (-a) & mask(bits)
+        return -a
+
+    def div(self, a: Val, b: Val, bits: int, signed: bool) -> Val:
+        """C division (truncating); the caller has excluded ``b == 0``."""
+        if isinstance(a, int) and isinstance(b, int):
+            if b == 0:
+                return 0
+            if signed:
+                x, y = to_signed(a, bits), to_signed(b, bits)
+                q = abs(x) // abs(y)
+                return (q if (x < 0) == (y < 0) else -q) & mask(bits)
+            return a // b
+        x, y = self.lift(a, bits), self.lift(b, bits)
+        return x / y if signed else z3.UDiv(x, y)
+
+    def rem(self, a: Val, b: Val, bits: int, signed: bool) -> Val:
+        """C remainder (sign of the dividend); the caller has excluded ``b == 0``."""
+        if isinstance(a, int) and isinstance(b, int):
+            if b == 0:
+                return 0
+            if signed:
+                x, y = to_signed(a, bits), to_signed(b, bits)
+                r = abs(x) % abs(y)
+                return (-r if x < 0 else r) & mask(bits)
+            return a % b
+        x, y = self.lift(a, bits), self.lift(b, bits)
+        return z3.SRem(x, y) if signed else z3.URem(x, y)
+
+    def band(self, a: Val, b: Val, bits: int) -> Val:
+        if isinstance(a, int) and isinstance(b, int):
+            return a & b
+        return self.lift(a, bits) & self.lift(b, bits)
+
+    def bor(self, a: Val, b: Val, bits: int) -> Val:
+        if isinstance(a, int) and isinstance(b, int):
+            return a | b
+        return self.lift(a, bits) | self.lift(b, bits)
+
+    def bxor(self, a: Val, b: Val, bits: int) -> Val:
+        if isinstance(a, int) and isinstance(b, int):
+            return a ^ b
+        return self.lift(a, bits) ^ self.lift(b, bits)
+
+    def bnot(self, a: Val, bits: int) -> Val:
+        if isinstance(a, int):
+            return (~a) & mask(bits)
+        return ~a
+
+    def shl(self, a: Val, n: Val, bits: int) -> Val:
+        """``a << n``; ``n`` already of width ``bits``; counts >= bits give 0."""
+        if isinstance(a, int) and isinstance(n, int):
+            return (a << n) & mask(bits) if n < bits else 0
+        return self.lift(a, bits) << self.lift(n, bits)
+
+    def shr(self, a: Val, n: Val, bits: int, signed: bool) -> Val:
+        """``a >> n``: arithmetic for signed ``a`` (as gcc does), logical otherwise."""
+        if isinstance(a, int) and isinstance(n, int):
+            if signed:
+                return (to_signed(a, bits) >> min(n, bits)) & mask(bits)
+            return a >> n if n < bits else 0
+        x, y = self.lift(a, bits), self.lift(n, bits)
+        return x >> y if signed else z3.LShR(x, y)
+
+    # ------------------------------------------------------------------
+    # overflow conditions (True when the signed operation overflows)
+
+    def add_overflows(self, a: Val, b: Val, bits: int) -> Cond:
+        if isinstance(a, int) and isinstance(b, int):
+            r = to_signed(a, bits) + to_signed(b, bits)
+            return not (-(1 << (bits - 1)) <= r < (1 << (bits - 1)))
+        x, y = self.lift(a, bits), self.lift(b, bits)
+        return z3.Not(z3.And(z3.BVAddNoOverflow(x, y, True), z3.BVAddNoUnderflow(x, y)))
+
+    def sub_overflows(self, a: Val, b: Val, bits: int) -> Cond:
+        if isinstance(a, int) and isinstance(b, int):
+            r = to_signed(a, bits) - to_signed(b, bits)
+            return not (-(1 << (bits - 1)) <= r < (1 << (bits - 1)))
+        x, y = self.lift(a, bits), self.lift(b, bits)
+        return z3.Not(z3.And(z3.BVSubNoOverflow(x, y), z3.BVSubNoUnderflow(x, y, True)))
+
+    def mul_overflows(self, a: Val, b: Val, bits: int) -> Cond:
+        if isinstance(a, int) and isinstance(b, int):
+            r = to_signed(a, bits) * to_signed(b, bits)
+            return not (-(1 << (bits - 1)) <= r < (1 << (bits - 1)))
+        x, y = self.lift(a, bits), self.lift(b, bits)
+        return z3.Not(z3.And(z3.BVMulNoOverflow(x, y, True), z3.BVMulNoUnderflow(x, y)))
+
+    def min_signed(self, bits: int) -> int:
+        return 1 << (bits - 1)
+
+    # ------------------------------------------------------------------
+    # widths
+
+    def trunc(self, a: Val, bits: int) -> Val:
+        if isinstance(a, int):
+            return a & mask(bits)
+        if a.size() == bits:
+            return a
+        return z3.Extract(bits - 1, 0, a)
+
+    def zext(self, a: Val, frm: int, to: int) -> Val:
+        if isinstance(a, int) or to == frm:
+            return a
+        return z3.ZeroExt(to - frm, a)
+
+    def sext(self, a: Val, frm: int, to: int) -> Val:
+        if isinstance(a, int):
+            return to_signed(a, frm) & mask(to)
+        if to == frm:
+            return a
+        return z3.SignExt(to - frm, a)
+
+    def convert(self, a: Val, frm: int, to: int, signed: bool) -> Val:
+        """Integer conversion of a ``frm``-bit value to ``to`` bits (extension by
+        the source's signedness)."""
+        if to <= frm:
+            return self.trunc(a, to)
+        return self.sext(a, frm, to) if signed else self.zext(a, frm, to)
+
+    def extract(self, a: Val, hi: int, lo: int) -> Val:
+        if isinstance(a, int):
+            return (a >> lo) & mask(hi - lo + 1)
+        if lo == 0 and a.size() == hi + 1:
+            return a
+        return z3.Extract(hi, lo, a)
+
+    def concat(self, parts: list[tuple[Val, int]]) -> Val:
+        """Concatenate ``(value, bits)`` pairs, most significant first."""
+        if all(isinstance(v, int) for v, _ in parts):
+            out = 0
+            for v, b in parts:
+                out = (out << b) | v
+            return out
+        terms = [self.lift(v, b) for v, b in parts]
+        return terms[0] if len(terms) == 1 else z3.Concat(*terms)
