@@ -203,7 +203,7 @@ local function main()
   end
   local command = type(chosen.command) == "table" and chosen.command or chosen
   local answered, answer = false, nil
-  client.request("workspace/executeCommand", { command = command.command, arguments = command.arguments },
+  distaff._call(client, "request", "workspace/executeCommand", { command = command.command, arguments = command.arguments },
     function(err, result)
       answered, answer = true, { err = err, result = result }
     end, bufnr)

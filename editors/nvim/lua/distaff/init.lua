@@ -43,6 +43,17 @@ local defaults = {
 
 M.config = vim.deepcopy(defaults)
 
+-- client.request(...) on 0.7-0.10, client:request(...) from 0.11 (where the
+-- dot form is deprecated).
+local function call(client, method, ...)
+  if vim.fn.has("nvim-0.11") == 1 then
+    return client[method](client, ...)
+  end
+  return client[method](...)
+end
+
+M._call = call
+
 local function has_08()
   return vim.lsp.start ~= nil
 end
@@ -64,7 +75,7 @@ local function find_root(path, markers)
   local here = dir
   while true do
     for _, marker in ipairs(markers) do
-      if vim.loop.fs_stat(here .. "/" .. marker) ~= nil then
+      if (vim.uv or vim.loop).fs_stat(here .. "/" .. marker) ~= nil then
         return here
       end
     end
@@ -144,7 +155,7 @@ local function client_config(root_dir)
     },
     on_init = function(client)
       -- Neovim 0.7 sends no settings by itself.
-      client.notify("workspace/didChangeConfiguration", { settings = { distaff = settings } })
+      call(client, "notify", "workspace/didChangeConfiguration", { settings = { distaff = settings } })
     end,
     on_attach = function(client, bufnr)
       if config.codelens then
@@ -236,7 +247,7 @@ function M.execute(name, callback)
   end
   local with_position = name == "check_from_here" or name == "pin_thread"
   local params = { command = command, arguments = { M.cursor_args(client, with_position) } }
-  client.request("workspace/executeCommand", params, function(err, result)
+  call(client, "request", "workspace/executeCommand", params, function(err, result)
     if err ~= nil then
       vim.notify("distaff: " .. command .. " failed: " .. tostring(err.message or err), vim.log.levels.ERROR)
     end
