@@ -62,3 +62,21 @@ def test_checkhealth_says_how_to_install_a_missing_server(nvim_env):
     report = _health(nvim_env)
     assert re.search(r"ERROR:? `/nonexistent/distaff` is not an executable", report), report
     assert "pip install distaff" in report, report
+
+
+def test_checkhealth_finds_an_installed_script_its_python_and_version(nvim_env, tmp_path):
+    """A `distaff` console script as pip writes it (a #! line naming its
+    Python): health runs `distaff --version` and probes that Python."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "distaff"
+    script.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(REPO)!r})\n"
+                      "from server.cli import main\nsys.exit(main())\n")
+    script.chmod(0o755)
+    nvim_env["PATH"] = f"{bin_dir}:{nvim_env['PATH']}"
+    report = _health(nvim_env)
+    assert "ERROR" not in report, report
+    assert re.search(r"OK:? server command: distaff lsp \(" + re.escape(str(script)) + r"\)", report), report
+    assert re.search(r"OK:? version: distaff \d+\.\d+", report), report
+    assert re.search(r"OK:? runs on " + re.escape(sys.executable), report), report
+    assert re.search(r"OK:? z3 ", report), report

@@ -94,9 +94,12 @@ function M.check()
       report.error("`" .. cmd[1] .. " --version` failed: " .. output)
     end
     python = shebang_python(exe)
-    if python == nil then
-      report.warn("cannot tell which Python runs " .. exe .. "; probing python3 on PATH instead")
+    if python ~= nil then
+      report.ok("runs on " .. python .. " (its #! line)")
+    else
+      -- A wrapper (pyenv shim, pipx link to a shell script): guess.
       python = vim.fn.exepath("python3")
+      report.info(exe .. " names no Python in its #! line; probing python3 on PATH (" .. python .. ")")
     end
   else
     report.info("a custom `cmd` is set: the Python below is python3 on PATH, which may not be the server's")
