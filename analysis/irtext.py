@@ -20,6 +20,8 @@ literal), ``&f`` (function); ``(a + b)``, ``(i64)e``, ``(p +p off)`` for
 from __future__ import annotations
 
 from analysis.ir import (
+    ArrayType,
+    FuncType,
     Addr,
     Assign,
     Binary,
@@ -53,11 +55,27 @@ _KIND = {Kind.LOCAL: "L", Kind.BRANCH: "B", Kind.GLOBAL: "G"}
 _INT = IntType(32, True)
 
 
+def format_type(t) -> str:
+    """A type as C would write it: arrays outermost dimension first."""
+    if isinstance(t, ArrayType):
+        dims = []
+        while isinstance(t, ArrayType):
+            dims.append("" if t.length is None else str(t.length))
+            t = t.elem
+        return format_type(t) + "".join(f"[{d}]" for d in dims)
+    if isinstance(t, PtrType):
+        return format_type(t.pointee) + "*"
+    if isinstance(t, FuncType):
+        ps = ", ".join(format_type(p) for p in t.params) + (", ..." if t.variadic else "")
+        return f"{format_type(t.ret)}({ps})"
+    return str(t)
+
+
 def format_expr(e: Expr) -> str:
     if isinstance(e, Const):
         if isinstance(e.type, PtrType) and e.value == 0:
             return "null"
-        return str(e.value) if e.type == _INT else f"{e.value}:{e.type}"
+        return str(e.value) if e.type == _INT else f"{e.value}:{format_type(e.type)}"
     if isinstance(e, Reg):
         return e.name
     if isinstance(e, Addr):
@@ -68,7 +86,7 @@ def format_expr(e: Expr) -> str:
     if isinstance(e, Binary):
         return f"({format_expr(e.left)} {e.op} {format_expr(e.right)})"
     if isinstance(e, Cast):
-        return f"({e.type}){format_expr(e.arg)}"
+        return f"({format_type(e.type)}){format_expr(e.arg)}"
     if isinstance(e, PtrAdd):
         return f"({format_expr(e.ptr)} +p {format_expr(e.offset)})"
     if isinstance(e, PtrDiff):
@@ -79,16 +97,16 @@ def format_expr(e: Expr) -> str:
 
 
 def _dst(r: Reg | None) -> str:
-    return f"{r.name}:{r.type} := " if r is not None else ""
+    return f"{r.name}:{format_type(r.type)} := " if r is not None else ""
 
 
 def format_instr(i: Instr) -> str:
     if isinstance(i, Assign):
         return f"{_dst(i.dst)}{format_expr(i.expr)}"
     if isinstance(i, Load):
-        return f"{_dst(i.dst)}load {i.type} [{format_expr(i.addr)}]"
+        return f"{_dst(i.dst)}load {format_type(i.type)} [{format_expr(i.addr)}]"
     if isinstance(i, Store):
-        return f"store {i.type} [{format_expr(i.addr)}] := {format_expr(i.value)}"
+        return f"store {format_type(i.type)} [{format_expr(i.addr)}] := {format_expr(i.value)}"
     if isinstance(i, Jump):
         return f"jump {i.target}"
     if isinstance(i, Branch):
@@ -125,21 +143,21 @@ def _string_text(g: GlobalVar) -> str:
 
 def format_global(g: GlobalVar, path: str) -> str:
     if g.is_string:
-        return f"string {g.name}: {g.type} = {_string_text(g)}   ; {format_span(g.span, path)}"
+        return f"string {g.name}: {format_type(g.type)} = {_string_text(g)}   ; {format_span(g.span, path)}"
     init = ""
     if g.init:
-        init = " = { " + ", ".join(f"{v.offset}: {v.type} {format_expr(v.value)}" for v in g.init) + " }"
-    return f"global {g.name}: {g.type}{init}   ; {format_span(g.span, path)}"
+        init = " = { " + ", ".join(f"{v.offset}: {format_type(v.type)} {format_expr(v.value)}" for v in g.init) + " }"
+    return f"global {g.name}: {format_type(g.type)}{init}   ; {format_span(g.span, path)}"
 
 
 def format_function(f: Function, path: str) -> list[str]:
-    params = ", ".join(f"{p.name}: {p.type}" for p in f.params)
+    params = ", ".join(f"{p.name}: {format_type(p.type)}" for p in f.params)
     if f.type.variadic:
         params += ", ..." if params else "..."
-    head = f"function {f.name}({params}) -> {f.type.ret}{' atomic' if f.atomic else ''}"
+    head = f"function {f.name}({params}) -> {format_type(f.type.ret)}{' atomic' if f.atomic else ''}"
     lines = [f"{head}   ; {format_span(f.span, path)}"]
     for s in f.stack:
-        lines.append(f"  stack {s.name}: {s.type}   ; {format_span(s.span, path)}")
+        lines.append(f"  stack {s.name}: {format_type(s.type)}   ; {format_span(s.span, path)}")
     width = len(str(max(len(f.body) - 1, 0)))
     for pc, i in enumerate(f.body):
         text = f"  {pc:>{width}}  {_KIND[i.kind]}  {format_instr(i)}"

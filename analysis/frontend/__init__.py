@@ -8,6 +8,8 @@ is still lowered.
 
 from __future__ import annotations
 
+import dataclasses
+
 from analysis.ir import DataModel, Finding, FindingKind, Program, Span
 
 
@@ -19,28 +21,43 @@ def parse_program(
     read_include=None,
 ) -> Program:
     """Lower C source ``text`` (an unsaved buffer or a file's contents) named
-    ``path``. ``read_include(name, from_path) -> str | None`` reads local
+    ``path``, then classify memory accesses with the escape analysis.
+    ``read_include(name, from_path) -> str | None`` reads local
     ``#include "name"`` files (None: not read)."""
+    from analysis.static.escape import classify
+
+    program = lower_source(text, path, data_model=data_model, read_include=read_include)
+    try:
+        return classify(program)
+    except Exception as e:  # noqa: BLE001 - unclassified (all GLOBAL) is still sound
+        finding = Finding(FindingKind.UNSUPPORTED, f"internal (escape analysis): {e}", _file_span(path))
+        return dataclasses.replace(program, findings=program.findings + (finding,), _index={})
+
+
+def lower_source(
+    text: str,
+    path: str = "<buffer>",
+    *,
+    data_model: DataModel = DataModel.LP64,
+    read_include=None,
+) -> Program:
+    """:func:`parse_program` without the escape analysis: every Load and
+    Store keeps the front end's conservative GLOBAL kind. Never raises."""
     from analysis.frontend.lower import lower_unit
     from analysis.frontend.parse import parse
     from analysis.frontend.preprocess import preprocess
-    from analysis.static.escape import classify
 
     try:
         pre = preprocess(text, path, data_model=data_model, read_include=read_include)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
-        program = lower_unit(tree.root_node, pre, path, data_model)
+        return lower_unit(tree.root_node, pre, path, data_model)
     except Exception as e:  # noqa: BLE001 - the last line of defence
-        span = Span(path, 1, 1, 1, 1)
-        return Program(path, data_model, (), (), (), (Finding(FindingKind.UNSUPPORTED, f"internal: {type(e).__name__}: {e}", span),))
-    try:
-        return classify(program)
-    except Exception as e:  # noqa: BLE001
-        return Program(
-            program.path, program.data_model, program.globals, program.functions, program.threads,
-            program.findings + (Finding(FindingKind.UNSUPPORTED, f"internal (escape analysis): {e}", Span(path, 1, 1, 1, 1)),),
-            program.externals, program.entry,
-        )
+        finding = Finding(FindingKind.UNSUPPORTED, f"internal: {type(e).__name__}: {e}", _file_span(path))
+        return Program(path, data_model, (), (), (), (finding,))
 
 
-__all__ = ["parse_program"]
+def _file_span(path: str) -> Span:
+    return Span(path, 1, 1, 1, 1)
+
+
+__all__ = ["lower_source", "parse_program"]

@@ -40,6 +40,11 @@ class CallLowering:
         fnode = strip_parens(node.child_by_field_name("function"))
         alist = node.child_by_field_name("arguments")
         args = [a for a in alist.named_children if a.type != "comment"] if alist is not None else []
+        raw = node.child_by_field_name("function")
+        if raw is not None and raw.type == "parenthesized_expression" and len(args) == 1:
+            t = self.typedef_named(raw)
+            if t is not None:  # (T)(x) read as a call: a cast
+                return self.convert_cast(t, args[0], node)
         if fnode.type == "identifier":
             name = self.text(fnode)
             sym = self.scope.lookup(name)
@@ -155,12 +160,15 @@ class CallLowering:
         for i, a in enumerate(args):
             v = self.rvalue(a)
             key = b.params[i] if i < len(b.params) else "any"
-            if key != "any":
+            if key == "p":
+                if not isinstance(v.type, PtrType):
+                    v = self.conv(v, self.ct.void_ptr)
+            elif key != "any":
                 v = self.conv(v, resolve(key, self.ct))
             values.append(v)
         if len(values) < len(b.params):
             self.u.unsupported(node, f"{name} with too few arguments")
-            values += [Const(0, resolve(k, self.ct) if k != "any" else self.ct.void_ptr)
+            values += [Const(0, resolve(k, self.ct) if k not in ("any", "p") else self.ct.void_ptr)
                        for k in b.params[len(values):]]
         ret = resolve(b.ret, self.ct)
         if b.op is None:
@@ -176,10 +184,6 @@ class CallLowering:
         if b.op is Op.THREAD_CREATE:
             src = self.source_of(args[2]) if len(args) > 2 else None
             self.sites.append((pc, {src} if src is not None else set(), span))
-            if len(args) > 3:
-                src_arg = self.source_of(args[3])
-                if src_arg is not None:
-                    self.u.flow(("thread-arg",), src_arg)
         if b.op in (Op.MEMSET, Op.MEMCPY) and used:
             return values[0]
         return dst if dst is not None else Const(0, INT)
@@ -230,7 +234,14 @@ class CallLowering:
             if f.type == "identifier" and self.text(f) in self.u.defined:
                 return ("ret", self.text(f))
         if kind == "conditional_expression":
-            return None
+            key = ("alt", self.func, node.start_byte)
+            for arm in (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")):
+                src = self.source_of(arm) if arm is not None else None
+                if src is not None:
+                    self.u.flow(key, src)
+            return key
+        if kind == "comma_expression":
+            return self.source_of(node.child_by_field_name("right"))
         return None
 
     def field_struct(self, node: ts.Node) -> str | None:

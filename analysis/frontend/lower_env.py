@@ -103,6 +103,7 @@ class Spans:
     def __init__(self, preprocessed) -> None:
         self._position = preprocessed.position
         self._cache: dict[tuple[int, int], tuple[str, int, int]] = {}
+        self._spans: dict[tuple[int, int], Span] = {}
 
     def point(self, row: int, col: int) -> tuple[str, int, int]:
         key = (row, col)
@@ -116,6 +117,13 @@ class Spans:
         return p
 
     def span(self, node: ts.Node) -> Span:
+        key = (node.start_byte, node.end_byte)
+        sp = self._spans.get(key)
+        if sp is None:
+            sp = self._spans[key] = self._span(node)
+        return sp
+
+    def _span(self, node: ts.Node) -> Span:
         (sr, sc), (er, ec) = node.start_point, node.end_point
         f, l, c = self.point(sr, sc)
         f2, l2, c2 = self.point(er, ec)
@@ -175,6 +183,7 @@ class Unit:
     # function-pointer flows: location key -> {("fn", name) or another key}
     flows: dict = field(default_factory=dict)
     address_taken_funcs: dict[str, None] = field(default_factory=dict)
+    literals: dict[bytes, tuple] = field(default_factory=dict)
 
     def finding(self, kind: FindingKind, message: str, node: ts.Node | Span) -> None:
         span = node if isinstance(node, Span) else self.spans.span(node)

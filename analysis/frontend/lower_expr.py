@@ -34,6 +34,7 @@ from analysis.ir import (
     IntType,
     Ite,
     Jump,
+    Kind,
     Load,
     ObjKind,
     Op,
@@ -78,6 +79,15 @@ class MemLoc:
     type: CType
 
 
+def same_pointer(a: CType, b: CType) -> bool:
+    """Pointers to the same struct, one seen before its definition was complete."""
+    return (
+        isinstance(a, PtrType) and isinstance(b, PtrType)
+        and isinstance(a.pointee, StructType) and isinstance(b.pointee, StructType)
+        and a.pointee.name == b.pointee.name
+    )
+
+
 def strip_parens(node: ts.Node) -> ts.Node:
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         inner = node.named_children[0]
@@ -99,16 +109,15 @@ class ExprLowering:
         """A fresh symbol standing for a value distaff cannot compute."""
         if not isinstance(t, (IntType, PtrType)):
             t = INT
-        dst = self.temp(t)
         if self.static or self.discard:
-            self.emit(Assign(dst, Const(0, t), self.span(node)))
-            return dst
+            return Const(0, t)
+        dst = self.temp(t)
         self.emit(Intrinsic(Op.NONDET, dst, (), self.span(node), name=name))
         return dst
 
     def conv(self, e: Expr, t: CType) -> Expr:
         """Convert ``e`` to ``t`` as assignment does (to ``_Bool``: ``!= 0``)."""
-        if e.type == t or not isinstance(t, (IntType, PtrType)):
+        if e.type == t or not isinstance(t, (IntType, PtrType)) or same_pointer(e.type, t):
             return e
         if isinstance(t, IntType) and t.is_bool:
             return cast(truth(e), t)
@@ -186,6 +195,8 @@ class ExprLowering:
             self.conditional(node, used=False)
         elif kind == "cast_expression":
             self.effect(node.child_by_field_name("value"))
+        elif kind == "gnu_asm_expression":
+            self.u.unsupported(node, "inline assembly")
         elif kind in ("binary_expression",) and node.child_by_field_name("operator").type in ("&&", "||"):
             self.logical(node, used=False)
         else:
@@ -196,7 +207,7 @@ class ExprLowering:
         if kind == "parenthesized_expression":
             inner = strip_parens(node)
             if inner is node:
-                return RegLoc(self.reg_of(self.rvalue(node)))
+                return RegLoc(self.reg_of(self.rvalue(node), node))
             return self.lvalue(inner)
         if kind == "identifier":
             return self.ident_loc(node)
@@ -215,10 +226,21 @@ class ExprLowering:
             return self.lvalue(node.named_children[-1])
         if not (node.is_error or node.is_missing):
             self.u.unsupported(node, "expression is not assignable")
-        return RegLoc(self.reg_of(self.rvalue(node)))
+        return RegLoc(self.reg_of(self.rvalue(node), node))
 
-    def reg_of(self, e: Expr) -> Reg:
-        return e if isinstance(e, Reg) else self.temp(e.type if isinstance(e.type, (IntType, PtrType)) else INT)
+    def reg_of(self, e: Expr, node: ts.Node) -> Reg:
+        if isinstance(e, Reg):
+            return e
+        t = e.type if isinstance(e.type, (IntType, PtrType)) else INT
+        tmp = self.temp(t)
+        self.emit(Assign(tmp, e if e.type == t else Const(0, t), self.span(node)))
+        return tmp
+
+    def dummy_loc(self, node: ts.Node) -> RegLoc:
+        """A stand-in location for an expression already reported: reads are
+        fresh symbols, writes go nowhere."""
+        v = self.nondet(INT, node, "error")
+        return RegLoc(v if isinstance(v, Reg) else self.temp(INT))
 
     # -- names --------------------------------------------------------------
 
@@ -241,9 +263,9 @@ class ExprLowering:
             self.u.address_taken_funcs[name] = None
             return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(ft)), ft)
         if node.is_missing:
-            return RegLoc(self.temp(INT))
+            return self.dummy_loc(node)
         self.u.unsupported(node, f"undeclared identifier '{name}'")
-        return RegLoc(self.temp(INT))
+        return self.dummy_loc(node)
 
     def identifier(self, node: ts.Node) -> Expr:
         name = self.text(node)
@@ -274,8 +296,11 @@ class ExprLowering:
     # -- literals -----------------------------------------------------------
 
     def number(self, node: ts.Node) -> Expr:
-        text = self.text(node).replace("'", "")
-        value, t = parse_int_literal(text, self.ct)
+        raw = node.text
+        known = self.u.literals.get(raw)
+        if known is None:
+            known = self.u.literals[raw] = parse_int_literal(raw.decode("utf-8", "replace").replace("'", ""), self.ct)
+        value, t = known
         if value is None:
             self.u.unsupported(node, "floating-point constant")
             return self.nondet(IntType(64, True), node, "float")
@@ -425,7 +450,7 @@ class ExprLowering:
                 p = cast(p, self.ct.void_ptr)
             else:
                 self.u.unsupported(node, "dereference of a non-pointer")
-                return RegLoc(self.temp(INT))
+                return self.dummy_loc(node)
         t = self.complete(p.type.pointee)
         if isinstance(t, VoidType):
             self.u.unsupported(node, "dereference of a void pointer")
@@ -441,7 +466,7 @@ class ExprLowering:
             base, idx = idx, base
         if not isinstance(base.type, PtrType):
             self.u.unsupported(node, "subscript of a non-pointer")
-            return RegLoc(self.temp(INT))
+            return self.dummy_loc(node)
         return self.deref(self.ptr_offset(base, idx, 1, node), node)
 
     def field(self, node: ts.Node):
@@ -458,11 +483,11 @@ class ExprLowering:
         st = self.complete(loc.type)
         if not isinstance(st, StructType) or not st.complete:
             self.u.unsupported(node, f"field '{fname}' of a non-struct or incomplete type")
-            return RegLoc(self.temp(INT))
+            return self.dummy_loc(node)
         f = st.field(fname)
         if f is None:
             self.u.unsupported(node, f"no field '{fname}' in {st}")
-            return RegLoc(self.temp(INT))
+            return self.dummy_loc(node)
         if (st.name, fname) in self.u.bit_fields:
             self.u.unsupported(node, "bit-field access")
         if (st.name, fname) in self.u.float_fields:
@@ -472,12 +497,14 @@ class ExprLowering:
 
     def cast_expr(self, node: ts.Node) -> Expr:
         t, is_float = self.type_descriptor(node.child_by_field_name("type"))
-        value = node.child_by_field_name("value")
+        if is_float:
+            self.u.unsupported(node, "conversion to a floating type")
+        return self.convert_cast(t, node.child_by_field_name("value"), node)
+
+    def convert_cast(self, t: CType, value: ts.Node, node: ts.Node) -> Expr:
         if isinstance(t, VoidType):
             self.effect(value)
             return Const(0, INT)
-        if is_float:
-            self.u.unsupported(node, "conversion to a floating type")
         e = self.rvalue(value)
         if not isinstance(t, (IntType, PtrType)):
             self.u.unsupported(node, f"cast to {t}")
@@ -494,7 +521,8 @@ class ExprLowering:
         self.discard = True
         try:
             n = strip_parens(node)
-            if n.type in _LVALUE_KINDS or n.type in ("identifier", "string_literal", "concatenated_string"):
+            if n.type in _LVALUE_KINDS or n.type in ("identifier", "string_literal", "concatenated_string") \
+                    or (n.type == "pointer_expression" and n.child_by_field_name("operator").type == "*"):
                 loc = self.lvalue(n)
                 return loc.type
             return self.rvalue(n).type
@@ -502,12 +530,29 @@ class ExprLowering:
             self.discard = saved
             self.rollback(cp)
 
+    def typedef_named(self, node: ts.Node | None) -> CType | None:
+        """The type if ``node`` is a parenthesised typedef name that the
+        parser, not knowing typedefs, read as an expression (``sizeof(T)``)."""
+        if node is None:
+            return None
+        n = strip_parens(node)
+        if n.type != "identifier":
+            return None
+        name = self.text(n)
+        sym = self.scope.lookup(name)
+        if isinstance(sym, TypedefSym):
+            return sym.type
+        if sym is None and name in self.ct.typedefs:
+            return self.ct.typedefs[name]
+        return None
+
     def sizeof_expr(self, node: ts.Node) -> Expr:
         tnode = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
         if tnode is not None:
             t, _ = self.type_descriptor(tnode)
         else:
-            t = self.type_of(node.child_by_field_name("value"))
+            t = self.typedef_named(value) or self.type_of(value)
         t = self.complete(t)
         if isinstance(t, ArrayType) and t.length is None:
             self.u.unsupported(node, "sizeof of an array of unknown size")
@@ -586,7 +631,8 @@ class ExprLowering:
             self.u.unsupported(rnode, "struct value that is not in memory")
             return
         size = const(type_size(loc.type), self.ct.size_t)
-        self.emit(Intrinsic(Op.MEMCPY, None, (loc.addr, src.addr, size), self.span(node), name="struct copy"))
+        self.emit(Intrinsic(Op.MEMCPY, None, (loc.addr, src.addr, size), self.span(node), Kind.GLOBAL,
+                            name="struct copy"))
 
     def update(self, node: ts.Node, used: bool = True) -> Expr:
         first = node.children[0].type

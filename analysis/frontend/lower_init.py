@@ -90,8 +90,10 @@ class InitLowering:
         if isinstance(t, ArrayType):
             esize = type_size(t.elem)
             idx = 0
-            while pos < len(items) and (t.length is None or idx < t.length):
+            while pos < len(items):
                 item = items[pos]
+                if item.type != "initializer_pair" and t.length is not None and idx >= t.length:
+                    break
                 if item.type == "initializer_pair":
                     if not top:
                         break
@@ -115,8 +117,10 @@ class InitLowering:
         if isinstance(t, StructType):
             fields = t.fields
             fi = 0
-            while pos < len(items) and fi < len(fields) and not (t.is_union and count):
+            while pos < len(items):
                 item = items[pos]
+                if item.type != "initializer_pair" and (fi >= len(fields) or (t.is_union and count)):
+                    break
                 if item.type == "initializer_pair":
                     if not top:
                         break

@@ -1,0 +1,20 @@
+/* Bad input: syntax errors and unsupported constructs become findings at
+ * their ranges, and the rest of the file is still lowered. */
+int g;
+float ratio = 0.5f;
+
+int broken(int x) {
+    x = x + ;
+    return x;
+}
+
+int unsupported(int x) {
+    double d = x * 1.5;
+    __asm__("nop");
+    return x + (int)d;
+}
+
+int fine(void) {
+    g = 1;
+    return g;
+}
