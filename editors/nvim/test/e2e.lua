@@ -5,8 +5,9 @@
 -- Opens a copy of lost_update.c, lets the plugin start distaff, and checks
 -- what a user would see: the failing assertion's error and the holding one's
 -- information at the lines their comments mark, a hover on the failing one,
--- the "Check from here" code action publishing context results, and
--- :DistaffClear removing them. Exits 0 when all of that happened, else 1
+-- the "Check from here" code action publishing context results,
+-- :DistaffClear removing them, and :DistaffCheckFromHere at the cursor
+-- publishing them again. Exits 0 when all of that happened, else 1
 -- with a message on stderr.
 --
 -- Environment: DISTAFF_E2E_PYTHON (the Python that runs `-m server` from this
@@ -179,6 +180,9 @@ local function main()
   if not (hover:find("fail", 1, true) or hover:find("violat", 1, true)) then
     fail("the hover on the failing assertion does not say it fails: " .. hover)
   end
+  if not hover:find("%d+ runs") then
+    fail("the hover on the failing assertion has no statistics: " .. hover)
+  end
 
   -- The "Check from here" code action, at the marked statement of main.
   local here = { line = here_line, character = here_text:find("%S") - 1 }
@@ -242,6 +246,17 @@ local function main()
   end)
   if #diagnostics_at(bufnr, fails_line, "distaff") == 0 then
     fail(":DistaffClear also removed the whole-program result")
+  end
+
+  -- The same check through the user command, at the cursor.
+  vim.api.nvim_win_set_cursor(0, { here_line + 1, here.character })
+  vim.cmd("DistaffCheckFromHere")
+  wait_for(":DistaffCheckFromHere to publish context results", bufnr, function()
+    return #diagnostics_at(bufnr, fails_line, "distaff (context)") > 0
+  end)
+  local again = diagnostics_at(bufnr, fails_line, "distaff (context)")[1]
+  if again.message ~= context.message then
+    fail("the command and the code action disagree: " .. again.message .. " / " .. context.message)
   end
   log("passed")
 end
