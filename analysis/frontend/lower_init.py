@@ -46,6 +46,19 @@ def _is_char_array(t: CType) -> bool:
     return isinstance(t, ArrayType) and isinstance(t.elem, IntType) and t.elem.bits == 8
 
 
+def _apply_resets(items: list) -> list[Item]:
+    """Drop the items a later reset marker (node None) covers: a designated
+    brace list overrides what was listed before for the same subobject."""
+    out: list[Item] = []
+    for off, t, node in items:
+        if node is None:
+            end = off + max(type_size(t), 1)
+            out = [it for it in out if not (off <= it[0] < end)]
+        else:
+            out.append((off, t, node))
+    return out
+
+
 class InitLowering:
     """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: initialisers."""
 
@@ -62,6 +75,8 @@ class InitLowering:
                     self._element(t, 0, items, 0, out)
         else:
             self._element(t, 0, [init], 0, out)
+        if any(node is None for _, _, node in out):
+            out = _apply_resets(out)
         return out
 
     def complete_array(self, t: ArrayType, init: ts.Node | None) -> ArrayType:
@@ -195,6 +210,7 @@ class InitLowering:
                 self.u.unsupported(d, "unsupported designator")
                 return
         if value.type == "initializer_list":
+            out.append((off, t, None))  # a braced list re-initialises the whole subobject
             self._fill(t, off, _list_items(value), 0, out, True)
         else:
             self._element(t, off, [value], 0, out)

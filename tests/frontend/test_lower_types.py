@@ -1,0 +1,142 @@
+"""C types and layouts under LP64 and ILP32, initialisers, as the IR shows them."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.frontend import lower_source
+from analysis.ir import (
+    Addr,
+    ArrayType,
+    Const,
+    DataModel,
+    Intrinsic,
+    IntType,
+    Op,
+    PtrAdd,
+    PtrType,
+    Store,
+    StructType,
+)
+
+LP64, ILP32 = DataModel.LP64, DataModel.ILP32
+
+
+def sizeof(type_text: str, prelude: str = "", dm: DataModel = LP64) -> int:
+    program = lower_source(f"{prelude}\nunsigned long v = sizeof({type_text});", "t.c", data_model=dm)
+    assert program.findings == (), program.findings
+    init = program.global_var("v").init
+    return init[0].value.value if init else 0
+
+
+@pytest.mark.parametrize(
+    "t, lp64, ilp32",
+    [
+        ("char", 1, 1), ("short", 2, 2), ("int", 4, 4), ("long", 8, 4), ("long long", 8, 8),
+        ("unsigned long int", 8, 4), ("void *", 8, 4), ("size_t", 8, 4), ("ptrdiff_t", 8, 4),
+        ("uintptr_t", 8, 4), ("int8_t", 1, 1), ("uint64_t", 8, 8), ("_Bool", 1, 1),
+        ("pthread_t", 8, 4), ("pthread_mutex_t", 40, 24), ("pthread_cond_t", 48, 48),
+        ("pthread_barrier_t", 32, 20), ("int[3][5]", 60, 60), ("char *[4]", 32, 16),
+        ("int (*)(int)", 8, 4),
+    ],
+)
+def test_sizes_by_data_model(t: str, lp64: int, ilp32: int) -> None:
+    assert sizeof(t, dm=LP64) == lp64
+    assert sizeof(t, dm=ILP32) == ilp32
+
+
+def test_struct_layout_pads_to_alignment() -> None:
+    prelude = "struct s { char c; int i; long l; short h; }; struct t { struct s inner; char z; };"
+    assert sizeof("struct s", prelude, LP64) == 24
+    assert sizeof("struct s", prelude, ILP32) == 16
+    assert sizeof("struct t", prelude, LP64) == 32
+    program = lower_source(prelude + "struct s g;", "t.c")
+    st = program.global_var("g").type
+    assert isinstance(st, StructType)
+    assert [(f.name, f.offset) for f in st.fields] == [("c", 0), ("i", 4), ("l", 8), ("h", 16)]
+
+
+def test_union_fields_share_offset_zero() -> None:
+    program = lower_source("union u { char b[5]; int i; long l; } g;", "t.c")
+    u = program.global_var("g").type
+    assert u.is_union and {f.offset for f in u.fields} == {0} and u.size == 8
+
+
+def test_anonymous_members_are_lifted() -> None:
+    program = lower_source("struct w { int k; union { int i; long l; }; struct { char a, b; }; } g;", "t.c")
+    st = program.global_var("g").type
+    assert [(f.name, f.offset) for f in st.fields] == [("k", 0), ("i", 8), ("l", 8), ("a", 16), ("b", 17)]
+
+
+def test_self_referential_struct_through_a_pointer() -> None:
+    program = lower_source("struct n { int v; struct n *next; }; int f(struct n *p) { return p->next->next->v; }", "t.c")
+    assert program.findings == ()
+    loads = [i for i in program.function("f").body if hasattr(i, "addr")]
+    assert [type(i).__name__ for i in loads] == ["Load", "Load", "Load"]
+    assert loads[0].addr.offset == Const(8, IntType(64, True))
+
+
+def test_enum_constants_and_typedefs() -> None:
+    program = lower_source("enum e { A, B = 7, C }; typedef enum e e_t; typedef unsigned char byte;"
+                           "e_t x = C; byte y = 300;", "t.c")
+    assert program.global_var("x").init[0].value == Const(8, IntType(32, True))
+    assert program.global_var("y").init[0].value == Const(44, IntType(8, False))
+
+
+def test_integer_literal_types() -> None:
+    program = lower_source("long a = 2147483648; unsigned b = 0xffffffff; long long c = 1ULL << 40;"
+                           "int d = 'A'; int e = '\\n';", "t.c")
+    assert program.global_var("a").init[0].value == Const(2147483648, IntType(64, True))
+    assert program.global_var("b").init[0].value == Const(0xFFFFFFFF, IntType(32, False))
+    assert program.global_var("c").init[0].value.value == 1 << 40
+    assert program.global_var("d").init[0].value.value == 65
+    assert program.global_var("e").init[0].value.value == 10
+
+
+def test_pointers_are_as_wide_as_the_data_model() -> None:
+    for dm, bits in ((LP64, 64), (ILP32, 32)):
+        program = lower_source("int *p; long q;", "t.c", data_model=dm)
+        assert program.global_var("p").type == PtrType(IntType(32, True), bits)
+        assert program.global_var("q").type == IntType(bits, True)
+
+
+def test_designated_and_nested_initialisers() -> None:
+    program = lower_source(
+        "struct p { int x, y; }; struct q { struct p a[2]; char name[4]; int *ptr; };"
+        "int target; struct q g = { .a[1].y = 5, .name = \"ok\", .ptr = &target, .a = { { 1 } } };", "t.c")
+    values = {v.offset: v.value for v in program.global_var("g").init}
+    assert values[0] == Const(1, IntType(32, True))
+    assert 12 not in values  # .a = {{1}} re-initialises the whole array after .a[1].y
+    assert values[16] == Const(ord("o"), IntType(8, True)) and values[17] == Const(ord("k"), IntType(8, True))
+    assert values[24] == Addr("target", values[24].kind, values[24].type)
+
+
+def test_incomplete_arrays_take_their_initialiser_length() -> None:
+    program = lower_source('int a[] = { 1, 2, [6] = 3 }; char s[] = "four"; int m[][2] = { 1, 2, 3 };', "t.c")
+    assert program.global_var("a").type == ArrayType(IntType(32, True), 7)
+    assert program.global_var("s").type.length == 5
+    assert program.global_var("m").type.length == 2
+
+
+def test_mutex_initialiser_forms_are_all_zero() -> None:
+    program = lower_source("pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER; pthread_mutex_t b = { 0 };"
+                           "pthread_cond_t c = PTHREAD_COND_INITIALIZER;", "t.c")
+    assert program.findings == ()
+    assert all(g.init == () for g in program.globals)
+
+
+def test_local_aggregate_initialiser_zero_fills_then_stores() -> None:
+    program = lower_source("int f(void) { int a[4] = { 1, [2] = 3 }; return a[0]; }", "t.c")
+    body = program.function("f").body
+    assert isinstance(body[0], Intrinsic) and body[0].op is Op.MEMSET
+    stores = [i for i in body if isinstance(i, Store)]
+    assert [s.value.value for s in stores] == [1, 3]
+    assert isinstance(stores[1].addr, PtrAdd) and stores[1].addr.offset.value == 8
+
+
+def test_variable_length_array_is_an_alloca_of_its_byte_size() -> None:
+    program = lower_source("int f(int n) { long a[n + 1]; a[0] = 1; return sizeof(int[2]); }", "t.c")
+    alloca = program.function("f").body[0]
+    assert isinstance(alloca, Intrinsic) and alloca.op is Op.ALLOCA
+    (size,) = alloca.args
+    assert size.op == "*" and size.right == Const(8, IntType(64, False))
