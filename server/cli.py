@@ -298,33 +298,42 @@ def resolve_positions(text: str, positions: list[tuple[int, int | None]]) -> lis
     return out
 
 
+def parse_file(path: str, text: str, data_model: DataModel):
+    """The program of a file's text, local ``#include "x.h"`` read next to it
+    as the engine's own :func:`~analysis.check.check_text` does."""
+    from analysis.frontend import parse_program
+
+    return parse_program(text, path, data_model=data_model, read_include=engine._disk_includes)
+
+
 def check_file(path: str, text: str, options: Options, positions=(), progress=None) -> FileReport:
     """Check one file's text; ``positions`` (1-based line, optional column)
     start the check from that program context instead of ``main``."""
-    context, label = None, ""
-    if positions:
-        from analysis.frontend import parse_program
-
-        where = resolve_positions(text, list(positions))
-        program = parse_program(text, path, data_model=options.data_model)
-        try:
-            context = engine.context_at(program, where)
-        except ValueError as e:
-            raise BadInput(f"{path}: --from: {e}") from None
-        label = ", ".join(f"{line}:{col}" for line, col in where)
+    program = parse_file(path, text, options.data_model)
+    where = tuple(resolve_positions(text, list(positions)))
+    context = context_from(program, where) if where else None
     if progress is not None:
         progress.start_file(path)
     assertions, findings = [], []
     start = time.monotonic()
-    for item in engine.check_text(text, path, options, None, context=context):
+    for item in engine.check(program, options, None, context=context):
         if isinstance(item, AssertionResult):
             assertions.append(item)
         else:
             findings.append(item)
         if progress is not None:
             progress.decided(len(assertions))
-    return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, label,
+    return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, where,
                       render.text_digest(text))
+
+
+def context_from(program, where):
+    """The engine's program context for ``--from`` positions; BadInput when
+    a position has no statement."""
+    try:
+        return engine.context_at(program, list(where))
+    except ValueError as e:
+        raise BadInput(f"{program.path}: --from: {e}") from None
 
 
 class Progress:
@@ -401,16 +410,12 @@ def _load_result(result_path: str) -> dict:
 
 
 def _replay_function():
-    """The engine's ``replay(program, trace, options)``."""
-    for name in ("analysis.replay", "analysis.check"):
-        try:
-            module = __import__(name, fromlist=["replay"])
-        except ImportError:
-            continue
-        fn = getattr(module, "replay", None)
-        if callable(fn):
-            return fn
-    raise BadInput("this build of distaff cannot replay counterexamples (no engine replay)")
+    """The engine's ``replay(program, trace, options, target=, context=)``."""
+    try:
+        from analysis.replay import replay
+    except ImportError:
+        raise BadInput("this build of distaff cannot replay counterexamples (no analysis.replay)") from None
+    return replay
 
 
 def _span(entry: dict, path: str) -> Span:
@@ -432,12 +437,12 @@ def _source_for(path: str, result_path: str) -> tuple[str, str]:
 
 def replay_result(result_path: str, args: argparse.Namespace) -> int:
     """Replay every counterexample of a JSON result and print the traces as
-    text. Options are the result's own unless flags override them. Exit 1 when
-    counterexamples were replayed, 0 when there were none, 3 when some did not
-    replay (the engine could not follow the schedule on this text)."""
+    text, a summary line per file saying how many replayed and how many gave
+    the stored trace back. Options are the result's own unless flags override
+    them. Exit 1 when counterexamples were replayed, 0 when there were none, 3
+    when some did not replay (the text changed, or the engine could not follow
+    the schedule)."""
     doc = _load_result(result_path)
-    from analysis.frontend import parse_program
-
     stored = doc.get("options", {})
     base = Options()
     try:
@@ -453,32 +458,33 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
         found_at, text = _source_for(path, result_path)
         if entry.get("sha256") and entry["sha256"] != render.text_digest(text):
             _error(f"distaff: warning: {path} changed since {result_path} was written")
-        program = parse_program(text, path, data_model=options.data_model)
-        items = []
-        for a in entry.get("assertions", []):
-            if a.get("counterexample"):
-                items.append((a, a["counterexample"], None))
-        for f in entry.get("findings", []):
-            if f.get("trace"):
-                items.append((f, f["trace"], FindingKind(f["kind"])))
-        lines = []
+        program = parse_file(path, text, options.data_model)
+        where = [tuple(p) for p in entry.get("from", [])]
+        context = context_from(program, where) if where else None
+        items = [(a, a["counterexample"], None) for a in entry.get("assertions", []) if a.get("counterexample")]
+        items += [(f, f["trace"], FindingKind(f["kind"])) for f in entry.get("findings", []) if f.get("trace")]
+        items.sort(key=lambda item: (item[0]["line"], item[0]["column"]))
+        lines, ok, same = [], 0, 0
         for item, trace_json, kind in items:
             span = _span(item, path)
+            stored_trace = trace_from_json(trace_json)
             try:
-                result = replay(program, trace_from_json(trace_json), options)
+                trace = replay(program, stored_trace, options, target=item.get("id"), context=context)
             except ValueError as e:
                 failed += 1
                 lines.append(f"{span}: warning: counterexample did not replay: {e}")
                 continue
-            trace = getattr(result, "trace", result)
-            replayed += 1
+            ok += 1
+            same += trace == stored_trace
             if kind is None:
                 header = f"{span}: error: assertion can fail: {item.get('text', '')}{render.inputs_text(trace)}"
             else:
                 severity, msg = render.finding_message(Finding(kind, span, item.get("message", ""), trace))
                 header = f"{span}: {severity}: {msg}"
             lines += [header, *render.trace_lines(trace, path)]
-        lines.append(f"{path}: replayed {replayed} of {len(items)} counterexample{'s' if len(items) != 1 else ''}")
+        replayed += ok
+        lines.append(f"{path}: replayed {ok} of {len(items)} counterexample{'s' if len(items) != 1 else ''}, "
+                     f"{same} identical to the stored trace")
         print("\n".join(lines), flush=True)
     if failed:
         return EXIT_UNDECIDED
@@ -491,11 +497,9 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
 
 def _cmd_ir(args: argparse.Namespace) -> int:
     text = read_source(args.file)
-    from analysis.frontend import parse_program
     from analysis.irtext import format_program
 
-    data_model = DataModel(args.data_model or DataModel.LP64.value)
-    program = parse_program(text, args.file, data_model=data_model)
+    program = parse_file(args.file, text, DataModel(args.data_model or DataModel.LP64.value))
     for f in program.findings:
         severity, msg = render.finding_message(Finding(FindingKind(f.kind.value), f.span, f.message))
         _error(f"{f.span}: {severity}: {msg}")

@@ -38,16 +38,22 @@ class FileReport:
     ``assertions`` and ``findings`` are kept in the order the engine yielded
     them; renderers sort by position so that output does not depend on which
     worker finished first. ``time_s`` is the wall time of the whole file's
-    check; ``context`` labels a check started from ``--from`` positions;
-    ``sha256`` is the digest of the text that was checked (for ``--replay``).
+    check; ``positions`` are the (line, column) of each thread of the program
+    context a ``--from`` check started at (empty: from ``main``); ``sha256``
+    is the digest of the text that was checked (for ``--replay``).
     """
 
     path: str
     assertions: tuple[AssertionResult, ...] = ()
     findings: tuple[Finding, ...] = ()
     time_s: float = 0.0
-    context: str = ""
+    positions: tuple[tuple[int, int], ...] = ()
     sha256: str = ""
+
+    @property
+    def context(self) -> str:
+        """``25:9, 36:5`` for a check from a context, else empty."""
+        return ", ".join(f"{line}:{col}" for line, col in self.positions)
 
     @property
     def stats(self) -> Stats:
@@ -162,14 +168,14 @@ _FINDING_WORDS = {
 }
 
 
-def finding_message(f: Finding) -> tuple[str, str]:
+def finding_message(f: Finding, with_inputs: bool = True) -> tuple[str, str]:
     """(severity, message) of a finding; the kind's words prefix the message
     unless it already starts with them."""
     severity, words = _FINDING_WORDS[f.kind]
     msg = f.message.strip() or f.kind.value
     if words and not msg.lower().startswith(words):
         msg = f"{words}: {msg}"
-    return severity, msg + inputs_text(f.trace)
+    return severity, msg + (inputs_text(f.trace) if with_inputs else "")
 
 
 # --------------------------------------------------------------------------
@@ -279,7 +285,8 @@ def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> 
 
 
 def finding_json(f: Finding, report: FileReport) -> dict:
-    out = {"kind": f.kind.value, **_position(f.span, report.path), "message": finding_message(f)[1]}
+    out = {"kind": f.kind.value, **_position(f.span, report.path),
+           "message": finding_message(f, with_inputs=False)[1]}
     if f.trace is not None:
         out["trace"] = to_json(f.trace)
     return out
@@ -292,8 +299,9 @@ def file_json(report: FileReport, options: Options) -> dict:
         "findings": [finding_json(f, report) for f in sorted_findings(report)],
         "stats": to_json(report.stats),
     }
-    if report.context:
+    if report.positions:
         out["context"] = report.context
+        out["from"] = [list(p) for p in report.positions]
     if report.sha256:
         out["sha256"] = report.sha256
     return out

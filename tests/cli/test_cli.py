@@ -35,14 +35,14 @@ def source(tmp_path):
 
 @pytest.fixture
 def fake_engine(monkeypatch):
-    """Make check_text yield the given items, and record its arguments."""
+    """Make check yield the given items, and record its arguments."""
     calls = []
 
     def install(*items):
-        def check_text(text, path, options, cancel=None, context=None):
-            calls.append((path, options, context))
+        def check(program, options, cancel=None, context=None):
+            calls.append((program.path, options, context))
             yield from items
-        monkeypatch.setattr(engine, "check_text", check_text, raising=False)
+        monkeypatch.setattr(engine, "check", check)
         return calls
     return install
 
@@ -145,7 +145,7 @@ def test_a_replay_of_something_else_is_bad_input(capsys, tmp_path):
 def test_an_internal_error_is_one_line_and_status_4(capsys, source, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine fell over\nsecond line")
-    monkeypatch.setattr(engine, "check_text", broken, raising=False)
+    monkeypatch.setattr(engine, "check", broken)
     monkeypatch.delenv("DISTAFF_DEBUG", raising=False)
     code, _, err = run(capsys, "check", str(source))
     assert code == 4

@@ -14,12 +14,12 @@ GCC_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>err
 OPTIONS = Options(timeout_s=5.0)
 
 
-def report(*items, time_s=0.41, context=""):
+def report(*items, time_s=0.41, positions=()):
     return FileReport(
         PATH,
         tuple(i for i in items if not isinstance(i, Finding)),
         tuple(i for i in items if isinstance(i, Finding)),
-        time_s, context,
+        time_s, positions,
     )
 
 
@@ -87,12 +87,12 @@ def test_summary_counts_statuses_findings_runs_and_time():
         "prog.c: 2 assertions: 1 violated, 1 holds; 1 deadlock; 10 runs (8 full, 2 pruned), 0.41 s"
     )
     assert not GCC_LINE.match(lines[-1])
-    one = render.summary_line(report(holds(30), context="25:9, 36:9"))
+    one = render.summary_line(report(holds(30), positions=((25, 9), (36, 9))))
     assert one == "prog.c (from 25:9, 36:9): 1 assertion: 1 holds; 7 runs (5 full, 2 pruned), 0.41 s"
 
 
 def test_context_labels_every_assertion_of_a_context_check():
-    line = render.text_lines(report(holds(30), context="25:9"), OPTIONS)[0]
+    line = render.text_lines(report(holds(30), positions=((25, 9),)), OPTIONS)[0]
     assert line.endswith("[context: 25:9]")
 
 
