@@ -13,7 +13,8 @@ does what distaff needs of a C preprocessor and no more:
 * ``#include "local.h"`` read through ``read_include`` (the header's lines are
   spliced in and map to the header); ``#include <system.h>`` is skipped, and
   what programs commonly take from system headers is predefined instead
-  (``NULL``, ``bool``, ``INT_MAX`` ..., ``PTHREAD_MUTEX_INITIALIZER``);
+  (``NULL``, ``INT_MAX`` ..., ``PTHREAD_MUTEX_INITIALIZER``, and ``bool``,
+  ``true``, ``false`` once ``<stdbool.h>`` is included);
 * GNU spellings that tree-sitter-c 0.24 cannot parse in every position are
   rewritten to standard C by built-in macros (``__attribute__((..))``
   disappears, ``__const`` becomes ``const`` ...), so SV-COMP's preprocessed
@@ -52,7 +53,7 @@ MAX_HEADER_BYTES = 16 << 20
 # The result
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Preprocessed:
     """The text tree-sitter parses and the way back to the original sources.
 
@@ -215,10 +216,6 @@ __builtin_offsetof offsetof
 # What C programs take from the system headers distaff does not read.
 _LIBC = """
 NULL ((void*)0)
-bool _Bool
-true 1
-false 0
-__bool_true_false_are_defined 1
 EXIT_SUCCESS 0
 EXIT_FAILURE 1
 RAND_MAX 2147483647
@@ -305,7 +302,6 @@ __ILP32__ 1
 _ILP32 1
 __i386__ 1
 __i386 1
-i386 1
 __SIZEOF_LONG__ 4
 __SIZEOF_POINTER__ 4
 __SIZEOF_SIZE_T__ 4
@@ -322,6 +318,13 @@ INTPTR_MIN (-2147483647-1)
 INTPTR_MAX 2147483647
 UINTPTR_MAX 4294967295U
 """
+
+# Defined when the system header is included: programs that do without it
+# may use these names themselves (``typedef int bool;``), and tree-sitter-c
+# parses them as C23's keywords anyway.
+_ON_INCLUDE = {
+    "stdbool.h": ("bool _Bool", "true 1", "false 0", "__bool_true_false_are_defined 1"),
+}
 
 _SPECIAL = ("__LINE__", "__FILE__", "__COUNTER__")
 
@@ -569,12 +572,17 @@ class _Site:
         self.origins: set[int] = set()
 
     def span(self, index: int) -> Span:
+        """The span of the macro name of source token ``index`` (or of the
+        fallback place)."""
         if 0 <= index < len(self.offsets):
-            return self.file.span(self.offsets[index], self.offsets[index])
-        if isinstance(self.fallback, Span):
+            start = self.offsets[index]
+        elif isinstance(self.fallback, Span):
             return self.fallback
-        line, col = self.fallback
-        return Span(self.file.path, line, col, line, col)
+        else:
+            line, col = self.fallback
+            start = self.file.starts[line - 1] + col - 1
+        name = _IDENT.match(self.file.text, start)
+        return self.file.span(start, name.end() if name else start)
 
     def line(self, index: int) -> int:
         if 0 <= index < len(self.offsets):
@@ -1012,13 +1020,15 @@ class _Preprocessor:
         if toks and toks[0][0] not in ("str",) and toks[0][1] != "<":
             expanded = self.expand_line(toks, f, span)
             toks = [(t.kind, t.text, 0, t.ws) for t in expanded]
-            if toks and toks[0][1] == "<":
-                return False
         if not toks:
             self.finding(FindingKind.SYNTAX, "#include needs a file name", span)
             return False
-        if toks[0][1] == "<":
-            return False  # system headers are not read
+        if toks[0][1] == "<":  # system headers are not read
+            name = "".join(t[1] for t in toks[1:]).partition(">")[0]
+            for line in _ON_INCLUDE.get(name, ()):
+                macro_name, _, value = line.partition(" ")
+                self.define_from_text(macro_name, value, "<built-in>")
+            return False
         if toks[0][0] != "str" or not toks[0][1].startswith('"') or len(toks[0][1]) < 2 or not toks[0][1].endswith('"'):
             self.finding(FindingKind.SYNTAX, '#include expects "FILE" or <FILE>', span)
             return False
@@ -1411,7 +1421,8 @@ class _Error(Exception):
 class _Expression:
     """A #if controlling expression over expanded tokens, evaluated with C's
     intmax_t/uintmax_t arithmetic (64 bits). Identifiers left after
-    expansion are 0. Values are (value, unsigned) pairs."""
+    expansion are 0, except ``true`` (1, as in C23). Values are (value,
+    unsigned) pairs."""
 
     def __init__(self, toks: list[_Tok], report: Callable[[str], None]):
         self.toks = [t for t in toks if t.kind != "pm"]
@@ -1533,7 +1544,7 @@ class _Expression:
         elif t.kind == "chr":
             return _char_value(t.text), False
         elif t.kind == "id":
-            return 0, False
+            return int(t.text == "true"), False  # C23: true is 1 in #if
         raise _Error(f"unexpected {t.text!r} in #if expression")
 
 

@@ -445,6 +445,14 @@ def test_predefined_library_macros():
     )
 
 
+def test_bool_names_are_macros_only_after_stdbool_h():
+    src = "typedef int bool;\nenum { false, true };\nbool b = true;\n"
+    r = pp(src)
+    assert r.text == src
+    r = pp("#include <stdbool.h>\n" + src)
+    assert code(r) == "typedef int _Bool;\nenum { 0, 1 };\n_Bool b = 1;"
+
+
 def test_line_in_a_macro_is_the_invocation_line():
     r = pp("#define HERE __LINE__\nint a = HERE;\n\nint b = HERE;\n")
     assert code(r) == "int a = 2;\nint b = 4;"
