@@ -1,0 +1,71 @@
+"""The call graph, with thread creation as a kind of call.
+
+Callees of every Call and start routines of every THREAD_CREATE come from the
+points-to analysis (so calls through function pointers are resolved), joined
+with the routines the front end recorded on its ThreadSites.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis.ir import Call, Intrinsic, Op, Program
+from analysis.static.pointsto import PointsTo
+
+Site = tuple[str, int]  # (function, pc)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CallGraph:
+    """``calls[site]``: the functions with a body a Call may invoke;
+    ``unknown_calls``: Call sites that may also invoke something without a
+    body; ``creates[site]``: the start routines a THREAD_CREATE may run.
+    ``callers[f]`` and ``creators[f]`` are the reverse maps."""
+
+    calls: dict
+    unknown_calls: frozenset
+    creates: dict
+    callers: dict
+    creators: dict
+
+    def callees_at(self, func: str, pc: int) -> tuple[str, ...]:
+        return self.calls.get((func, pc), ())
+
+    def routines_at(self, func: str, pc: int) -> tuple[str, ...]:
+        return self.creates.get((func, pc), ())
+
+    def call_sites_of(self, func: str) -> tuple[Site, ...]:
+        return self.callers.get(func, ())
+
+    def create_sites_of(self, func: str) -> tuple[Site, ...]:
+        return self.creators.get(func, ())
+
+
+def call_graph(program: Program, pts: PointsTo) -> CallGraph:
+    calls: dict[Site, tuple[str, ...]] = {}
+    creates: dict[Site, tuple[str, ...]] = {}
+    bodies = {f.name for f in program.functions}
+    recorded = {(t.func, t.pc): t.routines for t in program.threads}
+    for f in program.functions:
+        for pc, i in enumerate(f.body):
+            site = (f.name, pc)
+            if isinstance(i, Call):
+                calls[site] = pts.callees.get(site, ())
+            elif isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE:
+                names = set(pts.routines.get(site, ())) | set(recorded.get(site, ()))
+                creates[site] = tuple(sorted(n for n in names if n in bodies))
+    return CallGraph(
+        calls=calls,
+        unknown_calls=pts.unknown_calls,
+        creates=creates,
+        callers=_reverse(calls),
+        creators=_reverse(creates),
+    )
+
+
+def _reverse(edges: dict[Site, tuple[str, ...]]) -> dict[str, tuple[Site, ...]]:
+    out: dict[str, list[Site]] = {}
+    for site, names in edges.items():
+        for n in names:
+            out.setdefault(n, []).append(site)
+    return {n: tuple(sites) for n, sites in out.items()}
