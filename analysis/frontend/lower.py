@@ -21,8 +21,10 @@ from analysis.ir import (
     FindingKind,
     FuncType,
     Function,
+    Intrinsic,
     IntType,
     Jump,
+    Op,
     ObjKind,
     Program,
     PtrType,
@@ -69,6 +71,7 @@ def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) ->
             top_level(gl, c, pending)
         except Exception as e:  # noqa: BLE001 - never let one declaration sink the file
             u.unsupported(c, f"internal: {type(e).__name__}: {e}")
+    u.defined = {p[0] for p in pending}
     functions: list[Function] = []
     sites: list[RawSite] = []
     lowered: set[str] = set()
@@ -81,8 +84,7 @@ def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) ->
             f, fsites = lower_function(u, gscope, name, ftype, params, node)
         except Exception as e:  # noqa: BLE001
             u.unsupported(node, f"internal: {type(e).__name__}: {e}")
-            u.defined.discard(name)
-            continue
+            f, fsites = stub_function(u, name, ftype, params, node), []
         functions.append(f)
         sites.extend(fsites)
     threads = resolve_sites(u, functions, sites)
@@ -266,6 +268,16 @@ def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, n
         atomic=name.startswith(ATOMIC_PREFIX),
     )
     return f, lw.raw_sites(sites)
+
+
+def stub_function(u: Unit, name: str, ftype: FuncType, params, node: ts.Node) -> Function:
+    """A function whose body could not be lowered: it returns a fresh value,
+    like an external, so that calls of it stay well-formed."""
+    span = u.spans.span(node)
+    dst = Reg("%t0", ftype.ret) if is_scalar(ftype.ret) else None
+    regs = tuple(Reg(p[0] or f"%arg{i}", p[1] if is_scalar(p[1]) else INT) for i, p in enumerate(params))
+    body = (Intrinsic(Op.EXTERNAL, dst, (), span, name=name), Return(dst, span))
+    return Function(name, ftype, regs, (), body, span, atomic=name.startswith(ATOMIC_PREFIX))
 
 
 # --------------------------------------------------------------------------

@@ -258,7 +258,7 @@ class ExprLowering:
         if isinstance(sym, FuncSym):
             self.u.address_taken_funcs[name] = None
             return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(sym.type)), sym.type)
-        if sym is None and name in self.u.defined:
+        if sym is None and name in self.u.defined and name in self.u.func_types:
             ft = self.u.func_types[name]
             self.u.address_taken_funcs[name] = None
             return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(ft)), ft)

@@ -1,0 +1,76 @@
+"""The front end never raises: random bytes, truncated and mutated real
+programs all give a Program whose control flow stays within its functions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analysis.frontend import parse_program
+from analysis.ir import DataModel, Program, successors
+
+HERE = Path(__file__).parent
+CORPUS = [p.read_text() for p in sorted((HERE / "golden").glob("*.c"))] + [
+    p.read_text() for p in sorted((HERE.parent / "programs").glob("*.c"))
+]
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def well_formed(program: Program) -> None:
+    assert isinstance(program, Program)
+    for f in program.functions:
+        assert f.body
+        for pc, i in enumerate(f.body):
+            assert all(0 <= s < len(f.body) for s in successors(f.body, pc))
+            assert i.span.line >= 0
+    for site in program.threads:
+        assert 0 <= site.pc < len(program.function(site.func).body)
+    for finding in program.findings:
+        assert finding.span.line >= 0 and finding.message
+        assert not finding.message.startswith("internal"), finding  # a crash caught at the last line
+
+
+@SETTINGS
+@given(st.binary(max_size=400))
+def test_random_bytes(data: bytes) -> None:
+    well_formed(parse_program(data.decode("utf-8", "replace"), "r.c"))
+
+
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from(list("{}()[];,=+-*&|!<>?:.\"'#/\\ \n\tabcxyz019_")), max_size=300))
+def test_random_c_like_text(text: str) -> None:
+    well_formed(parse_program(text, "r.c"))
+
+
+@SETTINGS
+@given(st.sampled_from(range(len(CORPUS))), st.floats(0, 1))
+def test_truncated_programs(index: int, fraction: float) -> None:
+    text = CORPUS[index]
+    well_formed(parse_program(text[: int(len(text) * fraction)], "t.c"))
+
+
+@SETTINGS
+@given(
+    st.sampled_from(range(len(CORPUS))),
+    st.lists(st.tuples(st.booleans(), st.integers(0, 10_000)), min_size=1, max_size=6),
+    st.sampled_from([DataModel.LP64, DataModel.ILP32]),
+)
+def test_lines_deleted_or_duplicated(index: int, edits: list[tuple[bool, int]], dm: DataModel) -> None:
+    lines = CORPUS[index].split("\n")
+    for delete, at in edits:
+        k = at % len(lines)
+        if delete and len(lines) > 1:
+            del lines[k]
+        else:
+            lines.insert(k, lines[k])
+    well_formed(parse_program("\n".join(lines), "m.c", data_model=dm))
+
+
+@SETTINGS
+@given(st.sampled_from(range(len(CORPUS))), st.integers(0, 10_000), st.text(max_size=8))
+def test_text_spliced_in(index: int, at: int, piece: str) -> None:
+    text = CORPUS[index]
+    k = at % (len(text) + 1)
+    well_formed(parse_program(text[:k] + piece + text[k:], "s.c"))
