@@ -9,7 +9,7 @@ const forTests = process.argv.includes("--test");
 
 if (forTests) {
   fs.rmSync("out", { recursive: true, force: true });
-  const entries = ["src", "test"].flatMap((dir) =>
+  const entries = ["src", "test", "test/integration"].flatMap((dir) =>
     fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => `${dir}/${f}`),
   );
   await esbuild.build({

@@ -8,8 +8,10 @@ tests run it themselves rather than skip.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 import zipfile
 from dataclasses import fields
 
@@ -21,14 +23,14 @@ from tests.editors.conftest import VSCODE
 CLIENT_ONLY = {"distaff.server.command", "distaff.server.pythonPath", "distaff.trace.server"}
 
 
-def _npm(*args, timeout=600) -> subprocess.CompletedProcess:
+def _npm(*args, timeout=600, env=None) -> subprocess.CompletedProcess:
     npm = shutil.which("npm")
     assert npm is not None, "npm is not installed (Node 20 is on every machine of this project)"
     if not (VSCODE / "node_modules" / ".package-lock.json").exists():
         subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=VSCODE,
                        check=True, timeout=600, stdin=subprocess.DEVNULL)
     return subprocess.run([npm, *args], cwd=VSCODE, capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, env=env)
 
 
 def _manifest() -> dict:
@@ -42,6 +44,18 @@ def test_extension_unit_tests_pass():
     assert "# fail 0" in output, output
     passed = [int(line.split()[-1]) for line in output.splitlines() if line.startswith("# pass ")]
     assert passed and passed[0] >= 20, output
+
+
+def test_extension_with_the_real_client_and_server():
+    """test/integration/server.test.ts: the extension and the real
+    vscode-languageclient, in a headless stand-in for VS Code, start this
+    checkout's server and get its diagnostics, hover, code actions and
+    progress."""
+    env = dict(os.environ, DISTAFF_TEST_PYTHON=sys.executable)
+    proc = _npm("run", "test:server", env=env, timeout=900)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output
+    assert "# pass 1" in output and "# fail 0" in output, output
 
 
 def _server_keys() -> dict[str, dict]:
