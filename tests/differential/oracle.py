@@ -74,11 +74,20 @@ class AssertionVerdict:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """``assertions[label]`` for every assertion of the program; ``deadlock``
-    is a deadlocking run if there is one; ``states`` counts visited states."""
+    is a deadlocking run if there is one; ``states`` counts visited states and
+    ``runs`` the runs (maximal schedules, over all inputs) an explorer without
+    state caching would try, with a context switch allowed before every
+    visible operation. ``widest`` is the most runs of any one input: a
+    symbolic explorer covers inputs by branches, so its runs grow with it.
+    ``finals`` holds (inputs, globals) at the end of every run that ended
+    normally (every thread ended, or main returned)."""
 
     assertions: tuple[AssertionVerdict, ...]
     deadlock: Witness | None
     states: int
+    runs: int
+    widest: int
+    finals: frozenset = frozenset()
 
 
 # --------------------------------------------------------------------------
@@ -314,15 +323,14 @@ class _Step:
         self.kind, self.state, self.label, self.value, self.pc = kind, state, label, value, pc
 
 
-def _initial(compiled: Compiled, inputs: tuple[int, ...]) -> tuple | None:
+def _initial(compiled: Compiled, inputs: tuple[int, ...]) -> tuple[tuple, bool]:
+    """The start state, and whether main returned before any visible operation."""
     program = compiled.program
     main = compiled.codes[0]
     L = list(inputs) + [0] * (len(main.slots) - len(inputs))
     pc, exited = _settle(main, 0, L)
     threads = [(pc, DONE if pc == len(main.ops) else tuple(L))] + [None] * (len(compiled.codes) - 1)
-    if exited:
-        return None
-    return (tuple(threads), tuple(v for _, v in program.globals), (-1,) * len(program.mutexes))
+    return (tuple(threads), tuple(v for _, v in program.globals), (-1,) * len(program.mutexes)), exited
 
 
 def _step(compiled: Compiled, state: tuple, t: int) -> _Step:
@@ -367,7 +375,7 @@ def _step(compiled: Compiled, state: tuple, t: int) -> _Step:
             return _Step("violated", label=op[1], pc=pc)
     pc, exited = _settle(code, pc + 1, L)
     if exited:
-        return _Step("exit", pc=pc)
+        return _Step("exit", (threads, globs, locks), pc=pc)
     mine = (pc, DONE if pc == len(code.ops) else tuple(L))
     threads = threads[:t] + (mine,) + threads[t + 1:]
     return _Step("next", (threads, globs, locks), value=value, pc=th[0])
@@ -410,13 +418,18 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
     reached = [False] * len(labels)
     violations: list[Witness | None] = [None] * len(labels)
     deadlock: list[Witness | None] = [None]
-    seen: set = set()
+    seen: dict = {}  # state -> the number of runs from it
+    total_runs = widest = 0
+    finals: set = set()
     n_threads = len(compiled.codes)
     names = [i.name for i in program.inputs]
 
     for inputs in _input_space(program, fixed_inputs):
-        start = _initial(compiled, inputs)
-        if start is None:
+        start, exited = _initial(compiled, inputs)
+        if exited:  # main returned before any visible operation
+            finals.add((inputs, start[1]))
+            total_runs += 1
+            widest = max(widest, 1)
             continue
         path: list[tuple[int, int, object]] = []
 
@@ -425,11 +438,12 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
             return Witness(tuple(zip(names, inputs)), tuple(t for t, _, _ in steps),
                            tuple(_describe(compiled, t, pc, v) for t, pc, v in steps))
 
-        def visit(state):
-            seen.add(state)
-            if len(seen) > max_states:
+        def visit(state) -> int:
+            """Visit ``state`` and what follows; the number of runs from it."""
+            if len(seen) >= max_states:
                 raise StateSpaceTooLarge(f"more than {max_states} states")
-            enabled = False
+            seen[state] = 0
+            runs = 0
             threads = state[0]
             for t in range(n_threads):
                 th = threads[t]
@@ -438,28 +452,38 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
                 step = _step(compiled, state, t)
                 if step.kind == "blocked":
                     continue
-                enabled = True
                 op = compiled.codes[t].ops[th[0]]
                 if op[0] == ASSERT:
                     reached[op[1]] = True
                 if step.kind == "violated":
                     if violations[step.label] is None:
                         violations[step.label] = witness((t, step.pc, 0))
-                    continue
-                if step.kind == "exit":
-                    continue
-                if step.state not in seen:
+                    runs += 1
+                elif step.kind == "exit":
+                    finals.add((inputs, step.state[1]))
+                    runs += 1
+                elif step.state in seen:
+                    runs += seen[step.state]
+                else:
                     path.append((t, step.pc, step.value))
-                    visit(step.state)
+                    runs += visit(step.state)
                     path.pop()
-            if not enabled and _alive(state) and deadlock[0] is None:
-                deadlock[0] = witness()
+            if runs == 0:  # every thread ended, or a deadlock
+                runs = 1
+                if not _alive(state):
+                    finals.add((inputs, state[1]))
+                elif deadlock[0] is None:
+                    deadlock[0] = witness()
+            seen[state] = runs
+            return runs
 
         if start not in seen:
             visit(start)
+        total_runs += seen[start]
+        widest = max(widest, seen[start])
 
     verdicts = tuple(AssertionVerdict(i, reached[i], violations[i]) for i in range(len(labels)))
-    return Outcome(verdicts, deadlock[0], len(seen))
+    return Outcome(verdicts, deadlock[0], len(seen), total_runs, widest, frozenset(finals))
 
 
 def replay(program: C.Program, inputs: dict, schedule) -> tuple[str, int | None]:
@@ -470,8 +494,8 @@ def replay(program: C.Program, inputs: dict, schedule) -> tuple[str, int | None]
     ("unfinished", None) when the schedule ran out first."""
     compiled = compile_program(program)
     values = tuple(inputs[i.name] for i in program.inputs)
-    state = _initial(compiled, values)
-    if state is None:
+    state, exited = _initial(compiled, values)
+    if exited:
         return ("exit", None)
     for i, t in enumerate(schedule):
         if t >= len(compiled.codes):

@@ -161,3 +161,25 @@ def test_schedule_that_is_not_possible_is_reported_stuck():
     p = two_threads([C.Incr("g", 1)], [C.Incr("g", 1)], post=[C.Assert(0, cmp("==", g, k(2)))])
     # main must create t1 before t1 can run
     assert replay(p, {}, [1]) == ("stuck", 0)
+
+
+def brute_force_runs(program, inputs):
+    """Complete schedules counted by trying every thread at every step."""
+    def count(prefix):
+        n = 0
+        for t in range(4):
+            kind, _ = replay(program, inputs, prefix + [t])
+            if kind == "stuck":
+                continue
+            n += count(prefix + [t]) if kind == "unfinished" else 1
+        return n
+    return count([])
+
+
+def test_runs_count_every_schedule_once():
+    p = two_threads([C.Incr("g", 1)], [C.Locked("m", (C.Store("g", k(3)),))],
+                    mutexes=("m",), post=[C.Assert(0, cmp("!=", g, k(1)))])
+    out = explore(p)
+    assert out.runs == brute_force_runs(p, {}) > 10
+    p = fig2(20, 10)
+    assert explore(p).runs == sum(brute_force_runs(p, {"x0": v}) for v in range(8, 13))

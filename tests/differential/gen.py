@@ -1,0 +1,314 @@
+"""Hypothesis strategies for small random pthreads programs (:mod:`cprog` ASTs).
+
+:func:`programs` draws a program of this shape::
+
+    globals g0..g2 (1-3 ints), sometimes mutexes m0, m1
+    routines t0..t2: a few statements over their locals l0, l1 and the globals:
+        l = g;   g = e;   g = g + k (or g += k, g++);   if (c) {..} else {..}
+        pthread_mutex_lock(&m); ..; pthread_mutex_unlock(&m);   for (i < 1 or 2) {..}
+    main: int x0 = __VERIFIER_nondet_int(); __VERIFIER_assume(lo <= x0 && x0 <= hi);
+          (1-2 inputs, domains within -2..2), stores of inputs to globals,
+          sometimes `if (c) return 0;`, then 2-3 pthread_create, sometimes a few
+          statements of main's own while the threads run, the joins (any order),
+          and statements after them
+    1-2 assertions, anywhere in the routines or after the joins.
+
+It keeps the contracts of :mod:`cprog`: no overflow (constants within -2..3,
+multiplications by constants within -2..2 only, loops of at most 2 rounds),
+at most one global read per expression while other threads may run, nested
+mutexes never relocked. Two mutexes taken in both orders can deadlock: the
+oracle reports it. Sizes are small enough that a naive explorer's runs
+(:attr:`oracle.Outcome.runs`) are mostly in the tens or hundreds; the tests
+reject the rare program above their budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from tests.differential import cprog as C
+
+CONSTS = st.integers(-2, 3)
+FACTORS = st.integers(-2, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What a statement being drawn may use: its function's locals, the
+    globals, the mutexes not already held, and whether other threads may run
+    (then an expression reads at most one global)."""
+
+    locals: tuple[str, ...]
+    globals: tuple[str, ...]
+    free_mutexes: tuple[str, ...]
+    concurrent: bool
+    loop_vars: tuple[str, ...] = ()
+
+    @property
+    def max_reads(self) -> int:
+        return 1 if self.concurrent else 2
+
+
+# --------------------------------------------------------------------------
+# Expressions
+
+
+def _atom(draw, scope: Scope, reads: int, const: bool = True) -> C.Expr:
+    """A constant, a local, or (``reads`` > 0) a global; no constant unless
+    ``const`` (or nothing else is in scope)."""
+    choices = ["const"] * const + ["local"] * 2 * bool(scope.locals + scope.loop_vars)
+    choices += ["global"] * 3 * (reads > 0 and bool(scope.globals))
+    kind = draw(st.sampled_from(choices or ["const"]))
+    if kind == "const":
+        return C.Const(draw(CONSTS))
+    if kind == "local":
+        return C.Local(draw(st.sampled_from(scope.locals + scope.loop_vars)))
+    return C.Global(draw(st.sampled_from(scope.globals)))
+
+
+def _value(draw, scope: Scope, reads: int, const: bool = True) -> C.Expr:
+    """An arithmetic expression: an atom, or an atom combined with another
+    atom (+, -) or with a small constant (*). Not a lone constant unless ``const``."""
+    left = _atom(draw, scope, reads, const)
+    shape = draw(st.sampled_from(["atom", "atom", "add", "mul"]))
+    if shape == "atom":
+        return left
+    if shape == "mul":
+        return C.Bin("*", left, C.Const(draw(FACTORS)))
+    right = _atom(draw, scope, reads - len(C.globals_read(left)))
+    if draw(st.booleans()):
+        left, right = right, left
+    return C.Bin(draw(st.sampled_from(["+", "-"])), left, right)
+
+
+def _cond(draw, scope: Scope, reads: int, depth: int = 1) -> C.Expr:
+    shape = draw(st.sampled_from(["cmp", "cmp", "cmp", "logic", "not"] if depth else ["cmp"]))
+    if shape == "not":
+        return C.Not(_cond(draw, scope, reads, depth - 1))
+    if shape == "logic":
+        left = _cond(draw, scope, reads, depth - 1)
+        right = _cond(draw, scope, reads - len(C.globals_read(left)), depth - 1)
+        return C.Bin(draw(st.sampled_from(C.LOGIC_OPS)), left, right)
+    left = _value(draw, scope, reads, const=False)
+    right = _atom(draw, scope, reads - len(C.globals_read(left)))
+    if draw(st.booleans()):
+        left, right = right, left
+    return C.Bin(draw(st.sampled_from(C.CMP_OPS)), left, right)
+
+
+# --------------------------------------------------------------------------
+# Statements
+
+
+UNLIMITED = 1 << 20
+
+
+def _block(draw, scope: Scope, depth: int, lo: int, hi: int,
+           budget: int = UNLIMITED) -> tuple[C.Stmt, ...]:
+    """``lo``..``hi`` statements performing at most ``budget`` global
+    operations in any one run (fewer statements when the budget runs out)."""
+    n = draw(st.integers(lo, hi))
+    out: tuple[C.Stmt, ...] = ()
+    for i in range(n):
+        left = budget - visible_ops(out)
+        if i >= max(lo, 1) and left <= 0:
+            break
+        out += (_stmt(draw, scope, depth, left),)
+    return out
+
+
+def visible_ops(body: tuple[C.Stmt, ...]) -> int:
+    """The most global operations (reads, writes, lock, unlock, create, join)
+    one run of ``body`` performs."""
+    n = 0
+    for s in body:
+        if isinstance(s, C.Assign):
+            n += len(C.globals_read(s.value))
+        elif isinstance(s, (C.Assert, C.ReturnIf)):
+            n += len(C.globals_read(s.cond))
+        elif isinstance(s, C.Store):
+            n += 1 + len(C.globals_read(s.value))
+        elif isinstance(s, C.Incr):
+            n += 2
+        elif isinstance(s, C.If):
+            n += len(C.globals_read(s.cond)) + max(visible_ops(s.then), visible_ops(s.orelse))
+        elif isinstance(s, C.Locked):
+            n += 2 + visible_ops(s.body)
+        elif isinstance(s, C.For):
+            n += s.count * visible_ops(s.body)
+        elif isinstance(s, (C.Create, C.Join)):
+            n += 1
+    return n
+
+
+def _stmt(draw, scope: Scope, depth: int, budget: int = UNLIMITED) -> C.Stmt:
+    """A statement performing at most ``budget`` global operations (always
+    possible: ``local = <no global>`` performs none)."""
+    kinds = ["load"] * 3
+    if budget >= 1:
+        kinds += ["store"] * 2
+    if budget >= 2:
+        kinds += ["incr"] * 3
+    if depth > 0:
+        kinds += ["if"] * 2 + ["for"] * (budget >= 1)
+        kinds += ["locked"] * 2 * (bool(scope.free_mutexes) and budget >= 3)
+    kind = draw(st.sampled_from(kinds))
+    reads = min(scope.max_reads, budget)
+    if kind == "load":
+        target = draw(st.sampled_from(scope.locals))
+        if reads and draw(st.integers(0, 2)):  # mostly the plain `l = g;`
+            return C.Assign(target, C.Global(draw(st.sampled_from(scope.globals))))
+        return C.Assign(target, _value(draw, scope, reads))
+    if kind == "store":
+        return C.Store(draw(st.sampled_from(scope.globals)), _value(draw, scope, min(reads, budget - 1)))
+    if kind == "incr":
+        amount = draw(st.sampled_from([1, 1, -1, 2, 3, -2]))
+        return C.Incr(draw(st.sampled_from(scope.globals)), amount,
+                      draw(st.sampled_from(C.INCR_STYLES)))
+    if kind == "if":
+        cond = _cond(draw, scope, reads)
+        left = budget - len(C.globals_read(cond))
+        then = _block(draw, scope, depth - 1, 1, 2, left)
+        orelse = _block(draw, scope, depth - 1, 0, 2, left)
+        return C.If(cond, then, orelse)
+    if kind == "for":
+        var = f"i{len(scope.loop_vars)}"
+        inner = Scope(scope.locals, scope.globals, scope.free_mutexes, scope.concurrent,
+                      scope.loop_vars + (var,))
+        count = draw(st.integers(1, min(2, budget)))
+        return C.For(var, count, _block(draw, inner, depth - 1, 1, 2, budget // count))
+    mutex = draw(st.sampled_from(scope.free_mutexes))
+    inner = Scope(scope.locals, scope.globals,
+                  tuple(m for m in scope.free_mutexes if m != mutex), scope.concurrent,
+                  scope.loop_vars)
+    return C.Locked(mutex, _block(draw, inner, depth - 1, 1, 2, budget - 2))
+
+
+# --------------------------------------------------------------------------
+# Assertions, placed after the rest is drawn
+
+
+def block_paths(body: tuple[C.Stmt, ...], prefix=()):
+    """The path of every block in ``body`` (``()`` for ``body`` itself; a path
+    is a sequence of (statement index, block index))."""
+    yield prefix
+    for i, s in enumerate(body):
+        for j, b in enumerate(C.children(s)):
+            yield from block_paths(b, prefix + ((i, j),))
+
+
+def insert(body: tuple[C.Stmt, ...], path, index: int, stmt: C.Stmt) -> tuple[C.Stmt, ...]:
+    """``body`` with ``stmt`` inserted at ``index`` of the block at ``path``
+    (index clamped to the block's length)."""
+    if not path:
+        index = min(index, len(body))
+        return body[:index] + (stmt,) + body[index:]
+    (i, j), rest = path[0], path[1:]
+    s = body[i]
+    blocks = list(C.children(s))
+    blocks[j] = insert(blocks[j], rest, index, stmt)
+    return body[:i] + (C.replace_blocks(s, tuple(blocks)),) + body[i + 1:]
+
+
+def _assertion_cond(draw, scope: Scope) -> C.Expr:
+    # Comparisons of two atoms (an input or local against a global, say) give
+    # violations and non-violations in roughly equal numbers.
+    reads = scope.max_reads
+    if draw(st.integers(0, 3)):
+        left = _atom(draw, scope, reads, const=False)
+        right = _atom(draw, scope, reads - len(C.globals_read(left)))
+        if draw(st.booleans()):
+            left, right = right, left
+        return C.Bin(draw(st.sampled_from(C.CMP_OPS)), left, right)
+    return _cond(draw, scope, reads)
+
+
+# --------------------------------------------------------------------------
+# Programs
+
+
+def _return_if(draw, inputs) -> C.ReturnIf:
+    """``if (x OP k) return 0;`` with k in x's domain, so that main returns
+    for some inputs, not for all."""
+    x = draw(st.sampled_from(inputs))
+    k = draw(st.integers(x.lo, x.hi))
+    op = draw(st.sampled_from(["==", "!=", ">", "<"]))
+    return C.ReturnIf(C.Bin(op, C.Local(x.name), C.Const(k)))
+
+
+@st.composite
+def programs(draw) -> C.Program:
+    n_globals = draw(st.integers(1, 3))
+    globals_ = tuple((f"g{i}", draw(st.sampled_from([0, 0, 0, 1, 2, -1]))) for i in range(n_globals))
+    gnames = tuple(g for g, _ in globals_)
+    mutexes = tuple(f"m{i}" for i in range(draw(st.sampled_from([0, 1, 1, 2]))))
+    inputs = []
+    for i in range(draw(st.integers(1, 2))):
+        lo = draw(st.integers(-2, 1))
+        inputs.append(C.Input(f"x{i}", lo, draw(st.integers(lo + 1, min(lo + 3, 2)))))
+    input_names = tuple(i.name for i in inputs)
+
+    n_threads = draw(st.sampled_from([2, 2, 3]))
+    n_routines = draw(st.integers(1, n_threads)) if n_threads > 2 else draw(st.sampled_from([2, 2, 2, 1]))
+    routines = []
+    for r in range(n_routines):
+        local_names = tuple(f"l{i}" for i in range(draw(st.integers(1, 2))))
+        scope = Scope(local_names, gnames, mutexes, concurrent=True)
+        depth = draw(st.sampled_from([0, 1, 1, 2]))
+        budget = draw(st.integers(1, 3) if n_threads == 2 else st.integers(1, 2))
+        routines.append(C.Routine(f"t{r}", local_names, _block(draw, scope, depth, 1, 3, budget)))
+    if len(mutexes) == 2 and n_routines >= 2 and draw(st.integers(0, 4)) == 0:
+        # Lock-order inversion: the first two routines take both mutexes in
+        # opposite orders, so the program may deadlock.
+        for r, (outer, inner) in enumerate([mutexes, mutexes[::-1]]):
+            g = draw(st.sampled_from(gnames))
+            nested = C.Locked(outer, (C.Locked(inner, (C.Incr(g, 1),)),))
+            routines[r] = C.Routine(routines[r].name, routines[r].locals,
+                                    insert(routines[r].body, (), draw(st.integers(0, 1)), nested))
+    order = list(range(n_routines)) + [draw(st.integers(0, n_routines - 1))
+                                       for _ in range(n_threads - n_routines)]
+    order = draw(st.permutations(order))
+
+    main_scope = Scope(input_names + ("r0",), gnames, mutexes, concurrent=False)
+    pre = []
+    for g in draw(st.lists(st.sampled_from(gnames), max_size=2, unique=True)):
+        pre.append(C.Store(g, _value(draw, Scope(input_names, (), (), False), 0)))
+    if draw(st.integers(0, 4)) == 0:
+        pre.insert(draw(st.integers(0, len(pre))),
+                   _return_if(draw, inputs))
+    if draw(st.integers(0, 3)) == 0:
+        pre.append(C.If(_cond(draw, Scope(input_names, (), (), False), 0),
+                        _block(draw, main_scope, 0, 1, 2)))
+    creates = tuple(C.Create(h, f"t{r}") for h, r in enumerate(order))
+    middle = ()
+    if n_threads == 2 and draw(st.integers(0, 2)) == 0:
+        concurrent = Scope(input_names + ("r0",), gnames, mutexes, concurrent=True)
+        middle = _block(draw, concurrent, 1, 1, 2, budget=1)
+    joins = tuple(C.Join(h) for h in draw(st.permutations(range(n_threads))))
+    post = _block(draw, main_scope, 1, 0, 1)
+    main = tuple(pre) + creates + middle + joins + post
+
+    # The assertions: in a routine (any block) or in main after the joins.
+    routines = list(routines)
+    for _ in range(draw(st.integers(1, 2))):
+        where = draw(st.integers(0, n_routines))  # n_routines: main
+        if where == n_routines:
+            scope = Scope(input_names + ("r0",), gnames, (), concurrent=False)
+            stmt = C.Assert(0, _assertion_cond(draw, scope))
+            main = main + (stmt,) if draw(st.booleans()) or not post else \
+                main[: len(main) - len(post)] + (stmt,) + post
+        else:
+            r = routines[where]
+            paths = list(block_paths(r.body))
+            path = draw(st.sampled_from(paths))
+            scope = Scope(r.locals, gnames, (), concurrent=True)
+            stmt = C.Assert(0, _assertion_cond(draw, scope))
+            routines[where] = C.Routine(r.name, r.locals,
+                                        insert(r.body, path, draw(st.integers(0, 3)), stmt))
+
+    program = C.number_assertions(C.Program(
+        globals=globals_, mutexes=mutexes, routines=tuple(routines), inputs=tuple(inputs),
+        main_locals=("r0",), main=main))
+    return program
