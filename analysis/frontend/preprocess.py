@@ -45,7 +45,7 @@ ReadInclude = Callable[[str, str], "str | None"]
 
 MAX_INCLUDE_DEPTH = 32
 MAX_EXPANSION_TOKENS = 200_000  # per chunk of source lines: stops exponential macros
-MAX_EXPRESSION_DEPTH = 200  # nesting of a #if expression
+MAX_EXPRESSION_DEPTH = 100  # nesting of a #if expression
 MAX_HEADER_BYTES = 16 << 20
 
 
@@ -1173,6 +1173,10 @@ class _Preprocessor:
                 if collected is None:
                     if t.src < 0:
                         out.append(t)
+                    if self.budget < 0:  # unclosed invocations each read to the end
+                        self.finding(FindingKind.UNSUPPORTED, "macro expansion too large; the rest is left unexpanded", site.span(origin))
+                        out.extend(x for x in reversed(stack) if x.src < 0)
+                        break
                     continue
                 args, rparen = collected
                 replacement = self.substitute(m, args, (t.hs & rparen.hs) | {m.name}, origin, site)
@@ -1222,6 +1226,7 @@ class _Preprocessor:
                     args.append([])
                     continue
             args[-1].append(t.copy(origin))
+        self.budget -= len(popped)
         if rparen is None:
             feed.stack.extend(reversed(popped))
             self.finding(FindingKind.SYNTAX, f"unterminated argument list invoking macro {m.name}", site.span(origin))

@@ -590,6 +590,14 @@ def test_exponential_macros_stop_with_a_finding():
     assert any("macro expansion too large" in m for m in messages(r))
 
 
+def test_deep_if_expressions_and_unclosed_invocations_stop_with_findings():
+    r = pp("#if " + "(" * 150 + "1" + ")" * 150 + "\nint a;\n#endif\nint b;\n")
+    assert messages(r) == ["#if expression nests too deeply"] and code(r) == "int b;"
+    r = pp("#define F(x) x\n" + "F(\n" * 3000 + "int x;\n")
+    assert "macro expansion too large; the rest is left unexpanded" in messages(r)
+    assert r.text.count("\n") == 3002
+
+
 def test_unterminated_string_and_char_do_not_break_the_next_line():
     r = pp('#define N 1\nchar *s = "open;\nchar c = \'x;\nint n = N;\n')
     assert code(r).endswith("int n = 1;")
