@@ -14,14 +14,41 @@ this process, one after the other.
 Cancellation: ``cancel.cancelled`` is polled often by the engine (between
 instructions and solver calls); once set, the remaining assertions are yielded
 with status UNKNOWN and reason CANCELLED, promptly.
+
+A sub-check explores with its assertion as the *target*; every other
+assertion is treated as ``assume(cond)``, so a run that would fail another
+assertion stops there (that failure is the other sub-check's business).
+Verdicts (truthful by construction):
+
+* VIOLATED, with a counterexample, when a run fails the target;
+* HOLDS when runs reached the target and none failed it; ``bounded`` when
+  some run was cut by the unwind bound -- also when no run reached it but
+  some run was cut ("holds within the bound": the cut runs might have);
+* UNREACHABLE when no run reached it and none was cut;
+* UNKNOWN with a :class:`~analysis.report.Reason` when a budget ran out, the
+  check was cancelled, the solver gave up, or the engine met something it
+  does not cover. Never HOLDS after a timeout or a cancel.
+
+Programs with front-end findings: with a SYNTAX finding no assertion is
+checked (all UNKNOWN, reason SKIPPED); with an UNSUPPORTED finding a HOLDS or
+UNREACHABLE becomes UNKNOWN (reason UNSUPPORTED) naming the first unsupported
+construct, while a violation stays a violation (its run is real as far as the
+covered part of the program goes). A program without assertions is still
+explored once, for deadlocks and run-time errors. Findings met by several
+sub-checks are yielded once (same kind, span and message).
 """
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
+from analysis import ir
 from analysis.ir import DataModel
+from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status
 
 MODES = ("baseline", "dpor", "dpor-ag")
 
@@ -80,13 +107,234 @@ class Context:
     naive: bool = True
 
 
-# The entry points, implemented by the engine:
-#   check(program: Program, options: Options, cancel: CancelToken | None = None,
-#         context: Context | None = None) -> Iterator[AssertionResult | Finding]
-#   check_text(text: str, path: str, options: Options, cancel=None, context=None)
-#         -> Iterator[AssertionResult | Finding]   (parses with analysis.frontend first;
-#         syntax/unsupported findings come first, and with syntax errors every
-#         assertion is yielded UNKNOWN with reason SKIPPED: never "holds")
-#   context_at(program, positions: list[tuple[int, int]]) -> Context
-#         (1-based line, column of each thread's statement; raises ValueError with a
-#         message naming the position when no statement is there)
+NAIVE_CONTEXT_LABEL = "approximate context (fresh symbols)"
+
+
+# --------------------------------------------------------------------------
+# one sub-check
+
+
+def check_assertion(program: ir.Program, site: ir.AssertionSite, options: Options,
+                    cancel: CancelToken | None = None, context: Context | None = None,
+                    ) -> tuple[AssertionResult, list[Finding]]:
+    """Explore ``program`` with ``site`` as the target; the verdict and the
+    findings met on the way."""
+    from analysis.explore.explorer import Explorer
+
+    ex = Explorer(program, options, site, cancel, context).run()
+    return _verdict(program, site, options, ex, context), ex.findings
+
+
+def _verdict(program, site, options, ex, context) -> AssertionResult:
+    s = ex.stats
+    trace, reason, message, bounded = None, None, "", False
+    if ex.violation is not None:
+        status, trace, message = Status.VIOLATED, ex.violation, ex.violation_message
+    elif ex.stop is not None:
+        status, reason, message = Status.UNKNOWN, ex.stop, ex.stop_message
+    elif ex.reached:
+        status, bounded = Status.HOLDS, s.bound_cuts > 0
+    elif s.bound_cuts > 0:
+        status, bounded = Status.HOLDS, True
+        message = "no run reached it within the unwind bound"
+    else:
+        status = Status.UNREACHABLE
+    unsupported = [f for f in program.findings if f.kind is ir.FindingKind.UNSUPPORTED]
+    if unsupported and status in (Status.HOLDS, Status.UNREACHABLE):
+        first = unsupported[0]
+        status, reason, bounded = Status.UNKNOWN, Reason.UNSUPPORTED, False
+        message = f"the program uses what distaff does not cover: {first.message} (line {first.span.line})"
+    return AssertionResult(
+        id=site.id, span=site.span, text=site.text, status=status, bounded=bounded, reason=reason,
+        message=message, trace=trace, stats=s, unwind=options.unwind, mode=ex.mode,
+        context=NAIVE_CONTEXT_LABEL if context is not None else "",
+    )
+
+
+def _undecided(site: ir.AssertionSite, options: Options, reason: Reason, message: str,
+               context: Context | None = None) -> AssertionResult:
+    return AssertionResult(
+        id=site.id, span=site.span, text=site.text, status=Status.UNKNOWN, reason=reason, message=message,
+        unwind=options.unwind, mode=options.mode, context=NAIVE_CONTEXT_LABEL if context is not None else "",
+    )
+
+
+def check_findings(program: ir.Program, options: Options, cancel: CancelToken | None = None,
+                   context: Context | None = None) -> list[Finding]:
+    """Explore a program without assertions for deadlocks and run-time errors."""
+    from analysis.explore.explorer import Explorer
+
+    return Explorer(program, options, None, cancel, context).run().findings
+
+
+# --------------------------------------------------------------------------
+# the public entry points
+
+
+def check(program: ir.Program, options: Options, cancel: CancelToken | None = None,
+          context: Context | None = None) -> Iterator[AssertionResult | Finding]:
+    """Check every assertion of ``program`` (see the module docstring)."""
+    seen: set = set()
+
+    def fresh(findings):
+        for f in findings:
+            key = (f.kind, f.span, f.message)
+            if key not in seen:
+                seen.add(key)
+                yield f
+
+    front = [Finding(FindingKind(f.kind.value), f.span, f.message) for f in program.findings]
+    yield from fresh(front)
+    sites = program.assertions()
+    syntax = [f for f in program.findings if f.kind is ir.FindingKind.SYNTAX]
+    if syntax:
+        first = syntax[0]
+        msg = f"not checked: syntax error at line {first.span.line}: {first.message}"
+        for site in sites:
+            yield _undecided(site, options, Reason.SKIPPED, msg, context)
+        return
+    if not sites:
+        if not (cancel is not None and cancel.cancelled):
+            yield from fresh(check_findings(program, options, cancel, context))
+        return
+    if options.workers > 1 and len(sites) > 1:
+        results = _check_in_pool(program, sites, options, cancel, context)
+    else:
+        results = _check_in_process(program, sites, options, cancel, context)
+    for result, findings in results:
+        yield from fresh(findings)
+        yield result
+
+
+def _check_in_process(program, sites, options, cancel, context):
+    for site in sites:
+        if cancel is not None and cancel.cancelled:
+            yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), []
+            continue
+        yield check_assertion(program, site, options, cancel, context)
+
+
+def _pool_worker(conn, program, site, options, context) -> None:
+    try:
+        conn.send(("ok", check_assertion(program, site, options, None, context)))
+    except BaseException as e:  # noqa: BLE001 - reported to the parent as a crash
+        conn.send(("crash", f"{type(e).__name__}: {e}"))
+    finally:
+        conn.close()
+
+
+def _check_in_pool(program, sites, options, cancel, context):
+    """Sub-checks in up to ``options.workers`` processes, each killable; results
+    in the order they finish. A cancel terminates the running workers; a worker
+    exceeding its time budget by more than a grace period is terminated
+    (UNKNOWN, TIMEOUT); a worker that dies is reported as CRASHED."""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    mpc = mp.get_context("spawn")
+    pending = list(sites)
+    running: dict = {}  # connection -> (process, site, start time)
+    grace = 5.0
+    try:
+        while pending or running:
+            while pending and len(running) < options.workers:
+                if cancel is not None and cancel.cancelled:
+                    break
+                site = pending.pop(0)
+                parent, child = mpc.Pipe(duplex=False)
+                proc = mpc.Process(target=_pool_worker, args=(child, program, site, options, context), daemon=True)
+                proc.start()
+                child.close()
+                running[parent] = (proc, site, time.monotonic())
+            if cancel is not None and cancel.cancelled:
+                for conn, (proc, site, _) in list(running.items()):
+                    proc.terminate()
+                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), []
+                running.clear()
+                for site in pending:
+                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), []
+                pending.clear()
+                break
+            for conn in wait(list(running), timeout=0.1):
+                proc, site, _ = running.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except (EOFError, OSError):
+                    kind, payload = "crash", f"the worker died (exit code {proc.exitcode})"
+                proc.join(1)
+                if kind == "ok":
+                    yield payload
+                else:
+                    yield _undecided(site, options, Reason.CRASHED, payload, context), []
+            now = time.monotonic()
+            for conn, (proc, site, started) in list(running.items()):
+                if options.timeout_s is not None and now - started > options.timeout_s + grace:
+                    proc.terminate()
+                    running.pop(conn)
+                    yield _undecided(site, options, Reason.TIMEOUT, "the worker overran its time budget", context), []
+    finally:
+        for proc, _, _ in running.values():
+            proc.terminate()
+
+
+def check_text(text: str, path: str, options: Options, cancel: CancelToken | None = None,
+               context: Context | None = None) -> Iterator[AssertionResult | Finding]:
+    """Parse ``text`` (named ``path``; local includes are read next to it) and
+    :func:`check` it. The front end's findings come first."""
+    from analysis.frontend import parse_program
+
+    program = parse_program(text, path, data_model=options.data_model, read_include=_disk_includes)
+    yield from check(program, options, cancel, context)
+
+
+def _disk_includes(name: str, from_path: str) -> str | None:
+    candidate = os.path.join(os.path.dirname(from_path) or ".", name)
+    try:
+        with open(candidate, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def context_at(program: ir.Program, positions: list[tuple[int, int]]) -> Context:
+    """The program context whose threads start at ``positions`` (1-based line
+    and column, one per thread, the cursor's first): each maps to the first
+    instruction, in function and pc order, whose span contains the position,
+    else to the first instruction starting on that line. Raises ValueError
+    naming the position when no instruction is there."""
+    threads = []
+    for line, col in positions:
+        hit = None
+        for f in program.functions:
+            for pc, i in enumerate(f.body):
+                s = i.span
+                if (s.line, s.col) <= (line, col or 0) < (s.end_line, s.end_col):
+                    hit = (f.name, pc)
+                    break
+            if hit:
+                break
+        if hit is None:
+            for f in program.functions:
+                for pc, i in enumerate(f.body):
+                    if i.span.line == line:
+                        hit = (f.name, pc)
+                        break
+                if hit:
+                    break
+        if hit is None:
+            raise ValueError(f"no statement at line {line}, column {col}")
+        threads.append(ContextThread(*hit))
+    return Context(tuple(threads))
+
+
+def replay(program: ir.Program, trace, options: Options, target: str | None = None):
+    """Re-execute a counterexample (see :func:`analysis.replay.replay`)."""
+    from analysis.replay import replay as _replay
+
+    return _replay(program, trace, options, target)
+
+
+__all__ = [
+    "MODES", "CancelToken", "Context", "ContextThread", "Options", "check", "check_assertion",
+    "check_text", "context_at", "replay",
+]

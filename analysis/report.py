@@ -35,6 +35,7 @@ class Reason(enum.Enum):
     SOLVER = "solver-unknown"
     SKIPPED = "skipped"  # not checked: the file has syntax errors, or the user asked
     CRASHED = "crashed"  # the worker died; the message says how
+    UNSUPPORTED = "unsupported"  # the program uses C the engine does not cover; the message names it
 
 
 @dataclass(frozen=True, slots=True)

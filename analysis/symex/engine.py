@@ -107,6 +107,7 @@ class Engine:
         self.pivot_on_single = False
         self.observer = None
         self.replay = None
+        self.fixed_inputs: dict[str, int] | None = None  # replay: symbol name -> value
         self.reached = False  # the target assertion was executed on a feasible path
         self.ptr_bits = program.data_model.pointer_bits
         self.L = PointerLayout.for_bits(self.ptr_bits)
@@ -257,6 +258,8 @@ class Engine:
         name = base if k == 1 else f"{base}#{k}"
         term = self.V.fresh(name, bits)
         st.add_symbol(Symbol(name, term, bits, signed, span or ir.NO_SPAN, is_input))
+        if self.fixed_inputs is not None and name in self.fixed_inputs:
+            self.constrain(st, term == self.V.const(self.fixed_inputs[name] & mask(bits), bits))
         return term
 
     # ==================================================================
@@ -392,6 +395,7 @@ class Engine:
                 if st.ended:
                     raise LeafReached(Leaf(LeafKind.END))
                 if st.current is None:
+                    self._park_blocked(st)
                     en = st.enabled()
                     if not en:
                         raise LeafReached(self._no_thread_leaf(st))
@@ -458,6 +462,70 @@ class Engine:
         first = waiting[0].frames[-1]
         span = first.func.body[first.pc].span if first.pc < len(first.func.body) else first.func.span
         return Leaf(LeafKind.DEADLOCK, "deadlock: " + "; ".join(parts), span, waiting[0].tid)
+
+    def _park_blocked(self, st: State) -> None:
+        """Put on the wait queue every enabled thread whose next operation would
+        block with certainty (lock of a held mutex, join of a running thread,
+        re-acquiring a held mutex after a condition wait), instead of
+        scheduling it only to find that out: a failed attempt changes nothing,
+        so the runs saved are runs of no interest."""
+        for t in st.threads:
+            if t.status != ENABLED:
+                continue
+            wait = self._would_block(st, t)
+            if wait is not None:
+                queue, what, span = wait
+                st.add_step(t.tid, span, f"wait for {what}")
+                sync.block(st, t.tid, queue, what)
+
+    def _would_block(self, st: State, t: Thread):
+        f = t.frames[-1]
+        if f.pc >= len(f.func.body):
+            return None
+        i = f.func.body[f.pc]
+        if type(i) is not Intrinsic:
+            return None
+        op = i.op
+        if op is Op.MUTEX_LOCK or (op is Op.COND_WAIT and t.phase == "cond"):
+            a = t.phase_arg if op is Op.COND_WAIT else self.peek(st, t.tid, i.args[0])
+            if isinstance(a, int) and a in st.locks:
+                from analysis.symex.trace import lvalue
+
+                name = lvalue(st, self.L, a)
+                return a, f"{name} (held by {st.threads[st.locks[a]].name})", i.span
+        elif op is Op.THREAD_JOIN:
+            h = self.peek(st, t.tid, i.args[0])
+            if isinstance(h, int) and h < len(st.threads) and h != t.tid and st.threads[h].status != ENDED:
+                return self.thread_queue(st, h), f"{st.threads[h].name} to end", i.span
+        return None
+
+    def peek(self, st: State, tid: int, e) -> int | None:
+        """The value of ``e`` when it is concrete and needs no check, else None."""
+        t = type(e)
+        if t is Reg:
+            v = st.threads[tid].frames[-1].regs.get(e.name)
+            return v if isinstance(v, int) else None
+        if t is Const:
+            return e.value & mask(bits_of(e.type, self.ptr_bits))
+        if t is Addr:
+            try:
+                return self._addr_of(st, tid, e)
+            except EngineLimit:
+                return None
+        if t is PtrAdd:
+            p, o = self.peek(st, tid, e.ptr), self.peek(st, tid, e.offset)
+            if p is None or o is None:
+                return None
+            o = self.V.convert(o, bits_of(e.offset.type, self.ptr_bits), self.ptr_bits, is_signed(e.offset.type))
+            return self.V.add(p, o, self.ptr_bits)
+        if t is Cast and ir.is_scalar(e.type) and ir.is_scalar(e.arg.type) and not (
+                isinstance(e.type, IntType) and e.type.is_bool):
+            v = self.peek(st, tid, e.arg)
+            if v is None:
+                return None
+            return self.V.convert(v, bits_of(e.arg.type, self.ptr_bits), bits_of(e.type, self.ptr_bits),
+                                  is_signed(e.arg.type))
+        return None
 
     def _visible(self, t: Thread, f: Frame) -> bool:
         if f.pc >= len(f.func.body):

@@ -114,7 +114,8 @@ class Values:
             if xid in self._symbols:
                 continue
             if z3.is_const(x):
-                names = frozenset() if z3.is_value(x) else frozenset((x.decl().name(),))
+                d = x.decl()
+                names = frozenset((d.name(),)) if d.kind() == z3.Z3_OP_UNINTERPRETED else frozenset()
                 self._symbols[xid] = (x, names)
                 continue
             kids = x.children()

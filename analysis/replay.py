@@ -1,0 +1,62 @@
+"""Replaying a counterexample deterministically.
+
+``replay(program, trace, options)`` re-executes the run a
+:class:`~analysis.report.Trace` describes: every fresh symbol named in
+``trace.inputs`` is fixed to its value as it is created, every scheduling
+point takes the next thread of ``trace.schedule``, and every fork the engine
+could not decide by constant folding takes the next outcome of
+``trace.choices`` (no solver is asked which way to go). The run's steps are
+rendered again under a model of the final path condition, so the result equals
+the original trace whenever the printed values depend on the inputs only
+(memory reached through symbolic array indices before it was written is the
+exception). Replay raises ValueError when the trace does not fit the program.
+
+The target assertion is ``target`` (an ``AssertionSite.id``) or, when not
+given, the assertion whose span is that of the trace's last step; other
+assertions are assumed, as during the check.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from analysis import ir
+from analysis.report import Trace
+from analysis.symex.engine import Engine
+from analysis.symex.pivots import Budget, EngineLimit, Leaf, LeafKind, Pivot
+from analysis.symex.solver import SolverStats, build_solver
+from analysis.symex.values import Values
+
+
+def replay(program: ir.Program, trace: Trace, options, target: str | None = None, context=None) -> Trace:
+    from analysis.explore.explorer import finish_trace, other_routines
+
+    if target is None and trace.steps:
+        last = trace.steps[-1].span
+        for site in program.assertions():
+            if site.span == last:
+                target = site.id
+    ctx = z3.Context()
+    values = Values(ctx)
+    solver = build_solver(options, ctx, SolverStats())
+    E = Engine(program, values, solver, options.unwind, Budget(), target=target)
+    fixed = {i.name: i.value for i in trace.inputs}
+    E.fixed_inputs = fixed
+    E.replay = (iter(trace.schedule), iter(trace.choices))
+    if context is None:
+        st = E.initial_state()
+    else:
+        threads = [(t.func, t.pc) for t in context.threads]
+        st = E.context_state(threads, other_routines(program, [f for f, _ in threads]))
+    try:
+        out = E.advance(st)
+    except EngineLimit as e:
+        raise ValueError(f"the trace does not fit the program: {e}") from None
+    if isinstance(out, Pivot):
+        raise ValueError("the trace does not fit the program: a decision is missing")
+    if out.kind is LeafKind.INFEASIBLE:
+        raise ValueError("the trace does not fit the program: its inputs make the run infeasible")
+    return finish_trace(E, st, out)
+
+
+__all__ = ["replay", "Leaf"]
