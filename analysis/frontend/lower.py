@@ -72,21 +72,25 @@ def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) ->
         except Exception as e:  # noqa: BLE001 - never let one declaration sink the file
             u.unsupported(c, f"internal: {type(e).__name__}: {e}")
     u.defined = {p[0] for p in pending}
-    functions: list[Function] = []
-    sites: list[RawSite] = []
-    lowered: set[str] = set()
-    for name, ftype, params, node in pending:
-        if name in lowered:
-            u.unsupported(node.child_by_field_name("declarator") or node, f"function '{name}' defined twice")
-            continue
-        lowered.add(name)
-        try:
-            f, fsites = lower_function(u, gscope, name, ftype, params, node)
-        except Exception as e:  # noqa: BLE001
-            u.unsupported(node, f"internal: {type(e).__name__}: {e}")
-            f, fsites = stub_function(u, name, ftype, params, node), []
-        functions.append(f)
-        sites.extend(fsites)
+    lowered: dict[str, tuple[Function, list[RawSite], int]] = {}
+    # inline functions (header material in .i files) are lowered only when used
+    deferred = [p for p in pending if is_inline(p[3])]
+    work = [p for p in pending if not is_inline(p[3])]
+    while work:
+        for name, ftype, params, node in work:
+            if name in lowered:
+                u.unsupported(node.child_by_field_name("declarator") or node, f"function '{name}' defined twice")
+                continue
+            try:
+                f, fsites = lower_function(u, gscope, name, ftype, params, node)
+            except Exception as e:  # noqa: BLE001
+                u.unsupported(node, f"internal: {type(e).__name__}: {e}")
+                f, fsites = stub_function(u, name, ftype, params, node), []
+            lowered[name] = (f, fsites, node.start_byte)
+        work = [p for p in deferred if p[0] in u.referenced and p[0] not in lowered]
+    ordered = sorted(lowered.values(), key=lambda x: x[2])
+    functions = [f for f, _, _ in ordered]
+    sites = [s for _, fsites, _ in ordered for s in fsites]
     threads = resolve_sites(u, functions, sites)
     globals_ = tuple(g.freeze() for g in u.globals.values()) + tuple(u.strings)
     findings = tuple(preprocessed.findings) + tuple(u.findings)
@@ -103,6 +107,13 @@ def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) ->
 
 # --------------------------------------------------------------------------
 # File scope
+
+
+def is_inline(fdef: ts.Node) -> bool:
+    return any(
+        c.type == "storage_class_specifier" and c.text.decode() in ("inline", "__inline", "__inline__")
+        for c in fdef.children
+    )
 
 
 def function_name(fdef: ts.Node) -> str | None:
@@ -166,6 +177,7 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
     u = gl.u
     storage = gl.storage_classes(c)
     base, is_float = gl.decl_base(c)
+    thread_local = storage & {"__thread", "_Thread_local", "thread_local"}
     for d in c.children_by_field_name("declarator"):
         init = None
         dd = d
@@ -184,6 +196,8 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
                 gl.global_scope.names[name] = FuncSym(name, t, is_float)
             u.func_types.setdefault(name, t)
             continue
+        if thread_local:
+            u.unsupported(d, "thread-local variable (treated as one shared global)")
         sym = VarSym(name, t, "global", name, is_float)
         gl.global_scope.names[name] = sym
         g = u.globals.get(name)

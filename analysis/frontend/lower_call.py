@@ -62,6 +62,14 @@ class CallLowering:
 
     def named_call(self, name: str, sym, args: list[ts.Node], node: ts.Node, used: bool) -> Expr:
         defined = name in self.u.defined
+        if name == "__builtin_expect" and args and not defined:
+            v = self.rvalue(args[0])  # the value of the expression; the hint is dropped
+            for a in args[1:]:
+                self.effect(a)
+            return v
+        if name == "__builtin_unreachable" and not defined:
+            self.emit(Intrinsic(Op.ASSUME, None, (Const(0, INT),), self.span(node), name=name))
+            return Const(0, INT)
         b = BUILTINS.get(name)
         if b is not None and (not defined or is_always_builtin(name)):
             return self.builtin_call(name, b, args, node, used)
@@ -93,6 +101,7 @@ class CallLowering:
                 self.u.unsupported(node, "struct returned by value")
             self.emit(Intrinsic(Op.EXTERNAL, dst, tuple(values), span, name=name))
             return dst if dst is not None else Const(0, INT)
+        self.u.referenced.add(name)
         callee = Addr(name, ObjKind.FUNCTION, self.ptr(ft))
         atomic = name.startswith(ATOMIC_PREFIX)
         if atomic:

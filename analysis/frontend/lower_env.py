@@ -183,6 +183,7 @@ class Unit:
     # function-pointer flows: location key -> {("fn", name) or another key}
     flows: dict = field(default_factory=dict)
     address_taken_funcs: dict[str, None] = field(default_factory=dict)
+    referenced: set = field(default_factory=set)  # defined functions called or addressed
     literals: dict[bytes, tuple] = field(default_factory=dict)
 
     def finding(self, kind: FindingKind, message: str, node: ts.Node | Span) -> None:

@@ -257,10 +257,12 @@ class ExprLowering:
             return MemLoc(Addr(sym.ir_name, kind, self.ptr(sym.type)), sym.type)
         if isinstance(sym, FuncSym):
             self.u.address_taken_funcs[name] = None
+            self.u.referenced.add(name)
             return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(sym.type)), sym.type)
         if sym is None and name in self.u.defined and name in self.u.func_types:
             ft = self.u.func_types[name]
             self.u.address_taken_funcs[name] = None
+            self.u.referenced.add(name)
             return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(ft)), ft)
         if node.is_missing:
             return self.dummy_loc(node)

@@ -15,7 +15,7 @@ from analysis.frontend.ctypes import I64, INT, VOID, layout_record
 from analysis.frontend.lower_env import EnumConstSym, TypedefSym
 
 _FLOAT_SIZES = {"float": IntType(32, True), "double": IntType(64, True)}
-_DECL_NAMES = ("identifier", "field_identifier", "type_identifier")
+_DECL_NAMES = ("identifier", "field_identifier", "type_identifier", "primitive_type")
 
 
 class TypeLowering:
