@@ -435,6 +435,8 @@ class _Output:
         self._offsets: list[int] = []
         self._segments: list[tuple[int, int, bool]] = []
         self._seg_chars = 0  # self._chars when the last segment started
+        self._last = ""  # the last character of the row
+        self._after_expansion = False
 
     def file(self, path: str) -> int:
         index = self._file_index.get(path)
@@ -449,6 +451,7 @@ class _Output:
         self.rows.append((file, line, text.isascii()))
 
     def begin(self, file: int, line: int) -> None:
+        self._last, self._after_expansion = "", False
         self._file, self._base = file, line
         self._pieces, self._bytes, self._chars = [], 0, 0
         self._offsets, self._segments, self._seg_chars = [0], [(line, 1, True)], 0
@@ -485,13 +488,18 @@ class _Output:
         self._seg_chars = self._chars
 
     def _append(self, text: str) -> None:
-        self._pieces.append(text)
-        self._chars += len(text)
-        self._bytes += len(text) if text.isascii() else len(text.encode("utf-8"))
+        if text:
+            self._pieces.append(text)
+            self._chars += len(text)
+            self._bytes += len(text) if text.isascii() else len(text.encode("utf-8"))
+            self._last = text[-1]
 
     def verbatim(self, text: str, line: int, col: int) -> None:
         """Original text starting at (line, col); it may span lines."""
         self._catch_up(line)
+        if self._after_expansion and text and _merge(self._last, text[0]):
+            self._append(" ")  # keep the expansion's last token apart from what follows
+        self._after_expansion = False
         parts = text.split("\n")
         self._segment(line, col, True)
         self._append(parts[0])
@@ -504,12 +512,25 @@ class _Output:
         """Text an expansion produced, standing for an invocation at (line, col)."""
         self._catch_up(line)
         if text:
+            if _merge(self._last, text[0]):
+                self._append(" ")  # as a compiler would, do not paste tokens by juxtaposition
             self._segment(line, col, False)
             self._append(text)
+        self._after_expansion = True
 
     def mark(self, line: int, col: int) -> None:
         """The point here stands for original (line, col) (after an invocation)."""
         self._segment(line, col, True)
+
+
+def _merge(left: str, right: str) -> bool:
+    """Whether two characters written side by side could join into one token
+    (or start a comment) where the source had two."""
+    if not left:
+        return False
+    if left.isalnum() or left in "_$.":
+        return right.isalnum() or right in "_$.\"'"
+    return left in "+-*/%&|^!=<>#:" and right in "+-*/%&|^!=<>#:"
 
 
 # --------------------------------------------------------------------------

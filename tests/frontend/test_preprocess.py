@@ -90,6 +90,14 @@ def test_function_like_macro_with_arguments():
     assert where(r, "*") == ("main.c", 2, 23)
 
 
+def test_expansions_do_not_paste_onto_their_neighbours():
+    r = pp("#define NEG -x\n#define E\n#define ONE 1\n#define W L\nint y = -NEG; int z = 1 -E- 1; int v = ONE.5 + a.ONE; w = W\"s\";\n")
+    assert code(r) == 'int y = - - x; int z = 1 - - 1; int v = 1 .5 + a. 1; w = L "s";'
+    assert where(r, "- x") == ("main.c", 5, 10)
+    assert where(r, "- 1") == ("main.c", 5, 27)
+    assert errors("int y = - - x;") == []
+
+
 def test_function_like_macro_name_without_parentheses_is_left_alone():
     r = pp("#define f(x) (x + 1)\nint (*p)(int) = f; int y = f (2);\n")
     assert code(r) == "int (*p)(int) = f; int y = ( 2 + 1 );"
