@@ -27,6 +27,10 @@ class CallGraph:
     creates: dict
     callers: dict
     creators: dict
+    called: dict  # function -> the functions its Calls may invoke
+
+    def called_from(self, func: str) -> tuple[str, ...]:
+        return self.called.get(func, ())
 
     def callees_at(self, func: str, pc: int) -> tuple[str, ...]:
         return self.calls.get((func, pc), ())
@@ -60,7 +64,15 @@ def call_graph(program: Program, pts: PointsTo) -> CallGraph:
         creates=creates,
         callers=_reverse(calls),
         creators=_reverse(creates),
+        called=_by_caller(calls),
     )
+
+
+def _by_caller(calls: dict[Site, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, set[str]] = {}
+    for (func, _), names in calls.items():
+        out.setdefault(func, set()).update(names)
+    return {f: tuple(sorted(n)) for f, n in out.items()}
 
 
 def _reverse(edges: dict[Site, tuple[str, ...]]) -> dict[str, tuple[Site, ...]]:

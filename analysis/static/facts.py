@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analysis.ir import Program
+from analysis.ir import Call, Program
 from analysis.static import cfg as cfgmod
 from analysis.static.callgraph import CallGraph, call_graph
 from analysis.static.defuse import ReachingDefs, reaching_definitions
 from analysis.static.escape import shared_ids
 from analysis.static.pointsto import MemObject, PointsTo, points_to
 from analysis.static.reach import Reach, reach_of, returning_distance
-from analysis.static.slicing import Slice, slice_of
+from analysis.static.slicing import Slice, base_slicer, slice_of
 from analysis.static.writers import WriterIndex, writer_index
 
 
@@ -81,11 +81,28 @@ class Facts:
         )
 
     @property
+    def call_successors(self) -> dict:
+        """Call site (func, pc) -> the pcs its caller continues at."""
+        def make():
+            out = {}
+            for f in self.program.functions:
+                for pc, instr in enumerate(f.body):
+                    if isinstance(instr, Call):
+                        out[(f.name, pc)] = f.successors(pc)
+            return out
+        return self._cached("call_successors", make)
+
+    @property
     def returning(self) -> dict[str, int | None]:
         """Shortest entry-to-return path length per function (None: never returns)."""
         return self._cached("returning", lambda: returning_distance(self.program, self))
 
     # ---------------------------------------------------------------- per assertion
+
+    def slice_base(self, other_assertions: bool = True):
+        """What every slice contains (see :func:`analysis.static.slicing.base_slicer`)."""
+        return self._cached(("slice_base", other_assertions),
+                            lambda: base_slicer(self.program, self, other_assertions))
 
     def slice(self, assertion_id: str) -> Slice:
         return self._cached(("slice", assertion_id),

@@ -201,33 +201,37 @@ def reach_of(program: Program, assertion_id: str, facts: "Facts") -> Reach:
         for name, d in dist.items()
         if any(x < INF for x in d)
     }
-    call_succ = {}
-    for f in program.functions:
-        for pc, instr in enumerate(f.body):
-            if isinstance(instr, Call):
-                call_succ[(f.name, pc)] = successors(f.body, pc)
-    via = _via_return(program, calls, table, call_succ)
+    call_succ = facts.call_successors
+    via = _via_return(calls, table, call_succ)
     return Reach(assertion_id, table, via, call_succ)
 
 
-def _via_return(program: Program, calls, table, call_succ) -> dict[str, int | None]:
+def _via_return(calls, table, call_succ) -> dict[str, int | None]:
     """Least fixpoint: from a return of ``g``, the nearest assertion distance
-    over its callers' continuations, or their own returns in turn."""
-    via: dict[str, float] = {f.name: INF for f in program.functions}
-    for _ in range(len(program.functions) + 1):
+    over its callers' continuations, or their own returns in turn. Only the
+    functions called, directly or not, from one that reaches can have one."""
+    names: set[str] = set()
+    work = list(table)
+    while work:
+        for g in calls.called_from(work.pop()):
+            if g not in names:
+                names.add(g)
+                work.append(g)
+    via: dict[str, float] = {n: INF for n in names}
+    for _ in range(len(names) + 1):
         changed = False
-        for f in program.functions:
+        for name in names:
             best = INF
-            for caller, pc in calls.call_sites_of(f.name):
+            for caller, pc in calls.call_sites_of(name):
                 d = table.get(caller)
                 if d is not None:
                     for s in call_succ.get((caller, pc), ()):
                         if d[s] is not None:
                             best = min(best, d[s])
                 best = min(best, via.get(caller, INF))
-            if best < via[f.name]:
-                via[f.name] = best
+            if best < via[name]:
+                via[name] = best
                 changed = True
         if not changed:
             break
-    return {k: (None if v == INF else int(v)) for k, v in via.items()}
+    return {k: int(v) for k, v in via.items() if v != INF}

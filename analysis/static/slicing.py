@@ -72,9 +72,20 @@ def find_assertion(program: Program, assertion_id: str) -> tuple[str, int]:
 
 def slice_of(program: Program, assertion_id: str, facts: "Facts", *,
              other_assertions: bool = True) -> Slice:
+    """The slice of the assertion ``assertion_id`` of ``program`` (the program
+    ``facts`` was computed for)."""
     func, pc = find_assertion(program, assertion_id)
-    slicer = _Slicer(program, facts)
+    slicer = facts.slice_base(other_assertions).copy()
     slicer.add(func, pc)
+    slicer.run()
+    return Slice(assertion_id, tuple(sorted((f, frozenset(p)) for f, p in slicer.pcs.items())))
+
+
+def base_slicer(program: Program, facts: "Facts", other_assertions: bool) -> "_Slicer":
+    """The closure of what is in every slice; each assertion's slice continues
+    from a copy of it. (With ``other_assertions``, every assertion is in it,
+    so all slices of a program are this one.)"""
+    slicer = _Slicer(program, facts)
     for f in program.functions:
         for i, instr in enumerate(f.body):
             if isinstance(instr, Call) or (
@@ -83,7 +94,7 @@ def slice_of(program: Program, assertion_id: str, facts: "Facts", *,
             ):
                 slicer.add(f.name, i)
     slicer.run()
-    return Slice(assertion_id, tuple(sorted((f, frozenset(p)) for f, p in slicer.pcs.items())))
+    return slicer
 
 
 class _Slicer:
@@ -97,6 +108,16 @@ class _Slicer:
         self.params: set[tuple[str, int]] = set()
         self.returns: set[str] = set()
         self.thread_results = False
+
+    def copy(self) -> "_Slicer":
+        other = _Slicer(self.program, self.facts)
+        other.pcs = {f: set(p) for f, p in self.pcs.items()}
+        other.work = list(self.work)
+        other.entered = set(self.entered)
+        other.params = set(self.params)
+        other.returns = set(self.returns)
+        other.thread_results = self.thread_results
+        return other
 
     def add(self, func: str, pc: int) -> None:
         pcs = self.pcs.setdefault(func, set())

@@ -149,8 +149,8 @@ def test_unknown_assertion_is_an_error_and_facts_pickle():
         facts.slice("main:999")
     (a,) = p.assertions()
     before = facts.slice(a.id)
-    again = pickle.loads(pickle.dumps(facts))
+    data = pickle.dumps(facts)
+    again = pickle.loads(data)
+    assert not again._cache  # computed facts stay behind; the worker recomputes
     assert again.slice(a.id) == before
-    assert not again._cache.keys() - {("slice", a.id), ("writers",)} - {
-        k for k in again._cache if k[0] in ("cfg", "cd", "rd")
-    }
+    assert len(pickle.dumps(again)) == len(data)
