@@ -626,6 +626,7 @@ class _Preprocessor:
         self.headers: list[str] = []
         self.counter = 0
         self.budget = MAX_EXPANSION_TOKENS
+        self.flat: dict[str, str | bool] = {}  # object-like macro -> its expansion, if fixed
 
     def result(self, path: str) -> Preprocessed:
         out = self.out
@@ -704,7 +705,15 @@ class _Preprocessor:
             if start and (line[start - 1].isalnum() or line[start - 1] in "_$."):
                 break
             end = m.end()
-            if macro.params is not None:
+            if macro.params is None:
+                flat = self.flat.get(macro.name)
+                if flat is None:
+                    flat = self.flat[macro.name] = _flat(macro, macros)
+                if flat is not False:  # the body, with nothing in it to expand
+                    pieces.append((start, end, flat))
+                    done = end
+                    continue
+            else:
                 j = end
                 while j < len(line) and line[j] in " \t":
                     j += 1
@@ -720,6 +729,10 @@ class _Preprocessor:
                         break
                 else:
                     break
+                if not macro.body and macro.params == ("__VA_ARGS__",):  # __attribute__(...)
+                    pieces.append((start, end, ""))
+                    done = end
+                    continue
             toks = []
             ws = False
             for t in _TOKEN.finditer(line, start, end):
@@ -941,6 +954,7 @@ class _Preprocessor:
         elif name == "undef":
             if args and args[0][0] == "id":
                 self.macros.pop(args[0][1], None)
+                self.flat.clear()
             else:
                 self.finding(FindingKind.SYNTAX, "#undef needs a macro name", span)
         elif name in ("include", "import"):
@@ -1019,6 +1033,7 @@ class _Preprocessor:
         va_opt = variadic and any(b[1] == "__VA_OPT__" for b in replacement)
         macro = _Macro(name, params, variadic, replacement, va_opt=va_opt)
         self.macros[name] = macro
+        self.flat.clear()
 
     def define_from_text(self, name: str, value: str, origin: str) -> None:
         """A definition given as ``-D`` gives it (``name`` may carry parameters)."""
@@ -1387,6 +1402,17 @@ class _Input:
             kind, text, _, _ = self.source[self.sp]
             return text if kind == "op" else ""
         return ""
+
+
+def _flat(macro: _Macro, macros: dict[str, _Macro]) -> str | bool:
+    """The expansion of an object-like macro whose body has no macro to
+    expand and no ``##`` (False for any other)."""
+    if macro.special:
+        return False
+    for kind, text, _, _ in macro.body:
+        if (kind == "id" and text != macro.name and text in macros) or text == "##":
+            return False
+    return " ".join(b[1] for b in macro.body)
 
 
 def _va_opt(body, present: bool):
