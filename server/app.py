@@ -30,6 +30,7 @@ import asyncio
 import atexit
 import functools
 import logging
+import os
 import sys
 
 from lsprotocol import types as lsp
@@ -230,7 +231,15 @@ def main(argv: list[str] | None = None, *, tcp: int | None = None) -> int:
     else:
         server.start_io()
     session.close()
-    return 0
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # pygls closed it
+    # The client said exit. Skip interpreter shutdown, which would wait for a
+    # parse of a huge file still running in a thread.
+    os._exit(0)
 
 
 if __name__ == "__main__":

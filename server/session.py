@@ -85,15 +85,12 @@ class DocumentState:
         return p if p is not None and p.snapshot is self.snapshot else None
 
 
-def _parse(snapshot: Snapshot) -> tuple[ParsedDocument, ProgramDigest | None]:
-    parsed = parse_snapshot(snapshot)
-    digest = None
-    if parsed.program is not None and not parsed.has_syntax_errors:
-        try:
-            digest = program_digest(parsed.program)
-        except Exception:
-            log.exception("digest of %s failed", snapshot.uri)
-    return parsed, digest
+def _digest(program: ir.Program) -> ProgramDigest | None:
+    try:
+        return program_digest(program)
+    except Exception:
+        log.exception("digest of %s failed", program.path)
+        return None
 
 
 def _counts(results) -> dict[str, int]:
@@ -123,7 +120,7 @@ class Session:
         self.docs: dict[str, DocumentState] = {}
         self.cache = ResultCache()
         self._scheduler: Scheduler | None = None
-        self._parse_pool = ThreadPoolExecutor(1, thread_name_prefix="distaff-parse")
+        self._parse_pool = ThreadPoolExecutor(4, thread_name_prefix="distaff-parse")
         self.progress = CheckProgress(ls, lambda: self._capability("window.work_done_progress"))
         self._lens_refresh: asyncio.TimerHandle | None = None
 
@@ -212,40 +209,47 @@ class Session:
             st.parse_task = asyncio.ensure_future(self._parse_latest(st.snapshot.uri))
 
     async def _parse_latest(self, uri: str) -> None:
+        """Parse the newest text; publish its findings; then key it for the
+        cache (slower, so after the findings are out) and start a wanted check."""
         loop = asyncio.get_running_loop()
         while (st := self.docs.get(uri)) is not None:
             snapshot = st.snapshot
-            parsed, digest = await loop.run_in_executor(self._parse_pool, _parse, snapshot)
+            parsed = await loop.run_in_executor(self._parse_pool, parse_snapshot, snapshot)
             st = self.docs.get(uri)
-            if st is not None and st.snapshot is snapshot:
-                self._parsed(st, parsed, digest)
-                return
+            if st is None or st.snapshot is not snapshot:
+                continue
+            st.parsed, st.digest = parsed, None
+            self.publish(st)
+            if parsed.program is not None and not parsed.has_syntax_errors:
+                digest = await loop.run_in_executor(self._parse_pool, _digest, parsed.program)
+                st = self.docs.get(uri)
+                if st is None or st.snapshot is not snapshot:
+                    continue
+                st.digest = digest
+                if self._reuse_cached(st):
+                    self.publish(st)
+            self._parsed(st)
+            return
 
-    async def current_parse(self, uri: str, timeout: float = 5.0) -> ParsedDocument | None:
+    async def current_parse(self, uri: str, timeout: float = 10.0) -> ParsedDocument | None:
         """The parse of the document's current text, waiting for it if needed."""
-        st = self.docs.get(uri)
-        if st is None:
-            return None
-        if st.current is None and st.parse_task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(st.parse_task), timeout)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                pass
-        st = self.docs.get(uri)
+        deadline = time.monotonic() + timeout
+        while (st := self.docs.get(uri)) is not None and st.current is None:
+            if st.parse_task is None or st.parse_task.done() or time.monotonic() > deadline:
+                return None
+            await asyncio.sleep(0.005)
         return st.current if st is not None else None
 
-    def _parsed(self, st: DocumentState, parsed: ParsedDocument, digest: ProgramDigest | None) -> None:
-        st.parsed, st.digest = parsed, digest
-        self._reuse_cached(st)
-        self.publish(st)
+    def _parsed(self, st: DocumentState) -> None:
         self.refresh_lenses()
         if st.want_check is not None:
             delay, st.want_check = st.want_check, None
             self._start(st, PROGRAM, delay)
 
-    def _reuse_cached(self, st: DocumentState) -> None:
+    def _reuse_cached(self, st: DocumentState) -> bool:
+        """Take the cached results that apply to the current text; True if any."""
         if st.digest is None:
-            return
+            return False
         options = self.settings.options()
         results, findings = self.cache.lookup(st.digest, options)
         outcomes = st.program
@@ -254,6 +258,7 @@ class Session:
         if findings is not None and len(results) == len(st.digest.sites):
             outcomes.findings = list(findings)
             outcomes.complete = True
+        return bool(results)
 
     # -- checks ------------------------------------------------------------
 

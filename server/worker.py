@@ -128,4 +128,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    sys.stderr.flush()
+    # Not sys.exit: the cancel watcher may still block in a read of stdin,
+    # which makes interpreter shutdown abort.
+    os._exit(code)

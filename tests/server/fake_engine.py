@@ -56,3 +56,18 @@ def crashing_check(program, options, cancel=None, context=None):
 def raising_check(program, options, cancel=None, context=None):
     raise ValueError("the fake engine cannot do this")
     yield  # pragma: no cover
+
+
+def scripted_check(program, options, cancel=None, context=None):
+    """Behaves as the program asks through globals, so one server can serve
+    every plumbing test: ``int fake_delay_ms = N;`` sets the delay per
+    assertion of :func:`slow_check`; a global ``fake_stubborn``,
+    ``fake_crash`` or ``fake_raise`` picks that behaviour instead."""
+    for name, fn in (("fake_stubborn", stubborn_check), ("fake_crash", crashing_check),
+                     ("fake_raise", raising_check)):
+        if program.global_var(name) is not None:
+            return fn(program, options, cancel, context)
+    delay = program.global_var("fake_delay_ms")
+    if delay is not None and delay.init:
+        os.environ["FAKE_CHECK_DELAY"] = str(delay.init[0].value.value / 1000)
+    return slow_check(program, options, cancel, context)
