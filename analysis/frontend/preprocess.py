@@ -1083,6 +1083,8 @@ class _Preprocessor:
         if header is None:
             self.finding(FindingKind.UNSUPPORTED, f'included file "{name}" not found', span)
             return False
+        if isinstance(header, bytes):
+            header = header.decode("utf-8", "replace")
         self.headers.append(path)
         self.run_file(_clean(str(header)), path, f.depth + 1)
         return True
