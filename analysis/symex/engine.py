@@ -39,9 +39,10 @@ strings of 7 symbolic characters and a terminating zero. External functions
 (no body) return fresh symbols and do not touch memory.
 
 Checks: the *target* assertion (``target``, an ``AssertionSite.id``) fails
-when its negation is feasible (leaf VIOLATION); every other assertion is
-treated as ``assume(cond)``, so a run that would fail another assertion
-stops there (that assertion has its own sub-check). ``abort()`` and
+when its negation is feasible (leaf VIOLATION); when another assertion's
+negation is feasible the run stops there (leaf STOPPED, a full run: that
+assertion has its own sub-check) and continues on the side where it holds,
+so for the target every other assertion acts as ``assume(cond)``. ``abort()`` and
 ``exit()`` end the run without error (SV-COMP). Back edges taken per frame
 and target, and activations of one function per thread, are bounded by
 ``unwind``; a run exceeding it is cut (leaf CUT).
@@ -454,8 +455,11 @@ class Engine:
         waiting = [t for t in st.threads if t.status == BLOCKED]
         if not waiting:
             return Leaf(LeafKind.END)
+        # the finding points at a thread stuck on a lock, condition or barrier
+        # rather than at a join that only waits for it
+        waiting.sort(key=lambda t: (t.waits_for.endswith(" to end"), t.tid))
         parts = []
-        for t in waiting:
+        for t in sorted(waiting, key=lambda t: t.tid):
             f = t.frames[-1]
             line = f.func.body[f.pc].span.line if f.pc < len(f.func.body) else f.func.span.line
             parts.append(f"{t.name} waits for {t.waits_for} (line {line})")

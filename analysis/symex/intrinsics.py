@@ -48,25 +48,26 @@ def _assert(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     c = E.cond(st, tid, i.args[0]) if i.args else False
     f = st.threads[tid].frames[-1]
     unreach = i.assert_kind is AssertKind.UNREACH_CALL
-    text = i.text or (f"{i.name}()" if unreach else "")
-    if f"{f.func.name}:{f.pc}" == E.target:
+    text = f"{i.name or 'reach_error'}()" if unreach else i.text
+    is_target = f"{f.func.name}:{f.pc}" == E.target
+    if is_target:
         E.reached = True
-        opt = E.fork(st, lambda: [Option(E.V.not_(c), "fail"), Option(c, "hold")], exhaustive=True)
-        if opt.payload == "fail":
-            if unreach:
-                st.add_step(tid, i.span, f"call {text}: reached")
-                msg = f"{text} is reachable"
-            else:
-                st.add_step(tid, i.span, f"assert {text} fails")
-                msg = f"assertion {text} can fail"
+    # every assertion forks the same way whatever the target, so that a trace's
+    # recorded choices replay under any target; only the failing side differs
+    opt = E.fork(st, lambda: [Option(E.V.not_(c), "fail"), Option(c, "hold")], exhaustive=True)
+    if opt.payload == "fail":
+        if unreach:
+            st.add_step(tid, i.span, f"call {text}: reached")
+            msg = f"{text} is reachable"
+        else:
+            st.add_step(tid, i.span, f"assert {text} fails")
+            msg = f"assertion {text} can fail"
+        if is_target:
             raise LeafReached(Leaf(LeafKind.VIOLATION, msg, i.span, tid))
-        st.add_step(tid, i.span, f"assert {text} holds")
-        if E.record_effects:
-            st.add_effect(Effect(tid, f.uid, i, outcome="hold"))
-    else:
-        assume(E, st, c)
-        if E.record_effects:
-            st.add_effect(Effect(tid, f.uid, i, outcome="assume"))
+        raise LeafReached(Leaf(LeafKind.STOPPED, msg, i.span, tid))
+    st.add_step(tid, i.span, f"assert {text} holds")
+    if E.record_effects:
+        st.add_effect(Effect(tid, f.uid, i, outcome="hold"))
     st.wframe(tid).pc += 1
 
 

@@ -58,6 +58,7 @@ class Pivot:
 class LeafKind(enum.Enum):
     END = "end"  # every thread ended, or exit()/abort()/main returned
     VIOLATION = "violation"  # the target assertion fails
+    STOPPED = "stopped"  # another assertion fails: the run ends (that one has its own sub-check)
     DEADLOCK = "deadlock"
     CUT = "bound-cut"  # a loop or recursion exceeded the unwind bound
     ERROR = "error"  # a run-time error (division by zero, null dereference, ...)
@@ -74,7 +75,7 @@ class Leaf:
 
 
 # Leaves that end a *run* in DESIGN.md's sense (counted in full_runs).
-FULL_RUN_LEAVES = frozenset({LeafKind.END, LeafKind.VIOLATION, LeafKind.DEADLOCK, LeafKind.CUT})
+FULL_RUN_LEAVES = frozenset({LeafKind.END, LeafKind.VIOLATION, LeafKind.STOPPED, LeafKind.DEADLOCK, LeafKind.CUT})
 
 
 class PivotReached(Exception):

@@ -1,0 +1,250 @@
+"""The check API on our test programs (tests/programs/*.c) in baseline mode:
+verdicts, findings and run counts as each program's header states them,
+counterexamples that replay to the same trace, budgets, cancellation,
+front-end findings, contexts and worker processes."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from analysis.check import (
+    CancelToken, Context, ContextThread, Options, check, check_assertion, check_text, context_at,
+)
+from analysis.frontend import parse_program
+from analysis.replay import replay
+from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from tests.explore.expectations import PROGRAMS, read
+
+BASELINE = Options(mode="baseline", timeout_s=60)
+
+# programs whose whole baseline check takes well under a second or two
+FAST = [
+    "atomic_block.c", "barrier.c", "bounds.c", "deadlock.c", "divzero.c", "gig.c", "heap.c",
+    "lock_handoff.c", "loop_bounded.c", "loop_cut.c", "median.c", "nullderef.c", "prodcons.c",
+    "prodcons_if.c", "racy_counter.c", "reorder.c", "reorder_bad.c", "segments.c", "unreach.c",
+]
+
+VERDICT_STATUS = {
+    "holds": (Status.HOLDS, False),
+    "holds-bounded": (Status.HOLDS, True),
+    "violated": (Status.VIOLATED, None),
+    "unreachable": (Status.UNREACHABLE, False),
+}
+
+_cache: dict = {}
+
+
+def run(name: str, options: Options = BASELINE):
+    key = (name, options)
+    if key not in _cache:
+        path = PROGRAMS / name
+        program = parse_program(path.read_text(), str(path))
+        items = list(check(program, options))
+        _cache[key] = (program, [i for i in items if isinstance(i, AssertionResult)],
+                       [i for i in items if isinstance(i, Finding)])
+    return _cache[key]
+
+
+@pytest.mark.parametrize("name", [n for n in FAST if read(n).verdict or read(n).verdicts])
+def test_verdicts_as_the_header_says(name):
+    exp = read(name)
+    program, results, _ = run(name)
+    assert sorted(r.id for r in results) == sorted(s.id for s in program.assertions())
+    for r in results:
+        want = exp.verdict_at(r.span.line)
+        assert want is not None, f"{name}:{r.span.line} has no expected verdict"
+        status, bounded = VERDICT_STATUS[want]
+        assert r.status is status, f"{name}:{r.span.line}: {r.status} {r.reason} {r.message}"
+        if bounded is not None:
+            assert r.bounded is bounded
+        assert r.mode == "baseline" and r.unwind == BASELINE.unwind
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_findings_as_the_header_says(name):
+    exp = read(name)
+    _, _, findings = run(name)
+    reported = sorted((f.kind.value, f.span.line if exp_line is not None else None)
+                      for f in findings for exp_line in [_line_expected(exp, f)])
+    wanted = sorted((k, line) for k, line, _ in exp.findings)
+    assert reported == wanted
+    for kind, line, start in exp.findings:
+        match = [f for f in findings if f.kind.value == kind and (line is None or f.span.line == line)]
+        assert any(f.message.startswith(start) for f in match), (kind, line, start, [f.message for f in match])
+        for f in match:
+            assert f.trace is not None and f.trace.steps
+
+
+def _line_expected(exp, finding):
+    for kind, line, _ in exp.findings:
+        if kind == finding.kind.value:
+            return line
+    return 0
+
+
+@pytest.mark.parametrize("name", [n for n in FAST if "baseline" in read(n).runs])
+def test_baseline_run_counts(name):
+    rel, n = read(name).runs["baseline"]
+    _, results, _ = run(name)
+    for r in results:
+        assert r.stats.runs == r.stats.full_runs + r.stats.pruned_runs
+        if r.status is not Status.VIOLATED:
+            assert (r.stats.runs == n) if rel == "=" else (r.stats.runs <= n), (r.span.line, r.stats)
+
+
+def test_bound_cut_is_counted_and_makes_holds_bounded():
+    _, [r], _ = run("loop_cut.c")
+    assert r.status is Status.HOLDS and r.bounded and r.stats.bound_cuts == 1
+    _, [r], _ = run("loop_cut.c", Options(mode="baseline", unwind=3))
+    assert r.status is Status.HOLDS and r.bounded and r.stats.runs == 5
+
+
+@pytest.mark.parametrize("name", ["reorder_bad.c", "racy_counter.c", "prodcons_if.c", "unreach.c"])
+def test_counterexamples_replay_to_the_same_trace(name):
+    program, results, _ = run(name)
+    violated = [r for r in results if r.status is Status.VIOLATED]
+    assert violated
+    for r in violated:
+        t = r.trace
+        assert t.steps and t.schedule
+        assert t.steps[-1].span == r.span
+        assert replay(program, t, BASELINE) == t
+
+
+@pytest.mark.parametrize("name", ["deadlock.c", "divzero.c", "nullderef.c", "heap.c", "bounds.c"])
+def test_finding_traces_replay(name):
+    program, _, findings = run(name)
+    for f in findings:
+        assert replay(program, f.trace, BASELINE, target="") == f.trace
+
+
+def test_violation_trace_reads_like_c():
+    _, [r], _ = run("reorder_bad.c")
+    actions = [(s.thread, s.action) for s in r.trace.steps]
+    assert ("main", "create writer#1") in actions and ("main", "create reader#1") in actions
+    reads = [a for th, a in actions if th == "reader#1" and a.startswith("read shared == ")]
+    assert len(reads) == 2 and reads[0] != reads[1]
+    assert actions[-1] == ("reader#1", "assert first == second fails")
+    [inp] = r.trace.inputs
+    assert inp.name.startswith("nondet_int@main:") and inp.value <= 10 and inp.span.line == 27
+
+
+def test_deadlock_names_both_locks():
+    _, _, [f] = run("deadlock.c")
+    assert f.kind is FindingKind.DEADLOCK
+    assert "forward#1 waits for second" in f.message and "backward#1 waits for first" in f.message
+    assert f.span.line in (13, 22)
+
+
+def test_error_trace_ends_with_the_error():
+    _, _, [f] = run("divzero.c")
+    assert f.trace.steps[-1].action == "division by zero"
+    [d] = [i for i in f.trace.inputs if i.span.line == 12]
+    assert d.value == 0
+
+
+# --------------------------------------------------------------------------
+# budgets and cancellation
+
+SLOW = PROGRAMS / "segments3.c"
+
+
+def test_timeout_gives_unknown_never_holds():
+    program = parse_program(SLOW.read_text(), str(SLOW))
+    t0 = time.monotonic()
+    r, _ = check_assertion(program, program.assertions()[0], Options(mode="baseline", timeout_s=0.3))
+    assert time.monotonic() - t0 < 2.5
+    assert r.status is Status.UNKNOWN and r.reason is Reason.TIMEOUT
+    assert 0 < r.stats.runs < 4745
+
+
+def test_max_runs_gives_unknown():
+    program = parse_program(SLOW.read_text(), str(SLOW))
+    r, _ = check_assertion(program, program.assertions()[0], Options(mode="baseline", max_runs=50))
+    assert r.status is Status.UNKNOWN and r.reason is Reason.MAX_RUNS and r.stats.runs == 50
+
+
+def test_cancel_from_another_thread_stops_within_a_second():
+    program = parse_program(SLOW.read_text(), str(SLOW))
+    token = CancelToken()
+    out = []
+    worker = threading.Thread(target=lambda: out.extend(check(program, BASELINE, token)))
+    worker.start()
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    token.cancel()
+    worker.join(5)
+    assert not worker.is_alive() and time.monotonic() - t0 < 1.0
+    results = [r for r in out if isinstance(r, AssertionResult)]
+    assert len(results) == 3
+    assert all(r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED for r in results)
+
+
+# --------------------------------------------------------------------------
+# front-end findings
+
+def test_syntax_errors_skip_every_assertion():
+    text = (PROGRAMS / "reorder.c").read_text().replace("shared = 20;", "shared = = 20;")
+    items = list(check_text(text, "bad.c", BASELINE))
+    assert any(isinstance(i, Finding) and i.kind is FindingKind.SYNTAX for i in items)
+    results = [i for i in items if isinstance(i, AssertionResult)]
+    assert results and all(r.status is Status.UNKNOWN and r.reason is Reason.SKIPPED for r in results)
+
+
+def test_unsupported_construct_turns_holds_into_unknown_but_keeps_violations():
+    from dataclasses import replace
+
+    from analysis import ir
+
+    for name, want in (("reorder.c", Status.UNKNOWN), ("reorder_bad.c", Status.VIOLATED)):
+        program, _, _ = run(name)
+        span = program.functions[0].span
+        bad = replace(program, findings=(ir.Finding(ir.FindingKind.UNSUPPORTED, "inline assembly", span),),
+                      _index={})
+        items = list(check(bad, BASELINE))
+        [r] = [i for i in items if isinstance(i, AssertionResult)]
+        assert r.status is want
+        if want is Status.UNKNOWN:
+            assert r.reason is Reason.UNSUPPORTED and "inline assembly" in r.message
+        assert any(isinstance(i, Finding) and i.kind is FindingKind.UNSUPPORTED for i in items)
+
+
+def test_each_assertion_and_each_finding_exactly_once():
+    program, results, findings = run("gig.c")
+    assert len(results) == len(program.assertions()) == 1
+    keys = [(f.kind, f.span, f.message) for f in findings]
+    assert len(keys) == len(set(keys)) == 4
+
+
+# --------------------------------------------------------------------------
+# contexts
+
+def test_context_at_maps_lines_to_statements():
+    program, _, _ = run("reorder.c")
+    ctx = context_at(program, [(22, 5), (16, 5)])
+    assert [t.func for t in ctx.threads] == ["reader", "writer"]
+    reader = program.function("reader")
+    assert reader.body[ctx.threads[0].pc].span.line == 22
+    with pytest.raises(ValueError, match="line 2"):
+        context_at(program, [(2, 1)])
+
+
+def test_naive_context_is_labelled_and_explores_from_there():
+    program, _, _ = run("reorder.c")
+    ctx = context_at(program, [(22, 5)])
+    [r] = [i for i in check(program, BASELINE, context=ctx) if isinstance(i, AssertionResult)]
+    # from the second read with fresh values for everything, first > second is possible
+    assert r.status is Status.VIOLATED and r.context == "approximate context (fresh symbols)"
+    assert r.trace.steps[0].thread == "reader#1"
+
+
+# --------------------------------------------------------------------------
+# worker processes
+
+def test_workers_give_the_same_verdicts():
+    program, results, _ = run("segments.c")
+    pooled = [i for i in check(program, Options(mode="baseline", workers=2)) if isinstance(i, AssertionResult)]
+    assert sorted((r.id, r.status) for r in pooled) == sorted((r.id, r.status) for r in results)
