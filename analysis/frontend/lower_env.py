@@ -102,15 +102,24 @@ class Spans:
 
     def __init__(self, preprocessed) -> None:
         self._position = preprocessed.position
-        self._cache: dict[tuple[int, int], tuple[str, int, int]] = {}
+        self._cache: dict[tuple[int, int, bool], tuple[str, int, int]] = {}
         self._spans: dict[tuple[int, int], Span] = {}
+        self._end_keyword = True
 
-    def point(self, row: int, col: int) -> tuple[str, int, int]:
-        key = (row, col)
+    def point(self, row: int, col: int, end: bool = False) -> tuple[str, int, int]:
+        """The source position of a point; an ``end`` point inside a macro
+        expansion maps to the end of the invocation where the map knows how."""
+        key = (row, col, end)
         p = self._cache.get(key)
         if p is None:
             try:
-                p = self._position(row, col)
+                if end and self._end_keyword:
+                    try:
+                        p = self._position(row, col, end=True)
+                    except TypeError:
+                        self._end_keyword = False
+                if p is None:
+                    p = self._position(row, col)
             except Exception:  # a position map must never sink the lowering
                 p = ("<unknown>", row + 1, col + 1)
             self._cache[key] = p
@@ -126,7 +135,7 @@ class Spans:
     def _span(self, node: ts.Node) -> Span:
         (sr, sc), (er, ec) = node.start_point, node.end_point
         f, l, c = self.point(sr, sc)
-        f2, l2, c2 = self.point(er, ec)
+        f2, l2, c2 = self.point(er, ec, True)
         if f2 != f or (l2, c2) < (l, c):  # ends inside another file or a macro
             l2, c2 = l, c + 1
         return Span(f, l, c, l2, c2)

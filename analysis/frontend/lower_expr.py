@@ -305,7 +305,8 @@ class ExprLowering:
         value, t = known
         if value is None:
             self.u.unsupported(node, "floating-point constant")
-            return self.nondet(IntType(64, True), node, "float")
+            single = raw.rstrip().lower().endswith(b"f") and not raw.lower().startswith(b"0x")
+            return self.nondet(IntType(32 if single else 64, True), node, "float")
         return Const(normalise(value, t), t)
 
     def char(self, node: ts.Node) -> Expr:
@@ -342,6 +343,9 @@ class ExprLowering:
         return out
 
     def string_loc(self, node: ts.Node):
+        first = node if node.type == "string_literal" else node.named_children[0] if node.named_children else node
+        if first.text[:1] in (b"L", b"u", b"U") and not first.text.startswith(b"u8"):
+            self.u.unsupported(node, "wide string literal (read as bytes)")
         return self.new_string(self.string_bytes(node), node)
 
     # -- operators ----------------------------------------------------------
@@ -697,24 +701,29 @@ class ExprLowering:
             op = node.child_by_field_name("operator").type
             if op in ("&&", "||"):
                 cp = self.checkpoint()
-                self.rvalue(node.child_by_field_name("left"))
-                mid = self.checkpoint()
-                self.rvalue(node.child_by_field_name("right"))
-                impure = len(self.instrs) != mid.instrs
-                self.rollback(cp)
-                if impure:
-                    right = self.label()
-                    if op == "&&":
-                        self.cond(node.child_by_field_name("left"), right, other)
-                    else:
-                        self.cond(node.child_by_field_name("left"), then, right)
-                    self.place(right)
-                    self.cond(node.child_by_field_name("right"), then, other)
+                left = self.rvalue(node.child_by_field_name("left"))
+                mid = len(self.instrs)
+                right = self.rvalue(node.child_by_field_name("right"))
+                if len(self.instrs) == mid or self.discard:
+                    e = binary(op, truth(left), truth(right), INT)
+                    self.branch_on(e, then, other, node)
                     return
+                self.rollback(cp)  # the right side has effects: branch on the left first
+                rhs = self.label()
+                if op == "&&":
+                    self.cond(node.child_by_field_name("left"), rhs, other)
+                else:
+                    self.cond(node.child_by_field_name("left"), then, rhs)
+                self.place(rhs)
+                self.cond(node.child_by_field_name("right"), then, other)
+                return
         elif kind == "unary_expression" and node.child_by_field_name("operator").type == "!":
             self.cond(node.child_by_field_name("argument"), other, then)
             return
-        e = self.cond_expr(self.rvalue(node))
+        self.branch_on(self.rvalue(node), then, other, node)
+
+    def branch_on(self, e: Expr, then, other, node: ts.Node) -> None:
+        e = self.cond_expr(e)
         span = self.span(node)
         if isinstance(e, Const):
             self.emit(Jump(then if e.value else other, span))
