@@ -911,7 +911,8 @@ def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
         E.back_edge(st, tid, pc, target)
     f = st.wframe(tid)
     f.pc = target
-    st.add_step(tid, i.span, "branch (", ("expr", i.cond), ") ", "true" if taken else "false")
+    temps = {r: f.regs.get(r) for r in ir.regs_of(i.cond) if r.startswith("%")}
+    st.add_step(tid, i.span, "branch (", ("expr", i.cond, temps), ") ", "true" if taken else "false")
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, outcome=taken))
 

@@ -8,7 +8,8 @@ z3 model of the path condition and yields a :class:`analysis.report.Trace`:
   unsigned decimal, ``&x.f[2]`` / ``NULL`` for pointers);
 * ``("lv", pointer, ctype)`` -- the lvalue a pointer designates (``x``,
   ``nodes[1].data``, ``heap@12[4]``);
-* ``("expr", ir_expr)`` -- an IR expression printed as C.
+* ``("expr", ir_expr, {temp: value})`` -- an IR expression printed as C, the
+  lowering's temporaries (``%t1``) replaced by their values.
 """
 
 from __future__ import annotations
@@ -77,9 +78,14 @@ def value_text(st: State, L: PointerLayout, v: int, ctype) -> str:
     return str(v)
 
 
-def c_expr(e) -> str:
-    """An IR expression printed as C (registers by name, temporaries as written)."""
+def c_expr(e, reg_text=None) -> str:
+    """An IR expression printed as C: registers by name, or as ``reg_text(reg)``
+    says when that gives a string (temporaries of lowering by their value)."""
     t = type(e)
+    if reg_text is not None and t is ir.Reg:
+        s = reg_text(e)
+        if s is not None:
+            return s
     if t is ir.Const:
         if isinstance(e.type, PtrType) and e.value == 0:
             return "NULL"
@@ -91,22 +97,22 @@ def c_expr(e) -> str:
     if t is ir.Addr:
         return e.name if e.kind is ir.ObjKind.FUNCTION else f"&{e.name}"
     if t is ir.Unary:
-        return f"{e.op}{_paren(e.arg)}"
+        return f"{e.op}{_paren(e.arg, reg_text)}"
     if t is ir.Binary:
-        return f"{_paren(e.left)} {e.op} {_paren(e.right)}"
+        return f"{_paren(e.left, reg_text)} {e.op} {_paren(e.right, reg_text)}"
     if t is ir.Cast:
-        return c_expr(e.arg)
+        return c_expr(e.arg, reg_text)
     if t is ir.PtrAdd:
-        return f"{_paren(e.ptr)} + {_paren(e.offset)}"
+        return f"{_paren(e.ptr, reg_text)} + {_paren(e.offset, reg_text)}"
     if t is ir.PtrDiff:
-        return f"{_paren(e.left)} - {_paren(e.right)}"
+        return f"{_paren(e.left, reg_text)} - {_paren(e.right, reg_text)}"
     if t is ir.Ite:
-        return f"{_paren(e.cond)} ? {_paren(e.then)} : {_paren(e.other)}"
+        return f"{_paren(e.cond, reg_text)} ? {_paren(e.then, reg_text)} : {_paren(e.other, reg_text)}"
     return "?"
 
 
-def _paren(e) -> str:
-    s = c_expr(e)
+def _paren(e, reg_text=None) -> str:
+    s = c_expr(e, reg_text)
     return f"({s})" if type(e) in (ir.Binary, ir.Ite, ir.PtrAdd, ir.PtrDiff) else s
 
 
@@ -120,7 +126,14 @@ def render(st: State, L: PointerLayout, model, parts) -> str:
         elif p[0] == "lv":
             out.append(lvalue(st, L, model_value(model, p[1]), p[2] if len(p) > 2 else None))
         elif p[0] == "expr":
-            out.append(c_expr(p[1]))
+            values = p[2] if len(p) > 2 else {}
+
+            def reg_text(r, values=values):
+                if r.name in values and values[r.name] is not None:
+                    return value_text(st, L, model_value(model, values[r.name]), r.type)
+                return None
+
+            out.append(c_expr(p[1], reg_text))
     return "".join(out)
 
 
