@@ -19,6 +19,7 @@ whole file's check.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import time
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         f"`python bench/engine_bench.py --timeout {args.timeout:g} --unwind {args.unwind}` on "
         f"{platform.machine()} {platform.system()}, Python {platform.python_version()}, "
         f"z3 {z3.get_version_string()}, {time.strftime('%Y-%m-%d')}; one worker, "
-        f"timeout {args.timeout:g} s per assertion.",
+        f"timeout {args.timeout:g} s per assertion; load average at start "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (the machine is shared: rates vary).",
         "",
         "| program | mode | verdicts | runs (full + pruned) | runs/s | solver share | wall s |",
         "|---|---|---|---:|---:|---:|---:|",
