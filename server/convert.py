@@ -86,6 +86,7 @@ _UNDECIDED = {
     Reason.CANCELLED: "not checked: the check was cancelled",
     Reason.SKIPPED: "not checked",
     Reason.CRASHED: "not checked: the checker crashed",
+    Reason.UNSUPPORTED: "undecided: the program uses C that distaff does not cover",
 }
 
 
@@ -128,6 +129,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
         Reason.CANCELLED: "cancelled",
         Reason.SKIPPED: "skipped",
         Reason.CRASHED: "not checked: crashed",
+        Reason.UNSUPPORTED: "undecided: unsupported C",
     }.get(result.reason, "undecided")
 
 
@@ -354,33 +356,35 @@ def pin_lens(snapshot: Snapshot, line: int, col: int) -> lsp.CodeLens:
     )
 
 
-def code_actions(snapshot: Snapshot, statement: Span | None, has_context: bool) -> list[lsp.CodeAction]:
+def code_actions(snapshot: Snapshot, statement: Span | None, has_context: bool) -> list[lsp.Command]:
+    """The code actions at a position, as plain commands: every client runs
+    those, and pygls-based clients misread a CodeAction that has a command."""
     out = []
     if statement is not None:
         args = position_args(snapshot, statement)
-        out.append(lsp.CodeAction(
-            title="Check from here",
-            command=lsp.Command("Check from here", CHECK_FROM_HERE, arguments=args),
-        ))
-        out.append(lsp.CodeAction(
-            title="Pin this thread here",
-            command=lsp.Command("Pin this thread here", PIN_THREAD, arguments=args),
-        ))
+        out.append(lsp.Command("Check from here", CHECK_FROM_HERE, arguments=args))
+        out.append(lsp.Command("Pin this thread here", PIN_THREAD, arguments=args))
     if has_context:
-        out.append(lsp.CodeAction(
-            title="Clear context results and pins",
-            command=lsp.Command("Clear context results and pins", CLEAR_CONTEXT, arguments=[{"uri": snapshot.uri}]),
-        ))
+        out.append(lsp.Command("Clear context results and pins", CLEAR_CONTEXT,
+                               arguments=[{"uri": snapshot.uri}]))
     return out
 
 
 def statement_at(function: ir.Function, line: int, col: int) -> Span | None:
-    """The span of the statement at (line, col) in ``function``: the
-    instruction whose span contains it, else the first on that line."""
-    on_line = None
-    for i in function.body:
-        if contains(i.span, line, col):
-            return i.span
-        if on_line is None and i.span.line == line:
-            on_line = i.span
-    return on_line
+    """Where the statement at (line, col) in ``function`` starts executing:
+    the span of its first instruction. The statement is the widest
+    instruction span containing the position (else the first instruction on
+    that line); its first instruction is the lowest pc inside it, e.g. the
+    read of ``x`` in ``a = x;``, so a context started there runs all of it."""
+    containing = [(pc, i.span) for pc, i in enumerate(function.body) if contains(i.span, line, col)]
+    if containing:
+        stmt = max(containing, key=lambda c: ((c[1].end_line, c[1].end_col), (-c[1].line, -c[1].col)))[1]
+    else:
+        stmt = next((i.span for i in function.body if i.span.line == line), None)
+        if stmt is None:
+            return None
+
+    def inside(s: Span) -> bool:
+        return (stmt.line, stmt.col) <= (s.line, s.col) and (s.end_line, s.end_col) <= (stmt.end_line, stmt.end_col)
+
+    return next((i.span for i in function.body if inside(i.span)), stmt)

@@ -483,7 +483,7 @@ class Session:
         lenses += [convert.pin_lens(snap, line, col) for line, col in st.pins]
         return lenses
 
-    def code_actions(self, uri: str, line0: int, character: int) -> list[lsp.CodeAction]:
+    def code_actions(self, uri: str, line0: int, character: int) -> list[lsp.Command]:
         st = self.docs.get(uri)
         parsed = st.current if st is not None else None
         if parsed is None or parsed.program is None:

@@ -117,5 +117,5 @@ def test_hover_parts():
 def test_code_actions_carry_the_statement_position():
     actions = convert.code_actions(SNAP, span(3, 21, 33), has_context=True)
     assert [a.title for a in actions] == ["Check from here", "Pin this thread here", "Clear context results and pins"]
-    assert actions[0].command.command == "distaff.checkFromHere"
-    assert actions[0].command.arguments == [{"uri": SNAP.uri, "line": 2, "character": 20}]
+    assert actions[0].command == "distaff.checkFromHere"
+    assert actions[0].arguments == [{"uri": SNAP.uri, "line": 2, "character": 20}]

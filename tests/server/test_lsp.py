@@ -1,0 +1,198 @@
+"""End to end over stdio with the real server, front end and engine
+(``python -m server``): verdicts as diagnostics with their traces, hover,
+"Check from here", and an edit cancelling a long check."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig
+
+from tests.server.lspclient import (
+    SERVER, RecordingClient, capabilities, distaff, line_of, open_doc, recording_client, replace_text,
+    wait_for,
+)
+
+# One assertion fails when the writer runs before main reads x and the input
+# is not positive; the other holds on every interleaving.
+FAIL_AND_HOLD = """#include <pthread.h>
+#include <assert.h>
+
+extern int __VERIFIER_nondet_int(void);
+
+int x;
+int y;
+
+void *writer(void *arg) {
+    x = 1;
+    y = 1;
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    int n = __VERIFIER_nondet_int();
+    pthread_create(&t, 0, writer, 0);
+    int seen = x;
+    assert(seen == 0 || n > 0);
+    pthread_join(t, 0);
+    assert(y == 1);
+    return 0;
+}
+"""
+
+# Three threads racing on a counter: far too many interleavings to finish.
+LONG = """#include <pthread.h>
+#include <assert.h>
+
+int c;
+
+void *inc(void *arg) {
+    for (int i = 0; i < 4; i++) {
+        int t = c;
+        c = t + 1;
+    }
+    return 0;
+}
+
+int main(void) {
+    pthread_t a, b, d;
+    pthread_create(&a, 0, inc, 0);
+    pthread_create(&b, 0, inc, 0);
+    pthread_create(&d, 0, inc, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    pthread_join(d, 0);
+    assert(c <= 12);
+    return 0;
+}
+"""
+
+FAIL_LINE = line_of(FAIL_AND_HOLD, "assert(seen == 0")
+HOLD_LINE = line_of(FAIL_AND_HOLD, "assert(y == 1)")
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER, client_factory=recording_client))
+async def client(lsp_client: RecordingClient):
+    lsp_client.set_configuration({"distaff": {"checkOn": "save", "timeout": 60}})
+    await lsp_client.initialize_session(lsp.InitializeParams(capabilities=capabilities(related=True)))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def verdicts(params):
+    return [d for d in distaff(params.diagnostics) if d.code in ("violated", "holds")]
+
+
+async def open_and_check(client, uri, text):
+    open_doc(client, uri, text, 1)
+    return await wait_for(lambda: (p := client.latest(uri)) and len(verdicts(p)) == 2 and p, 60, "both verdicts")
+
+
+async def test_failing_and_holding_assertions_with_their_trace(client):
+    uri = "file:///tmp/e2e_fail_hold.c"
+    final = await open_and_check(client, uri, FAIL_AND_HOLD)
+    assert final.version == 1
+    fail = next(d for d in final.diagnostics if d.range.start.line == FAIL_LINE)
+    hold = next(d for d in final.diagnostics if d.range.start.line == HOLD_LINE)
+    assert fail.severity == lsp.DiagnosticSeverity.Error and fail.code == "violated"
+    assert fail.message.startswith("assertion `seen == 0 || n > 0` can fail with ")
+    assert f"(line {line_of(FAIL_AND_HOLD, 'nondet_int()') + 1})" in fail.message  # the failing input
+    steps = [r.message for r in fail.related_information]
+    assert any(m.endswith("write x = 1") and "writer" in m for m in steps)
+    assert any(m.endswith("read x == 1") and "main" in m for m in steps)
+    write_step = next(r for r in fail.related_information if r.message.endswith("write x = 1"))
+    assert write_step.location.range.start.line == line_of(FAIL_AND_HOLD, "x = 1;")
+    assert "\n" not in fail.message  # the steps are related information, not text
+    assert hold.severity == lsp.DiagnosticSeverity.Information and hold.code == "holds"
+    assert hold.message.startswith("assertion `y == 1` holds for all interleavings, unwind 8: ")
+
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    titles = {lens.range.start.line: lens.command.title for lens in lenses}
+    assert titles[FAIL_LINE] == "fails"
+    assert titles[HOLD_LINE].startswith("holds · ")
+    assert titles[line_of(FAIL_AND_HOLD, "void *writer")] == "Check from here"
+
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(HOLD_LINE, 6)))
+    assert "holds for all interleavings" in hover.contents.value and "runs (" in hover.contents.value
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(line_of(FAIL_AND_HOLD, "int seen = x;"), 15)))
+    assert "global `x`" in hover.contents.value
+    assert "read by `main`; written by `writer`" in hover.contents.value
+
+
+async def test_check_from_here_publishes_context_results_apart_and_clears(client):
+    uri = "file:///tmp/e2e_context.c"
+    await open_and_check(client, uri, FAIL_AND_HOLD)
+    line = line_of(FAIL_AND_HOLD, "int seen = x;")
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Range(lsp.Position(line, 4), lsp.Position(line, 4)),
+        lsp.CodeActionContext(diagnostics=[])))
+    titles = [a.title for a in actions]
+    assert titles[:2] == ["Check from here", "Pin this thread here"]
+    command = actions[0]
+    summary = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command.command, command.arguments))
+    assert summary["outcome"] == "done"
+    latest = client.latest(uri)
+    context = distaff(latest.diagnostics, "distaff (context)")
+    assert context, "context results are published"
+    assert all(d.message.startswith(f"from line {line + 1} (approximate context): ") for d in context)
+    # main starts at the read of x with fresh symbols: x may be anything, so the first assertion can fail
+    assert any(d.code == "violated" and d.range.start.line == FAIL_LINE for d in context)
+    assert len(verdicts(latest)) == 2  # the whole-program results stay
+    await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams("distaff.clearContext", [{"uri": uri}]))
+    latest = client.latest(uri)
+    assert not distaff(latest.diagnostics, "distaff (context)") and len(verdicts(latest)) == 2
+
+
+async def test_an_edit_during_a_long_check_cancels_it_and_no_stale_result_follows(client):
+    uri = "file:///tmp/e2e_long.c"
+    tokens = set(client.progress_reports)
+    open_doc(client, uri, LONG, 1)
+    token = await wait_for(lambda: next((t for t in client.progress_reports if t not in tokens), None),
+                           20, "the long check to start")
+    await asyncio.sleep(1.0)  # deep in exploration
+    n_before = len(client.published)
+    t_edit = time.monotonic()
+    replace_text(client, uri, LONG.replace("c <= 12", "c <= 11"), 2)
+    await wait_for(lambda: any(isinstance(v, lsp.WorkDoneProgressEnd) for v in client.progress_reports[token]),
+                   2, "the long check to end")
+    assert time.monotonic() - t_edit < 1.0
+    assert client.progress_reports[token][-1].message == "cancelled"
+    await asyncio.sleep(1.0)
+    after = [p for p in client.published[n_before:] if p.uri == uri]
+    assert after and all(p.version == 2 for p in after)
+    assert not any(verdicts(p) or distaff(p.diagnostics, code="cancelled") for p in client.published if p.uri == uri)
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    await wait_for(lambda: (p := client.latest(uri)).version is None and not p.diagnostics, 5, "close to clear")
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER, client_factory=recording_client))
+async def plain_client(lsp_client: RecordingClient):
+    """A client that does not declare relatedInformation (Neovim's float and
+    many others show only the message)."""
+    await lsp_client.initialize_session(lsp.InitializeParams(capabilities=capabilities(related=False)))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_trace_is_folded_into_the_message_without_related_information(plain_client):
+    uri = "file:///tmp/e2e_folded.c"
+    final = await open_and_check(plain_client, uri, FAIL_AND_HOLD)
+    fail = next(d for d in final.diagnostics if d.range.start.line == FAIL_LINE)
+    assert fail.related_information is None
+    first, *rest = fail.message.splitlines()
+    assert first.startswith("assertion `seen == 0 || n > 0` can fail with ")
+    assert rest[0] == "Schedule:"
+    steps = rest[1:]
+    assert [s.split(".", 1)[0] for s in steps] == [str(n) for n in range(1, len(steps) + 1)]
+    assert any(s.endswith(f"writer#1 (line {line_of(FAIL_AND_HOLD, 'x = 1;') + 1}): write x = 1") for s in steps)
