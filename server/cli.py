@@ -313,7 +313,7 @@ def check_file(path: str, text: str, options: Options, positions=(), progress=No
     where = tuple(resolve_positions(text, list(positions)))
     context = context_from(program, where) if where else None
     if progress is not None:
-        progress.start_file(path)
+        progress.start_file(path, len(program.assertions()))
     assertions, findings = [], []
     start = time.monotonic()
     for item in engine.check(program, options, None, context=context):
@@ -347,7 +347,7 @@ class Progress:
         self.active = bool(getattr(stream, "isatty", lambda: False)())
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._path, self._count, self._since, self._drawn = "", 0, time.monotonic(), False
+        self._path, self._count, self._total, self._since, self._drawn = "", 0, 0, time.monotonic(), False
         self._thread = None
 
     def __enter__(self) -> "Progress":
@@ -362,9 +362,9 @@ class Progress:
             self._thread.join()
         self.clear()
 
-    def start_file(self, path: str) -> None:
+    def start_file(self, path: str, total: int) -> None:
         with self._lock:
-            self._path, self._count, self._since = path, 0, time.monotonic()
+            self._path, self._count, self._total, self._since = path, 0, total, time.monotonic()
 
     def decided(self, count: int) -> None:
         with self._lock:
@@ -384,7 +384,7 @@ class Progress:
                 elapsed = time.monotonic() - self._since
                 if elapsed < self.delay or not self._path:
                     continue
-                done = f"{self._count} assertion{'s' if self._count != 1 else ''} decided"
+                done = f"{self._count} of {self._total} assertion{'s' if self._total != 1 else ''} decided"
                 self.stream.write(f"\r\x1b[K{self.FRAMES[frame % 4]} distaff: checking {self._path}: "
                                   f"{done}, {elapsed:.0f} s")
                 self.stream.flush()

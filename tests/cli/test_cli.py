@@ -192,13 +192,13 @@ def test_progress_draws_only_on_a_terminal_and_clears_its_line():
     for tty in (False, True):
         term = FakeTerminal(tty)
         with cli.Progress(term, delay=0.0, interval=0.01) as progress:
-            progress.start_file("prog.c")
+            progress.start_file("prog.c", 3)
             progress.decided(2)
             time.sleep(0.1)
         if not tty:
             assert term.written == []
         else:
-            assert any("checking prog.c: 2 assertions decided" in w for w in term.written)
+            assert any("checking prog.c: 2 of 3 assertions decided" in w for w in term.written)
             assert term.written[-1] == "\r\x1b[K"
 
 
