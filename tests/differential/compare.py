@@ -1,0 +1,136 @@
+"""The engine's verdicts on a generated program, against the oracle's.
+
+:func:`discrepancies` runs the front end and ``analysis.check.check`` in each
+mode on the C text of a :mod:`cprog` program and lists, in words, every way
+the engine disagrees with :func:`oracle.explore` and the modes disagree with
+each other. An empty list is agreement. What counts as disagreement:
+
+* an assertion the oracle can violate that the engine does not report
+  VIOLATED (a false "holds"/"unreachable"), or any UNKNOWN/bounded verdict
+  (the programs are loop-bounded well below the unwind bound, no budget set);
+* a violation the engine reports whose failing inputs (mapped to the
+  program's inputs by the line of their nondet call) admit no violating
+  schedule in the oracle; likewise for a deadlock;
+* HOLDS where the oracle never evaluates the assertion, or UNREACHABLE where
+  it does; a deadlock finding on one side only; any other finding (syntax,
+  unsupported, run-time error) on a program that has none;
+* two modes giving different statuses or deadlock findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis import check as engine
+from analysis.frontend import parse_program
+from analysis.report import AssertionResult, Finding, FindingKind, Status
+
+from tests.differential import cprog as C
+from tests.differential import oracle
+
+UNWIND = 4
+TIMEOUT_S = 120.0  # a safety net: a timeout is reported as a discrepancy
+
+
+@dataclass(frozen=True, slots=True)
+class EngineVerdicts:
+    """One mode's answer: results by assertion line, and the findings."""
+
+    mode: str
+    assertions: dict
+    findings: tuple
+
+
+def run_engine(text: str, mode: str) -> EngineVerdicts:
+    program = parse_program(text, "gen.c")
+    results = list(engine.check(program, engine.Options(mode=mode, unwind=UNWIND,
+                                                        timeout_s=TIMEOUT_S)))
+    assertions: dict[int, list[AssertionResult]] = {}
+    # The front end's findings (its own Finding type) come back from check()
+    # too; keep one of each.
+    findings = {(f.kind.value, f.span.line, f.message): f for f in program.findings}
+    for r in results:
+        if isinstance(r, AssertionResult):
+            assertions.setdefault(r.span.line, []).append(r)
+        elif isinstance(r, Finding):
+            findings.setdefault((r.kind.value, r.span.line, r.message), r)
+    return EngineVerdicts(mode, assertions, tuple(findings.values()))
+
+
+def expected_status(verdict: oracle.AssertionVerdict) -> Status:
+    if verdict.violated:
+        return Status.VIOLATED
+    return Status.HOLDS if verdict.reached else Status.UNREACHABLE
+
+
+def engine_inputs(trace, rendered: C.Rendered) -> dict:
+    """The trace's failing inputs by our input names (by nondet call line)."""
+    by_line = {line: name for name, line in rendered.input_lines.items()}
+    return {by_line[i.span.line]: i.value for i in trace.inputs if i.span.line in by_line}
+
+
+def discrepancies(program: C.Program, modes=None, outcome: oracle.Outcome | None = None) -> list[str]:
+    """Every disagreement, one line each (empty: the engine agrees)."""
+    modes = engine.MODES if modes is None else modes
+    rendered = C.render(program)
+    outcome = outcome or oracle.explore(program)
+    problems: list[str] = []
+    statuses = {}
+    for mode in modes:
+        ev = run_engine(rendered.text, mode)
+        statuses[mode] = _compare_mode(program, rendered, outcome, ev, problems)
+    first = modes[0]
+    for mode in modes[1:]:
+        if statuses[mode] != statuses[first]:
+            problems.append(f"modes disagree: {first} {statuses[first]} vs {mode} {statuses[mode]}")
+    return problems
+
+
+def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems) -> tuple:
+    m = ev.mode
+    summary = []
+    for verdict in outcome.assertions:
+        line = rendered.assert_lines[verdict.label]
+        results = ev.assertions.get(line, [])
+        if len(results) != 1:
+            problems.append(f"[{m}] line {line}: {len(results)} results for the assertion")
+            summary.append((line, None))
+            continue
+        r = results[0]
+        summary.append((line, r.status.label))
+        want = expected_status(verdict)
+        if r.status == Status.UNKNOWN or r.bounded:
+            problems.append(f"[{m}] line {line}: {r.status.label} (bounded={r.bounded}, "
+                            f"reason={r.reason}, {r.message!r}); oracle: {want.label}")
+            continue
+        if r.status == Status.VIOLATED:
+            if r.trace is None:
+                problems.append(f"[{m}] line {line}: violated without a trace")
+                continue
+            fixed = engine_inputs(r.trace, rendered)
+            again = oracle.explore(program, fixed).assertions[verdict.label]
+            if not again.violated:
+                problems.append(f"[{m}] line {line}: engine reports a violation with inputs "
+                                f"{fixed} that no schedule has (oracle: {want.label})")
+        elif verdict.violated:
+            w = verdict.violation
+            problems.append(f"[{m}] line {line}: engine says {r.status.label}, oracle violates it "
+                            f"with inputs {dict(w.inputs)}: " + "; ".join(w.steps))
+        elif r.status != want:
+            problems.append(f"[{m}] line {line}: engine says {r.status.label}, oracle {want.label}")
+    deadlocks = [f for f in ev.findings if f.kind.value == FindingKind.DEADLOCK.value]
+    others = [f for f in ev.findings
+              if f.kind.value not in (FindingKind.DEADLOCK.value, FindingKind.DATA_RACE.value)]
+    for f in others:
+        problems.append(f"[{m}] unexpected finding {f.kind.value} at line {f.span.line}: {f.message}")
+    if outcome.deadlock is not None and not deadlocks:
+        w = outcome.deadlock
+        problems.append(f"[{m}] deadlock missed; oracle deadlocks with inputs {dict(w.inputs)}: "
+                        + "; ".join(w.steps))
+    for f in deadlocks:
+        fixed = engine_inputs(f.trace, rendered) if f.trace is not None else {}
+        if oracle.explore(program, fixed).deadlock is None:
+            problems.append(f"[{m}] engine reports a deadlock (line {f.span.line}) with inputs "
+                            f"{fixed} that no schedule has")
+    summary.append(("deadlock", bool(deadlocks)))
+    return tuple(summary)

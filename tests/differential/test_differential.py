@@ -1,0 +1,92 @@
+"""The engine against an independent oracle, on programs no one chose.
+
+Hypothesis generates small pthreads programs (:mod:`gen`); the oracle
+(:mod:`oracle`) explores every input and schedule of each concretely; the
+front end and ``analysis.check.check`` must agree with it in every mode of
+``analysis.check.MODES``, and the modes with each other
+(:func:`compare.discrepancies` lists what counts as disagreement).
+
+Budget: ``DISTAFF_DIFF_EXAMPLES`` programs (default below: about a minute on
+one loaded core), each with at most ``DISTAFF_DIFF_MAX_RUNS`` schedules for
+any one input (larger ones are rejected, not checked). A mode the engine
+does not implement fails here: it is not skipped.
+
+Regressions: every discrepancy found is kept as a C file under
+``regressions/`` whose comment states the oracle's verdicts
+(:mod:`regression_files`); each is checked in every mode.
+"""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+from analysis import check as engine
+from tests.differential import compare, gen, oracle, regression_files
+from tests.differential import cprog as C
+from tests.differential.handwritten import cmp, fig2, g, k, two_threads
+
+EXAMPLES = int(os.environ.get("DISTAFF_DIFF_EXAMPLES", "60"))
+MAX_RUNS = int(os.environ.get("DISTAFF_DIFF_MAX_RUNS", "300"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(gen.programs())
+def test_engine_agrees_with_the_oracle_in_every_mode(program):
+    outcome = oracle.explore(program)
+    assume(outcome.widest <= MAX_RUNS)
+    problems = compare.discrepancies(program, outcome=outcome)
+    assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
+
+
+def test_all_three_modes_are_compared():
+    assert set(engine.MODES) == {"baseline", "dpor", "dpor-ag"}
+
+
+def _lost_update(locked: bool):
+    body = (C.Incr("g", 1),)
+    if locked:
+        body = (C.Locked("m", body),)
+    return two_threads(body, body, mutexes=("m",) if locked else (),
+                       post=[C.Assert(0, cmp("==", g, k(2)))])
+
+
+def _lock_order_inversion():
+    inner = (C.Incr("g", 1),)
+    return two_threads([C.Locked("a", (C.Locked("b", inner),))],
+                       [C.Locked("b", (C.Locked("a", inner),))],
+                       mutexes=("a", "b"), post=[C.Assert(0, cmp("==", g, k(2)))])
+
+
+KNOWN = {
+    "lost-update": (_lost_update(False), ["violated"]),
+    "locked-increment": (_lost_update(True), ["holds"]),
+    "fig2-reorder": (fig2(10, 20), ["holds"]),
+    "fig2-swapped": (fig2(20, 10), ["violated"]),
+    "lock-order-inversion": (_lock_order_inversion(), ["holds"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN))
+def test_engine_agrees_on_programs_of_known_outcome(name):
+    program, statuses = KNOWN[name]
+    outcome = oracle.explore(program)
+    assert [compare.expected_status(v).label for v in outcome.assertions] == statuses
+    assert (outcome.deadlock is not None) == (name == "lock-order-inversion")
+    problems = compare.discrepancies(program, outcome=outcome)
+    assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("mode", engine.MODES)
+@pytest.mark.parametrize("path", regression_files.files(), ids=os.path.basename)
+def test_regression(path, mode):
+    with open(path) as f:
+        text = f.read()
+    want, deadlock = regression_files.expectations(text)
+    ev = compare.run_engine(text, mode)
+    got = {line: [r.status.label for r in ev.assertions.get(line, [])] for line in want}
+    assert got == {line: [status] for line, status in want.items()}
+    kinds = {f.kind.value for f in ev.findings}
+    assert ("deadlock" in kinds) == deadlock
+    assert kinds <= {"deadlock", "data-race"}, ev.findings
