@@ -11,6 +11,8 @@ results (:mod:`server.render`: GCC-style text, JSON or SARIF). Exit status:
   position with no statement, or a file with syntax errors (its findings are
   printed and its assertions reported as skipped: never "holds");
 * 3 -- inconclusive: some assertion undecided (timeout, run limit, solver),
+  or the file uses C that distaff does not cover (an "unsupported" warning:
+  what was not modelled may hide a failure, or the assertions themselves),
   none violated;
 * 4 -- internal error: a bug in distaff, reported as one line
   ``distaff: internal error: ...`` (set ``DISTAFF_DEBUG=1`` for the traceback);
@@ -132,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check the assertions of C files",
                            description="Check every assertion of each FILE. Exit status: 0 none "
                            "violated, 1 violation/deadlock/error found, 2 bad input or usage "
-                           "(incl. syntax errors), 3 inconclusive, 4 internal error.")
+                           "(incl. syntax errors), 3 inconclusive (undecided or unsupported C), "
+                           "4 internal error.")
     # Defaults are None so that --replay can tell flags given from the result's own options.
     check.add_argument("--mode", choices=engine.MODES, default=None,
                        help="exploration: baseline, dpor, or dpor-ag (default)")
@@ -253,7 +256,9 @@ def exit_status(reports: list[FileReport]) -> int:
         return EXIT_FOUND
     if any(f.kind is FindingKind.SYNTAX for r in reports for f in r.findings):
         return EXIT_BAD_INPUT
-    if any(a.status is Status.UNKNOWN for r in reports for a in r.assertions):
+    if any(a.status is Status.UNKNOWN for r in reports for a in r.assertions) or any(
+        f.kind is FindingKind.UNSUPPORTED for r in reports for f in r.findings
+    ):
         return EXIT_UNDECIDED
     return EXIT_OK
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from analysis import check as engine
-from analysis.report import Reason
+from analysis.report import Finding, FindingKind, Reason
 from server import cli
 from server.render import FileReport
 from tests.cli.reports import deadlock, holds, syntax, unknown, violated
@@ -169,6 +169,9 @@ def test_exit_status_prefers_found_over_bad_input_over_undecided():
     assert cli.exit_status([rep(holds()), rep(syntax(), unknown())]) == 2
     assert cli.exit_status([rep(violated()), rep(syntax())]) == 1
     assert cli.exit_status([rep(unknown()), rep(holds())]) == 3
+    unsupported = Finding(FindingKind.UNSUPPORTED, syntax().span, "setjmp")
+    assert cli.exit_status([rep(holds(), unsupported)]) == 3
+    assert cli.exit_status([rep(unsupported, deadlock())]) == 1
     assert cli.exit_status([]) == 0
 
 
