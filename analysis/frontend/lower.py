@@ -40,7 +40,7 @@ from analysis.frontend.ctypes import INT, CTypes
 from analysis.frontend.lower_env import FuncSym, GlobalDef, RawSite, Scope, Spans, Unit, VarSym
 from analysis.frontend.lower_expr import strip_parens
 from analysis.frontend.lower_func import Lowerer
-from analysis.frontend.parse import LANGUAGE, syntax_errors
+from analysis.frontend.parse import LANGUAGE, F, syntax_errors
 
 _ADDR_OF = ts.Query(LANGUAGE, '(pointer_expression operator: "&" argument: (_) @arg)')
 _IGNORED_TOP = frozenset({
@@ -79,7 +79,7 @@ def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) ->
     while work:
         for name, ftype, params, node in work:
             if name in lowered:
-                u.unsupported(node.child_by_field_name("declarator") or node, f"function '{name}' defined twice")
+                u.unsupported(node.child_by_field_id(F.declarator) or node, f"function '{name}' defined twice")
                 continue
             try:
                 f, fsites = lower_function(u, gscope, name, ftype, params, node)
@@ -117,28 +117,28 @@ def is_inline(fdef: ts.Node) -> bool:
 
 
 def function_name(fdef: ts.Node) -> str | None:
-    d = fdef.child_by_field_name("declarator")
+    d = fdef.child_by_field_id(F.declarator)
     while d is not None:
         if d.type == "identifier":
             return d.text.decode()
         if d.type in ("parenthesized_declarator", "attributed_declarator"):
             d = d.named_children[0] if d.named_children else None
             continue
-        d = d.child_by_field_name("declarator")
+        d = d.child_by_field_id(F.declarator)
     return None
 
 
 def own_parameters(fdef: ts.Node) -> ts.Node | None:
     """The parameter list of the function declarator nearest the name."""
-    d = fdef.child_by_field_name("declarator")
+    d = fdef.child_by_field_id(F.declarator)
     found = None
     while d is not None and d.type != "identifier":
         if d.type == "function_declarator":
-            found = d.child_by_field_name("parameters")
+            found = d.child_by_field_id(F.parameters)
         if d.type in ("parenthesized_declarator", "attributed_declarator"):
             d = d.named_children[0] if d.named_children else None
             continue
-        d = d.child_by_field_name("declarator")
+        d = d.child_by_field_id(F.declarator)
     return found
 
 
@@ -147,7 +147,7 @@ def top_level(gl: Lowerer, c: ts.Node, pending: list) -> None:
     kind = c.type
     if kind == "function_definition":
         base, is_float = gl.decl_base(c)
-        name, t, _, _ = gl.declarator(base, c.child_by_field_name("declarator"))
+        name, t, _, _ = gl.declarator(base, c.child_by_field_id(F.declarator))
         if name is None or not isinstance(t, FuncType):
             u.unsupported(c, "unsupported function definition")
             return
@@ -156,7 +156,7 @@ def top_level(gl: Lowerer, c: ts.Node, pending: list) -> None:
             return
         u.func_types[name] = t
         params, _ = gl.param_types(own_parameters(c))
-        if c.child_by_field_name("body") is None:
+        if c.child_by_field_id(F.body) is None:
             return
         pending.append((name, t, params, c))
     elif kind == "declaration":
@@ -178,12 +178,12 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
     storage = gl.storage_classes(c)
     base, is_float = gl.decl_base(c)
     thread_local = storage & {"__thread", "_Thread_local", "thread_local"}
-    for d in c.children_by_field_name("declarator"):
+    for d in c.children_by_field_id(F.declarator):
         init = None
         dd = d
         if d.type == "init_declarator":
-            init = d.child_by_field_name("value")
-            dd = d.child_by_field_name("declarator")
+            init = d.child_by_field_id(F.value)
+            dd = d.child_by_field_id(F.declarator)
         name, t, _, vla = gl.declarator(base, dd)
         if name is None:
             continue
@@ -226,10 +226,10 @@ def addr_taken_names(body: ts.Node) -> set[str]:
     for node in captures.get("arg", ()):
         n = strip_parens(node)
         while True:
-            if n.type == "field_expression" and n.child_by_field_name("operator").type == ".":
-                n = strip_parens(n.child_by_field_name("argument"))
+            if n.type == "field_expression" and n.child_by_field_id(F.operator).type == ".":
+                n = strip_parens(n.child_by_field_id(F.argument))
             elif n.type == "subscript_expression":
-                n = strip_parens(n.child_by_field_name("argument"))
+                n = strip_parens(n.child_by_field_id(F.argument))
             else:
                 break
         if n.type == "identifier":
@@ -240,7 +240,7 @@ def addr_taken_names(body: ts.Node) -> set[str]:
 def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, node: ts.Node):
     lw = Lowerer(u, Scope(gscope), gscope, func=name)
     lw.ret_type = ftype.ret
-    body = node.child_by_field_name("body")
+    body = node.child_by_field_id(F.body)
     lw.addr_taken = addr_taken_names(body)
     regs: list[Reg] = []
     for i, (pname, ptype, pnode, is_float) in enumerate(params):

@@ -29,6 +29,7 @@ from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import truth
 from analysis.frontend.lower_env import FuncSym, VarSym
 from analysis.frontend.lower_expr import strip_parens
+from analysis.frontend.parse import F
 
 ATOMIC_PREFIX = "__VERIFIER_atomic_"
 
@@ -37,10 +38,10 @@ class CallLowering:
     """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: calls."""
 
     def call(self, node: ts.Node, used: bool = True) -> Expr:
-        fnode = strip_parens(node.child_by_field_name("function"))
-        alist = node.child_by_field_name("arguments")
+        fnode = strip_parens(node.child_by_field_id(F.function))
+        alist = node.child_by_field_id(F.arguments)
         args = [a for a in alist.named_children if a.type != "comment"] if alist is not None else []
-        raw = node.child_by_field_name("function")
+        raw = node.child_by_field_id(F.function)
         if raw is not None and raw.type == "parenthesized_expression" and len(args) == 1:
             t = self.typedef_named(raw)
             if t is not None:  # (T)(x) read as a call: a cast
@@ -216,10 +217,10 @@ class CallLowering:
         node = strip_parens(node)
         kind = node.type
         if kind == "cast_expression":
-            return self.source_of(node.child_by_field_name("value"))
+            return self.source_of(node.child_by_field_id(F.value))
         if kind == "pointer_expression":
-            arg = strip_parens(node.child_by_field_name("argument"))
-            if node.child_by_field_name("operator").type == "&":
+            arg = strip_parens(node.child_by_field_id(F.argument))
+            if node.child_by_field_id(F.operator).type == "&":
                 return self.source_of(arg) if arg.type == "identifier" else None
             src = self.source_of(arg)
             return src if src is not None and src[0] == "fn" else None
@@ -234,33 +235,33 @@ class CallLowering:
         if kind == "field_expression":
             st = self.field_struct(node)
             if st is not None:
-                return ("field", st, self.text(node.child_by_field_name("field")))
+                return ("field", st, self.text(node.child_by_field_id(F.field)))
             return None
         if kind == "subscript_expression":
-            return self.source_of(node.child_by_field_name("argument"))
+            return self.source_of(node.child_by_field_id(F.argument))
         if kind == "call_expression":
-            f = strip_parens(node.child_by_field_name("function"))
+            f = strip_parens(node.child_by_field_id(F.function))
             if f.type == "identifier" and self.text(f) in self.u.defined:
                 return ("ret", self.text(f))
         if kind == "conditional_expression":
             key = ("alt", self.func, node.start_byte)
-            for arm in (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")):
+            for arm in (node.child_by_field_id(F.consequence), node.child_by_field_id(F.alternative)):
                 src = self.source_of(arm) if arm is not None else None
                 if src is not None:
                     self.u.flow(key, src)
             return key
         if kind == "comma_expression":
-            return self.source_of(node.child_by_field_name("right"))
+            return self.source_of(node.child_by_field_id(F.right))
         return None
 
     def field_struct(self, node: ts.Node) -> str | None:
         """The struct name of a field access, found without emitting code."""
-        arg = node.child_by_field_name("argument")
+        arg = node.child_by_field_id(F.argument)
         try:
             t = self.type_of(arg)
         except Exception:
             return None
-        if node.child_by_field_name("operator").type == "->":
+        if node.child_by_field_id(F.operator).type == "->":
             t = t.pointee if isinstance(t, PtrType) else t.elem if isinstance(t, ArrayType) else None
         t = self.complete(t) if t is not None else None
         return t.name if isinstance(t, StructType) else None

@@ -49,6 +49,7 @@ from analysis.ir import (
 from analysis.frontend.ctypes import BOOL, CHAR, INT, UINT, I64, U64, VOID, align_of, normalise
 from analysis.frontend.lower_const import binary, cast, const, ptr_add, truth, unary
 from analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSym, VarSym
+from analysis.frontend.parse import F
 
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _KNOWN_CONSTANTS = {
@@ -189,15 +190,15 @@ class ExprLowering:
         elif kind == "assignment_expression":
             self.assign(node)
         elif kind == "comma_expression":
-            self.effect(node.child_by_field_name("left"))
-            self.effect(node.child_by_field_name("right"))
+            self.effect(node.child_by_field_id(F.left))
+            self.effect(node.child_by_field_id(F.right))
         elif kind == "conditional_expression":
             self.conditional(node, used=False)
         elif kind == "cast_expression":
-            self.effect(node.child_by_field_name("value"))
+            self.effect(node.child_by_field_id(F.value))
         elif kind == "gnu_asm_expression":
             self.u.unsupported(node, "inline assembly")
-        elif kind in ("binary_expression",) and node.child_by_field_name("operator").type in ("&&", "||"):
+        elif kind in ("binary_expression",) and node.child_by_field_id(F.operator).type in ("&&", "||"):
             self.logical(node, used=False)
         else:
             self.rvalue(node)
@@ -211,8 +212,8 @@ class ExprLowering:
             return self.lvalue(inner)
         if kind == "identifier":
             return self.ident_loc(node)
-        if kind == "pointer_expression" and node.child_by_field_name("operator").type == "*":
-            p = self.rvalue(node.child_by_field_name("argument"))
+        if kind == "pointer_expression" and node.child_by_field_id(F.operator).type == "*":
+            p = self.rvalue(node.child_by_field_id(F.argument))
             return self.deref(p, node)
         if kind == "subscript_expression":
             return self.subscript(node)
@@ -351,11 +352,11 @@ class ExprLowering:
     # -- operators ----------------------------------------------------------
 
     def binary_expr(self, node: ts.Node) -> Expr:
-        op = node.child_by_field_name("operator").type
+        op = node.child_by_field_id(F.operator).type
         if op in ("&&", "||"):
             return self.logical(node, used=True)
-        left = self.rvalue(node.child_by_field_name("left"))
-        right = self.rvalue(node.child_by_field_name("right"))
+        left = self.rvalue(node.child_by_field_id(F.left))
+        right = self.rvalue(node.child_by_field_id(F.right))
         return self.arith(op, left, right, node)
 
     def arith(self, op: str, left: Expr, right: Expr, node: ts.Node) -> Expr:
@@ -419,8 +420,8 @@ class ExprLowering:
         return diff
 
     def unary_expr(self, node: ts.Node) -> Expr:
-        op = node.child_by_field_name("operator").type
-        arg_node = node.child_by_field_name("argument")
+        op = node.child_by_field_id(F.operator).type
+        arg_node = node.child_by_field_id(F.argument)
         if op == "!":
             e = self.rvalue(arg_node)
             if isinstance(e.type, PtrType):
@@ -436,8 +437,8 @@ class ExprLowering:
         return unary(op, cast(e, t), t)
 
     def pointer_expr(self, node: ts.Node) -> Expr:
-        op = node.child_by_field_name("operator").type
-        arg = node.child_by_field_name("argument")
+        op = node.child_by_field_id(F.operator).type
+        arg = node.child_by_field_id(F.argument)
         if op == "*":
             p = self.rvalue(arg)
             if isinstance(p.type, PtrType) and isinstance(p.type.pointee, FuncType):
@@ -466,8 +467,8 @@ class ExprLowering:
         return MemLoc(p, t)
 
     def subscript(self, node: ts.Node):
-        base = self.rvalue(node.child_by_field_name("argument"))
-        idx = self.rvalue(node.child_by_field_name("index"))
+        base = self.rvalue(node.child_by_field_id(F.argument))
+        idx = self.rvalue(node.child_by_field_id(F.index))
         if not isinstance(base.type, PtrType) and isinstance(idx.type, PtrType):
             base, idx = idx, base
         if not isinstance(base.type, PtrType):
@@ -476,9 +477,9 @@ class ExprLowering:
         return self.deref(self.ptr_offset(base, idx, 1, node), node)
 
     def field(self, node: ts.Node):
-        arg = node.child_by_field_name("argument")
-        arrow = node.child_by_field_name("operator").type == "->"
-        fname = self.text(node.child_by_field_name("field"))
+        arg = node.child_by_field_id(F.argument)
+        arrow = node.child_by_field_id(F.operator).type == "->"
+        fname = self.text(node.child_by_field_id(F.field))
         if arrow:
             p = self.rvalue(arg)
             loc = self.deref(p, node)
@@ -502,10 +503,10 @@ class ExprLowering:
         return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft)
 
     def cast_expr(self, node: ts.Node) -> Expr:
-        t, is_float = self.type_descriptor(node.child_by_field_name("type"))
+        t, is_float = self.type_descriptor(node.child_by_field_id(F.type))
         if is_float:
             self.u.unsupported(node, "conversion to a floating type")
-        return self.convert_cast(t, node.child_by_field_name("value"), node)
+        return self.convert_cast(t, node.child_by_field_id(F.value), node)
 
     def convert_cast(self, t: CType, value: ts.Node, node: ts.Node) -> Expr:
         if isinstance(t, VoidType):
@@ -528,7 +529,7 @@ class ExprLowering:
         try:
             n = strip_parens(node)
             if n.type in _LVALUE_KINDS or n.type in ("identifier", "string_literal", "concatenated_string") \
-                    or (n.type == "pointer_expression" and n.child_by_field_name("operator").type == "*"):
+                    or (n.type == "pointer_expression" and n.child_by_field_id(F.operator).type == "*"):
                 loc = self.lvalue(n)
                 return loc.type
             return self.rvalue(n).type
@@ -553,8 +554,8 @@ class ExprLowering:
         return None
 
     def sizeof_expr(self, node: ts.Node) -> Expr:
-        tnode = node.child_by_field_name("type")
-        value = node.child_by_field_name("value")
+        tnode = node.child_by_field_id(F.type)
+        value = node.child_by_field_id(F.value)
         if tnode is not None:
             t, _ = self.type_descriptor(tnode)
         else:
@@ -567,13 +568,13 @@ class ExprLowering:
         return const(type_size(t), self.ct.size_t)
 
     def alignof_expr(self, node: ts.Node) -> Expr:
-        tnode = node.child_by_field_name("type")
+        tnode = node.child_by_field_id(F.type)
         t = self.type_descriptor(tnode)[0] if tnode is not None else INT
         return const(align_of(self.complete(t)), self.ct.size_t)
 
     def offsetof_expr(self, node: ts.Node) -> Expr:
-        t, _ = self.type_descriptor(node.child_by_field_name("type"))
-        member = node.child_by_field_name("member")
+        t, _ = self.type_descriptor(node.child_by_field_id(F.type))
+        member = node.child_by_field_id(F.member)
         st = self.complete(t)
         f = st.field(self.text(member)) if isinstance(st, StructType) and member is not None else None
         if f is None:
@@ -582,8 +583,8 @@ class ExprLowering:
         return const(f.offset, self.ct.size_t)
 
     def comma(self, node: ts.Node) -> Expr:
-        self.effect(node.child_by_field_name("left"))
-        return self.rvalue(node.child_by_field_name("right"))
+        self.effect(node.child_by_field_id(F.left))
+        return self.rvalue(node.child_by_field_id(F.right))
 
     def paren(self, node: ts.Node) -> Expr:
         inner = strip_parens(node)
@@ -612,9 +613,9 @@ class ExprLowering:
     # -- assignment ---------------------------------------------------------
 
     def assign(self, node: ts.Node) -> Expr:
-        op = node.child_by_field_name("operator").type
-        lnode = node.child_by_field_name("left")
-        rnode = node.child_by_field_name("right")
+        op = node.child_by_field_id(F.operator).type
+        lnode = node.child_by_field_id(F.left)
+        rnode = node.child_by_field_id(F.right)
         loc = self.lvalue(lnode)
         if isinstance(loc.type, (StructType, ArrayType)):
             if op != "=" or isinstance(loc, RegLoc):
@@ -644,7 +645,7 @@ class ExprLowering:
         first = node.children[0].type
         prefix = first in ("++", "--")
         op = (first if prefix else node.children[-1].type)[0]
-        arg = node.child_by_field_name("argument")
+        arg = node.child_by_field_id(F.argument)
         loc = self.lvalue(arg)
         if not isinstance(loc.type, (IntType, PtrType)):
             self.u.unsupported(node, "increment of a non-scalar")
@@ -666,9 +667,9 @@ class ExprLowering:
     # -- control flow inside expressions ------------------------------------
 
     def logical(self, node: ts.Node, used: bool = True) -> Expr:
-        op = node.child_by_field_name("operator").type
-        lnode = node.child_by_field_name("left")
-        rnode = node.child_by_field_name("right")
+        op = node.child_by_field_id(F.operator).type
+        lnode = node.child_by_field_id(F.left)
+        rnode = node.child_by_field_id(F.right)
         left = self.rvalue(lnode)
         cp = self.checkpoint()
         right = self.rvalue(rnode)
@@ -698,12 +699,12 @@ class ExprLowering:
         node = strip_parens(node)
         kind = node.type
         if kind == "binary_expression":
-            op = node.child_by_field_name("operator").type
+            op = node.child_by_field_id(F.operator).type
             if op in ("&&", "||"):
                 cp = self.checkpoint()
-                left = self.rvalue(node.child_by_field_name("left"))
+                left = self.rvalue(node.child_by_field_id(F.left))
                 mid = len(self.instrs)
-                right = self.rvalue(node.child_by_field_name("right"))
+                right = self.rvalue(node.child_by_field_id(F.right))
                 if len(self.instrs) == mid or self.discard:
                     e = binary(op, truth(left), truth(right), INT)
                     self.branch_on(e, then, other, node)
@@ -711,14 +712,14 @@ class ExprLowering:
                 self.rollback(cp)  # the right side has effects: branch on the left first
                 rhs = self.label()
                 if op == "&&":
-                    self.cond(node.child_by_field_name("left"), rhs, other)
+                    self.cond(node.child_by_field_id(F.left), rhs, other)
                 else:
-                    self.cond(node.child_by_field_name("left"), then, rhs)
+                    self.cond(node.child_by_field_id(F.left), then, rhs)
                 self.place(rhs)
-                self.cond(node.child_by_field_name("right"), then, other)
+                self.cond(node.child_by_field_id(F.right), then, other)
                 return
-        elif kind == "unary_expression" and node.child_by_field_name("operator").type == "!":
-            self.cond(node.child_by_field_name("argument"), other, then)
+        elif kind == "unary_expression" and node.child_by_field_id(F.operator).type == "!":
+            self.cond(node.child_by_field_id(F.argument), other, then)
             return
         self.branch_on(self.rvalue(node), then, other, node)
 
@@ -731,9 +732,9 @@ class ExprLowering:
             self.emit(Branch(e, then, other, span))
 
     def conditional(self, node: ts.Node, used: bool = True) -> Expr:
-        cnode = node.child_by_field_name("condition")
-        anode = node.child_by_field_name("consequence")
-        bnode = node.child_by_field_name("alternative")
+        cnode = node.child_by_field_id(F.condition)
+        anode = node.child_by_field_id(F.consequence)
+        bnode = node.child_by_field_id(F.alternative)
         c = self.rvalue(cnode)
         if anode is None:  # GNU a ?: b
             c = self.materialise(c, cnode)
@@ -782,8 +783,8 @@ class ExprLowering:
     # -- compound literals --------------------------------------------------
 
     def compound_literal(self, node: ts.Node):
-        t, _ = self.type_descriptor(node.child_by_field_name("type"))
-        value = node.child_by_field_name("value")
+        t, _ = self.type_descriptor(node.child_by_field_id(F.type))
+        value = node.child_by_field_id(F.value)
         if isinstance(t, ArrayType) and t.length is None:
             t = self.complete_array(t, value)
         if self.static:

@@ -31,6 +31,7 @@ from analysis.frontend.ctypes import INT, normalise
 from analysis.frontend.lower_const import const, is_static_address, ptr_add
 from analysis.frontend.lower_env import GlobalDef, NotConstant
 from analysis.frontend.lower_expr import MemLoc, RegLoc, strip_parens
+from analysis.frontend.parse import F
 
 _STRINGS = ("string_literal", "concatenated_string")
 _PTHREAD_INIT = re.compile(r"PTHREAD_\w*INITIALIZER\w*$")
@@ -112,8 +113,8 @@ class InitLowering:
                 if item.type == "initializer_pair":
                     if not top:
                         break
-                    desigs = item.children_by_field_name("designator")
-                    value = item.child_by_field_name("value")
+                    desigs = item.children_by_field_id(F.designator)
+                    value = item.child_by_field_id(F.value)
                     first = desigs[0] if desigs else None
                     n = self.const_int(first.named_children[0]) if first is not None and \
                         first.type == "subscript_designator" and first.named_children else None
@@ -139,8 +140,8 @@ class InitLowering:
                 if item.type == "initializer_pair":
                     if not top:
                         break
-                    desigs = item.children_by_field_name("designator")
-                    value = item.child_by_field_name("value")
+                    desigs = item.children_by_field_id(F.designator)
+                    value = item.child_by_field_id(F.value)
                     first = desigs[0] if desigs else None
                     fname = first.named_children[0].text.decode() if first is not None and \
                         first.type == "field_designator" and first.named_children else None

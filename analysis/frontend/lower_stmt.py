@@ -37,6 +37,7 @@ from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import binary, cast, const
 from analysis.frontend.lower_env import FuncSym, Scope, TypedefSym, VarSym
 from analysis.frontend.lower_expr import MemLoc, RegLoc, strip_parens
+from analysis.frontend.parse import F
 
 _IGNORED = frozenset({
     "comment", "preproc_include", "preproc_def", "preproc_function_def", "preproc_call",
@@ -96,10 +97,10 @@ class StmtLowering:
 
     def if_stmt(self, node: ts.Node) -> None:
         then, other, end = self.label(), self.label(), self.label()
-        self.cond(node.child_by_field_name("condition"), then, other)
+        self.cond(node.child_by_field_id(F.condition), then, other)
         self.place(then)
-        self.stmt_or_nothing(node.child_by_field_name("consequence"))
-        alt = node.child_by_field_name("alternative")
+        self.stmt_or_nothing(node.child_by_field_id(F.consequence))
+        alt = node.child_by_field_id(F.alternative)
         if alt is not None:
             self.emit(Jump(end, self.span(alt)))
         self.place(other)
@@ -115,10 +116,10 @@ class StmtLowering:
     def while_stmt(self, node: ts.Node) -> None:
         head, body, end = self.label(), self.label(), self.label()
         self.place(head)
-        self.cond(node.child_by_field_name("condition"), body, end)
+        self.cond(node.child_by_field_id(F.condition), body, end)
         self.place(body)
         self.loops.append((end, head))
-        self.stmt_or_nothing(node.child_by_field_name("body"))
+        self.stmt_or_nothing(node.child_by_field_id(F.body))
         self.loops.pop()
         self.emit(Jump(head, self.span(node)))
         self.place(end)
@@ -127,10 +128,10 @@ class StmtLowering:
         top, cont, back, end = self.label(), self.label(), self.label(), self.label()
         self.place(top)
         self.loops.append((end, cont))
-        self.stmt_or_nothing(node.child_by_field_name("body"))
+        self.stmt_or_nothing(node.child_by_field_id(F.body))
         self.loops.pop()
         self.place(cont)
-        cnode = node.child_by_field_name("condition")
+        cnode = node.child_by_field_id(F.condition)
         if cnode is None:
             self.emit(Jump(top, self.span(node)))
         else:
@@ -142,7 +143,7 @@ class StmtLowering:
     def for_stmt(self, node: ts.Node) -> None:
         self.push_scope()
         try:
-            init = node.child_by_field_name("initializer")
+            init = node.child_by_field_id(F.initializer)
             if init is not None:
                 if init.type == "declaration":
                     self.declaration(init)
@@ -150,15 +151,15 @@ class StmtLowering:
                     self.effect(init)
             head, body, cont, end = self.label(), self.label(), self.label(), self.label()
             self.place(head)
-            cnode = node.child_by_field_name("condition")
+            cnode = node.child_by_field_id(F.condition)
             if cnode is not None:
                 self.cond(cnode, body, end)
             self.place(body)
             self.loops.append((end, cont))
-            self.stmt_or_nothing(node.child_by_field_name("body"))
+            self.stmt_or_nothing(node.child_by_field_id(F.body))
             self.loops.pop()
             self.place(cont)
-            update = node.child_by_field_name("update")
+            update = node.child_by_field_id(F.update)
             if update is not None:
                 self.effect(update)
             self.emit(Jump(head, self.span(node)))
@@ -167,21 +168,21 @@ class StmtLowering:
             self.pop_scope()
 
     def switch_stmt(self, node: ts.Node) -> None:
-        cnode = node.child_by_field_name("condition")
+        cnode = node.child_by_field_id(F.condition)
         v = self.rvalue(cnode)
         if not isinstance(v.type, IntType):
             self.u.unsupported(cnode, "switch on a non-integer")
             v = Const(0, INT)
         t = self.ct.promote(v.type)
         v = self.materialise(cast(v, t), cnode)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F.body)
         cases = [c for c in body.named_children if c.type == "case_statement"] if body is not None else []
         end = self.label()
         default = None
         for c in cases:
             lab = self.label()
             self.case_labels[c.id] = lab
-            value = c.child_by_field_name("value")
+            value = c.child_by_field_id(F.value)
             if value is None:
                 default = lab
                 continue
@@ -205,7 +206,7 @@ class StmtLowering:
             self.u.unsupported(node, "case label outside the top level of a switch body")
         else:
             self.place(lab)
-        value = node.child_by_field_name("value")
+        value = node.child_by_field_id(F.value)
         for c in node.named_children:
             if value is not None and c.id == value.id:
                 continue
@@ -246,13 +247,13 @@ class StmtLowering:
         return lab
 
     def goto_stmt(self, node: ts.Node) -> None:
-        lnode = node.child_by_field_name("label")
+        lnode = node.child_by_field_id(F.label)
         if lnode is None:
             return
         self.emit(Jump(self.goto_label(self.text(lnode)), self.span(node)))
 
     def labeled_stmt(self, node: ts.Node) -> None:
-        lnode = node.child_by_field_name("label")
+        lnode = node.child_by_field_id(F.label)
         if lnode is not None:
             lab = self.goto_label(self.text(lnode))
             if lab.pc is not None:
@@ -273,7 +274,7 @@ class StmtLowering:
     # -- declarations -------------------------------------------------------
 
     def type_definition(self, node: ts.Node) -> None:
-        decls = node.children_by_field_name("declarator")
+        decls = node.children_by_field_id(F.declarator)
         hint = decls[0].text.decode() if len(decls) == 1 and decls[0].type == "type_identifier" else None
         base, is_float = self.decl_base(node, hint)
         for d in decls:
@@ -290,12 +291,12 @@ class StmtLowering:
         """A declaration inside a function body."""
         storage = self.storage_classes(node)
         base, is_float = self.decl_base(node)
-        for d in node.children_by_field_name("declarator"):
+        for d in node.children_by_field_id(F.declarator):
             init = None
             dd = d
             if d.type == "init_declarator":
-                init = d.child_by_field_name("value")
-                dd = d.child_by_field_name("declarator")
+                init = d.child_by_field_id(F.value)
+                dd = d.child_by_field_id(F.declarator)
             name, t, _, vla = self.declarator(base, dd)
             if name is None:
                 continue

@@ -13,6 +13,7 @@ import tree_sitter as ts
 from analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
 from analysis.frontend.ctypes import I64, INT, VOID, layout_record
 from analysis.frontend.lower_env import EnumConstSym, TypedefSym
+from analysis.frontend.parse import F
 
 _FLOAT_SIZES = {"float": IntType(32, True), "double": IntType(64, True)}
 _DECL_NAMES = ("identifier", "field_identifier", "type_identifier", "primitive_type")
@@ -64,7 +65,7 @@ class TypeLowering:
         return INT, False
 
     def decl_base(self, decl: ts.Node, hint: str | None = None) -> tuple[CType, bool]:
-        return self.spec_type(decl.child_by_field_name("type"), hint)
+        return self.spec_type(decl.child_by_field_id(F.type), hint)
 
     # -- declarators --------------------------------------------------------
 
@@ -89,7 +90,7 @@ class TypeLowering:
                 if vla is not None:
                     self.u.unsupported(vla, "variable-length array of arrays")
                     vla = None
-                size = d.child_by_field_name("size")
+                size = d.child_by_field_id(F.size)
                 if size is None:
                     t = ArrayType(t, None)
                 else:
@@ -100,7 +101,7 @@ class TypeLowering:
                     else:
                         t = ArrayType(t, max(n, 0))
             elif kind in ("function_declarator", "abstract_function_declarator"):
-                params, variadic = self.param_types(d.child_by_field_name("parameters"))
+                params, variadic = self.param_types(d.child_by_field_id(F.parameters))
                 t = FuncType(t, tuple(p[1] for p in params), variadic)
             elif kind in ("parenthesized_declarator", "abstract_parenthesized_declarator",
                           "attributed_declarator"):
@@ -118,7 +119,7 @@ class TypeLowering:
             else:
                 self.u.unsupported(d, f"unsupported declarator '{kind}'")
                 return None, t, None, vla
-            d = d.child_by_field_name("declarator")
+            d = d.child_by_field_id(F.declarator)
         return None, t, None, vla
 
     def param_types(self, plist: ts.Node | None) -> tuple[list[tuple[str | None, CType, ts.Node, bool]], bool]:
@@ -138,7 +139,7 @@ class TypeLowering:
                     out.append((p.text.decode(), INT, p, False))
                 continue
             base, is_float = self.decl_base(p)
-            name, t, _, _ = self.declarator(base, p.child_by_field_name("declarator"))
+            name, t, _, _ = self.declarator(base, p.child_by_field_id(F.declarator))
             if isinstance(t, VoidType) and name is None:
                 continue
             if isinstance(t, ArrayType):
@@ -151,7 +152,7 @@ class TypeLowering:
     def type_descriptor(self, node: ts.Node) -> tuple[CType, bool]:
         """The type of a ``type_descriptor`` (casts, sizeof, compound literals)."""
         base, is_float = self.decl_base(node)
-        _, t, _, vla = self.declarator(base, node.child_by_field_name("declarator"))
+        _, t, _, vla = self.declarator(base, node.child_by_field_id(F.declarator))
         if vla is not None:
             self.u.unsupported(vla, "variable-length array type")
         return t, is_float
@@ -166,8 +167,8 @@ class TypeLowering:
 
     def record_type(self, spec: ts.Node, hint: str | None) -> StructType:
         is_union = spec.type == "union_specifier"
-        tag_node = spec.child_by_field_name("name")
-        body = spec.child_by_field_name("body")
+        tag_node = spec.child_by_field_id(F.name)
+        body = spec.child_by_field_id(F.body)
         tag = tag_node.text.decode() if tag_node is not None else None
         key = ("union " if is_union else "struct ") + (tag or "")
         if body is None:
@@ -193,7 +194,7 @@ class TypeLowering:
             if fd.type != "field_declaration":
                 continue
             base, is_float = self.decl_base(fd)
-            decls = fd.children_by_field_name("declarator")
+            decls = fd.children_by_field_id(F.declarator)
             if not decls:
                 if isinstance(base, StructType):
                     members.append((None, self.complete(base)))
@@ -216,15 +217,15 @@ class TypeLowering:
         return t
 
     def enum_type(self, spec: ts.Node) -> None:
-        body = spec.child_by_field_name("body")
+        body = spec.child_by_field_id(F.body)
         if body is None:
             return
         value = -1
         for e in body.named_children:
             if e.type != "enumerator":
                 continue
-            name_node = e.child_by_field_name("name")
-            v = e.child_by_field_name("value")
+            name_node = e.child_by_field_id(F.name)
+            v = e.child_by_field_id(F.value)
             if v is not None:
                 n = self.const_int(v)
                 if n is None:

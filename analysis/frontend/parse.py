@@ -16,6 +16,17 @@ LANGUAGE = ts.Language(tsc.language())
 _local = threading.local()
 
 
+class F:
+    """Field ids of the C grammar (``node.child_by_field_id(F.left)`` is
+    cheaper than looking the field up by name on every call)."""
+
+
+for _i in range(1, LANGUAGE.field_count + 1):
+    _name = LANGUAGE.field_name_for_id(_i)
+    if _name:
+        setattr(F, _name, _i)
+
+
 def parser() -> ts.Parser:
     p = getattr(_local, "parser", None)
     if p is None:
