@@ -135,29 +135,24 @@ class Lowerer(TypeLowering, ExprLowering, CallLowering, StmtLowering, InitLoweri
                 return end if x.pc is None else x.pc
             return x
 
-        resolved: list[Instr] = []
-        for i in instrs:
-            if isinstance(i, Jump):
-                i = Jump(target(i.target), i.span, i.kind)
-            elif isinstance(i, Branch):
-                i = Branch(i.cond, target(i.then), target(i.other), i.span, i.kind)
-            resolved.append(i)
-        keep = [not (isinstance(i, Jump) and i.target == pc + 1) for pc, i in enumerate(resolved)]
+        # a jump to the next instruction is dropped; pcs after it shift down
         new_pc = [0] * (end + 1)
         n = 0
-        for pc in range(end):
+        for pc, i in enumerate(instrs):
             new_pc[pc] = n
-            if keep[pc]:
+            if not (type(i) is Jump and target(i.target) == pc + 1):
                 n += 1
         new_pc[end] = n
         body: list[Instr] = []
-        for pc, i in enumerate(resolved):
-            if not keep[pc]:
-                continue
-            if isinstance(i, Jump):
-                i = Jump(new_pc[i.target], i.span, i.kind)
-            elif isinstance(i, Branch):
-                i = Branch(i.cond, new_pc[i.then], new_pc[i.other], i.span, i.kind)
+        for pc, i in enumerate(instrs):
+            kind = type(i)
+            if kind is Jump:
+                t = target(i.target)
+                if t == pc + 1:
+                    continue
+                i = Jump(new_pc[t], i.span, i.kind)
+            elif kind is Branch:
+                i = Branch(i.cond, new_pc[target(i.then)], new_pc[target(i.other)], i.span, i.kind)
             body.append(i)
         sites = [(new_pc[pc], src, span) for pc, src, span in self.sites]
         return tuple(body), sites
