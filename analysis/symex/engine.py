@@ -20,8 +20,11 @@ blocks or ends. Context switches therefore happen only before global
 instructions. An interleaving pivot offers every enabled thread (only the
 owner while an atomic region is open). Exiting the process (``main``
 returning, ``exit``, ``abort``) counts as global, so other threads may run
-before it. Each step produces one :class:`~analysis.symex.state.Event`
-(reported to ``observer``) for partial order reduction.
+before it; so does a failure that ends the process from local code (another
+assertion failing, a run-time error) when it comes after the block's global
+operation: it is kept pending and performed as the thread's next step. Each
+step produces one :class:`~analysis.symex.state.Event` (reported to
+``observer``) for partial order reduction.
 
 Semantics of values and memory (issue 3): C integers are bit-vectors of their
 width; signed ``+ - *``, unary ``-``, ``/`` and ``%`` (``INT_MIN / -1``)
@@ -74,6 +77,7 @@ EBUSY = 16
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
+DEFERRED_LEAVES = frozenset({LeafKind.ERROR, LeafKind.STOPPED})
 
 
 def is_signed(t) -> bool:
@@ -474,7 +478,7 @@ class Engine:
         scheduling it only to find that out: a failed attempt changes nothing,
         so the runs saved are runs of no interest."""
         for t in st.threads:
-            if t.status != ENABLED:
+            if t.status != ENABLED or t.pending is not None:
                 continue
             wait = self._would_block(st, t)
             if wait is not None:
@@ -546,6 +550,9 @@ class Engine:
     def _run_block(self, st: State) -> None:
         tid = st.current
         budget = self.budget
+        pending = st.threads[tid].pending
+        if pending is not None:
+            raise LeafReached(pending)
         while True:
             t = st.threads[tid]
             if t.status != ENABLED or st.ended:
@@ -561,6 +568,8 @@ class Engine:
                 st.event.func, st.event.pc = f.func.name, f.pc
                 st.event.span = f.func.body[f.pc].span if f.pc < len(f.func.body) else f.func.span
             self._exec(st, tid, f)
+            if st.current is None:  # the block ended inside (a deferred abort)
+                return
             if visible:
                 st.seen_global = True
 
@@ -580,10 +589,25 @@ class Engine:
             handler(self, st, tid, instr)
         except PivotReached:
             raise
-        except LeafReached:
+        except LeafReached as lr:
             self._commit_choices(st)
+            if lr.leaf.kind in DEFERRED_LEAVES and self._defer(st, tid, lr.leaf):
+                return
             raise
         self._commit_choices(st)
+
+    def _defer(self, st: State, tid: int, leaf: Leaf) -> bool:
+        """Keep an abort or crash in local code pending when it follows the
+        block's global operation and another thread could run: in C the thread
+        may be preempted right before it. The block ends here."""
+        t = st.threads[tid]
+        if not st.seen_global or t.atomic > 0:
+            return False
+        if not any(o.status == ENABLED and o.tid != tid for o in st.threads):
+            return False
+        st.wthread(tid).pending = leaf
+        self._end_block(st)
+        return True
 
     @staticmethod
     def _commit_choices(st: State) -> None:

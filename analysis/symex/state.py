@@ -97,7 +97,10 @@ class Thread:
     ``None``; ``"cond"`` (woken from a condition wait, must re-acquire
     ``phase_arg``, the mutex address); ``"barrier"`` (waiting at a barrier).
     ``waits_for`` describes a blocked thread's wait in words.
-    ``qobj`` is the object id naming the queue joiners wait on."""
+    ``qobj`` is the object id naming the queue joiners wait on. ``pending``:
+    the thread failed an assertion that is not the target, or hit a run-time
+    error, after its block's global operation; the abort (a leaf) is its next
+    visible step, so other threads may run before it as they could in C."""
 
     tid: int
     name: str
@@ -111,12 +114,13 @@ class Thread:
     phase_arg: Val = 0
     waits_for: str = ""
     ends_process: bool = False
+    pending: object = None  # a Leaf (abort or crash) this thread performs when next scheduled
     gen: int = 0
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
-                      self.ends_process, gen)
+                      self.ends_process, self.pending, gen)
 
     @property
     def top(self) -> Frame:
@@ -317,7 +321,7 @@ class State:
         counters per frame), plus the synchronization state (mutex owners, the
         wait queue with concrete addresses, barrier arrivals)."""
         threads = tuple(
-            (t.status, t.phase, t.atomic,
+            (t.status, t.phase, t.atomic, t.pending is not None,
              tuple((f.func.name, f.pc, tuple(sorted(f.backedges.items()))) for f in t.frames))
             for t in self.threads
         )
