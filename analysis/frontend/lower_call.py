@@ -110,6 +110,8 @@ class CallLowering:
         self.emit(Call(dst, callee, tuple(values), span))
         if atomic:
             self.emit(Intrinsic(Op.ATOMIC_END, None, (), span, kind=self.sync_kind, name=name))
+        if dst is not None and isinstance(sym, FuncSym) and sym.is_float:
+            return self.nondet(ft.ret, node, "float")
         return dst if dst is not None else Const(0, INT)
 
     def arguments(self, args: list[ts.Node], ft: FuncType, callee: str | None) -> list[Expr]:

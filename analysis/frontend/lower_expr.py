@@ -74,10 +74,12 @@ class RegLoc:
 
 @dataclass(frozen=True, slots=True)
 class MemLoc:
-    """Memory of ``type`` at ``addr`` (whose type is a pointer to ``type``)."""
+    """Memory of ``type`` at ``addr`` (whose type is a pointer to ``type``).
+    ``is_float``: a floating-point object, whose reads are fresh symbols."""
 
     addr: Expr
     type: CType
+    is_float: bool = False
 
 
 def same_pointer(a: CType, b: CType) -> bool:
@@ -148,6 +150,8 @@ class ExprLowering:
         if isinstance(t, StructType) or isinstance(t, VoidType):
             self.u.unsupported(node, "struct or void value used as a scalar")
             return Const(0, INT)
+        if loc.is_float:  # reported where declared; its value is unknown
+            return self.nondet(t, node, "float")
         dst = self.temp(t)
         self.emit(Load(dst, loc.addr, t, self.span(node)))
         return dst
@@ -255,7 +259,7 @@ class ExprLowering:
                 elem = sym.type.elem if isinstance(sym.type, ArrayType) else INT
                 return MemLoc(Reg(sym.ir_name, self.ptr(elem)), sym.type)
             kind = ObjKind.STACK if sym.storage == "stack" else ObjKind.GLOBAL
-            return MemLoc(Addr(sym.ir_name, kind, self.ptr(sym.type)), sym.type)
+            return MemLoc(Addr(sym.ir_name, kind, self.ptr(sym.type)), sym.type, sym.is_float)
         if isinstance(sym, FuncSym):
             self.u.address_taken_funcs[name] = None
             self.u.referenced.add(name)
@@ -274,6 +278,8 @@ class ExprLowering:
         name = self.text(node)
         sym = self.scope.lookup(name)
         if isinstance(sym, VarSym) and sym.storage == "reg":
+            if sym.is_float:
+                return self.nondet(sym.type, node, "float")
             return Reg(sym.ir_name, sym.type)
         if isinstance(sym, EnumConstSym):
             return const(sym.value, INT)
@@ -497,15 +503,18 @@ class ExprLowering:
             return self.dummy_loc(node)
         if (st.name, fname) in self.u.bit_fields:
             self.u.unsupported(node, "bit-field access")
-        if (st.name, fname) in self.u.float_fields:
+        is_float = (st.name, fname) in self.u.float_fields
+        if is_float:
             self.u.unsupported(node, "floating-point field")
         ft = self.complete(f.type)
-        return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft)
+        return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft, is_float)
 
     def cast_expr(self, node: ts.Node) -> Expr:
         t, is_float = self.type_descriptor(node.child_by_field_id(F.type))
         if is_float:
             self.u.unsupported(node, "conversion to a floating type")
+            self.effect(node.child_by_field_id(F.value))
+            return self.nondet(t, node, "float")
         return self.convert_cast(t, node.child_by_field_id(F.value), node)
 
     def convert_cast(self, t: CType, value: ts.Node, node: ts.Node) -> Expr:

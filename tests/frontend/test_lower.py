@@ -287,3 +287,15 @@ def test_parse_program_runs_the_escape_analysis_and_never_raises() -> None:
     program = parse_program("int main(void) { int x = 0; int *p = &x; *p = 1; return x; }")
     assert program.function("main") is not None
     assert parse_program("\x00\xff}{ garbage ((( ").functions == ()
+
+
+def test_floating_point_values_are_fresh_wherever_they_are_read() -> None:
+    program = lower_source("struct s { double v; } gs;\ndouble half(double v) { return v / 2; }\n"
+                           "int f(int x) { float d = x; gs.v = d; return (int)gs.v + (int)half(d) + (x < (double)x); }",
+                           "t.c")
+    body = program.function("f").body
+    nondets = [i for i in body if isinstance(i, Intrinsic) and i.op is Op.NONDET]
+    # d twice, gs.v, half's result, (double)x
+    assert len(nondets) == 5 and all(i.name == "float" for i in nondets)
+    assert not any(isinstance(i, Load) for i in body)
+    assert {fd.kind for fd in program.findings} == {FindingKind.UNSUPPORTED}
