@@ -91,8 +91,8 @@ def _seconds(x: float) -> str:
     return f"{x:g}"
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word if n == 1 else word + 's'}"
 
 
 def _input_names(trace: Trace) -> list[str]:
@@ -150,10 +150,9 @@ def assertion_message(a: AssertionResult, options: Options, report: FileReport) 
     ctx = _context_suffix(a, report)
     if a.status is Status.VIOLATED:
         return "error", f"assertion can fail: {a.text}{inputs_text(a.trace)}{ctx}"
-    if a.status is Status.HOLDS:
-        return "note", f"assertion holds ({_scope(a, options)}): {_runs(a.stats)}{ctx}"
-    if a.status is Status.UNREACHABLE:
-        return "note", f"assertion unreachable ({_scope(a, options)}): {_runs(a.stats)}{ctx}"
+    if a.status in (Status.HOLDS, Status.UNREACHABLE):
+        remark = f"; {a.message}" if a.message else ""
+        return "note", f"assertion {a.status.label} ({_scope(a, options)}): {_runs(a.stats)}{remark}{ctx}"
     runs = f": {_runs(a.stats)}" if a.stats.runs else ""
     return "warning", f"assertion undecided ({undecided_reason(a, options)}){runs}{ctx}"
 

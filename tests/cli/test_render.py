@@ -1,6 +1,7 @@
 """Rendering check results as text, JSON and SARIF (hand-built results)."""
 
 import re
+from dataclasses import replace
 
 from analysis.check import Options
 from analysis.report import (
@@ -45,6 +46,9 @@ def test_holds_says_whether_the_unwind_bound_cut_some_run():
     bounded = render.text_lines(report(holds(30, bounded=True)), OPTIONS)[0]
     assert exact == "prog.c:30:5: note: assertion holds (all interleavings, unwind 8): 7 runs, 2 pruned"
     assert bounded == "prog.c:30:5: note: assertion holds (all interleavings within unwind 8): 7 runs, 2 pruned"
+    unreached = replace(holds(30, bounded=True), message="no run reached it within the unwind bound")
+    assert render.text_lines(report(unreached), OPTIONS)[0].endswith(
+        "7 runs, 2 pruned; no run reached it within the unwind bound")
 
 
 def test_undecided_assertions_are_warnings_that_say_why():
