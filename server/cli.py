@@ -429,8 +429,8 @@ def _span(entry: dict, path: str) -> Span:
 
 
 def _source_for(path: str, result_path: str) -> tuple[str, str]:
-    """The file a result names: as written (relative to the working
-    directory), else relative to the result file's folder."""
+    """Where the file a result names is, and its text: as written (relative
+    to the working directory), else relative to the result file's folder."""
     candidates = [Path(path)]
     if not Path(path).is_absolute():
         candidates.append(Path(result_path).resolve().parent / path)
@@ -460,7 +460,7 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
     replayed = failed = 0
     for entry in doc["files"]:
         path = entry.get("path", "")
-        found_at, text = _source_for(path, result_path)
+        _, text = _source_for(path, result_path)
         if entry.get("sha256") and entry["sha256"] != render.text_digest(text):
             _error(f"distaff: warning: {path} changed since {result_path} was written")
         program = parse_file(path, text, options.data_model)
