@@ -11,6 +11,8 @@ raises out of :func:`lower_unit`.
 
 from __future__ import annotations
 
+import sys
+
 import tree_sitter as ts
 
 from analysis.ir import (
@@ -49,10 +51,27 @@ _IGNORED_TOP = frozenset({
     "empty_declaration", ";",
 })
 ATOMIC_PREFIX = "__VERIFIER_atomic_"
+RECURSION_LIMIT = 100_000
 
 
 def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -> Program:
-    """The :class:`ir.Program` of the syntax tree ``root`` of ``preprocessed.text``."""
+    """The :class:`ir.Program` of the syntax tree ``root`` of ``preprocessed.text``.
+
+    The lowering recurses along the syntax tree; the interpreter's recursion
+    limit is raised while it runs so that deeply nested (generated) code
+    lowers instead of failing.
+    """
+    limit = sys.getrecursionlimit()
+    if limit < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        return _lower_unit(root, preprocessed, path, data_model)
+    finally:
+        if limit < RECURSION_LIMIT:
+            sys.setrecursionlimit(limit)
+
+
+def _lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -> Program:
     ct = CTypes(data_model)
     u = Unit(path, data_model, Spans(preprocessed), ct)
     for node, message in syntax_errors(root):

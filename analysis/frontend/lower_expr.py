@@ -24,6 +24,10 @@ from analysis.ir import (
     Addr,
     ArrayType,
     Assign,
+    Binary,
+    Cast,
+    PtrAdd,
+    Unary,
     Branch,
     Call,
     Const,
@@ -363,7 +367,26 @@ class ExprLowering:
             return self.logical(node, used=True)
         left = self.rvalue(node.child_by_field_id(F.left))
         right = self.rvalue(node.child_by_field_id(F.right))
-        return self.arith(op, left, right, node)
+        return self.bounded(self.arith(op, left, right, node), node)
+
+    def bounded(self, e: Expr, node: ts.Node) -> Expr:
+        """``e``, or a temporary holding it when its tree is deeper than
+        MAX_EXPR_DEPTH (long generated operator chains), so that whoever
+        walks, prints or pickles expressions recursively stays shallow."""
+        h = self.height(e)
+        if h > MAX_EXPR_DEPTH and not (self.static or self.discard):
+            return self.materialise(e, node)
+        self.heights[id(e)] = (h, e)
+        return e
+
+    def height(self, e: Expr) -> int:
+        known = self.heights.get(id(e))
+        if known is not None and known[1] is e:
+            return known[0]
+        if isinstance(e, (Reg, Const, Addr)):
+            return 0
+        subs = [getattr(e, f) for f in _SUBEXPRS.get(type(e), ())]
+        return 1 + max((self.height(x) for x in subs), default=0)
 
     def arith(self, op: str, left: Expr, right: Expr, node: ts.Node) -> Expr:
         lt, rt = left.type, right.type
@@ -808,6 +831,12 @@ class ExprLowering:
         self.init_local(loc, value)
         return loc
 
+
+MAX_EXPR_DEPTH = 48
+_SUBEXPRS = {
+    Unary: ("arg",), Cast: ("arg",), Binary: ("left", "right"), PtrAdd: ("ptr", "offset"),
+    PtrDiff: ("left", "right"), Ite: ("cond", "then", "other"),
+}
 
 _LVALUE_KINDS = frozenset({"subscript_expression", "field_expression", "compound_literal_expression"})
 

@@ -68,6 +68,7 @@ class Lowerer(TypeLowering, ExprLowering, CallLowering, StmtLowering, InitLoweri
         self.case_labels: dict[int, Label] = {}
         self.ret_type: CType | None = None
         self.sites: list[tuple[int, set, Span]] = []
+        self.heights: dict[int, tuple[int, object]] = {}
 
     # -- buffer -------------------------------------------------------------
 

@@ -74,3 +74,20 @@ def test_text_spliced_in(index: int, at: int, piece: str) -> None:
     text = CORPUS[index]
     k = at % (len(text) + 1)
     well_formed(parse_program(text[:k] + piece + text[k:], "s.c"))
+
+
+def _depth(e) -> int:
+    subs = [getattr(e, f) for f in ("arg", "left", "right", "ptr", "offset", "cond", "then", "other")
+            if not isinstance(getattr(e, f, None), (int, type(None)))]
+    return 1 + max((_depth(x) for x in subs), default=0)
+
+
+def test_deeply_nested_generated_code_lowers_with_shallow_expressions() -> None:
+    chain = " + ".join(["a * b"] * 2000)
+    nested_ifs = "if (a) {" * 1500 + "a++;" + "}" * 1500
+    program = parse_program(f"int f(int a, int b) {{ {nested_ifs} return {chain}; }}", "d.c")
+    well_formed(program)
+    assert program.findings == ()
+    exprs = [getattr(i, n) for i in program.function("f").body for n in ("expr", "value", "cond")
+             if getattr(i, n, None) is not None]
+    assert max(_depth(e) for e in exprs) <= 50
