@@ -365,9 +365,31 @@ class ExprLowering:
         op = node.child_by_field_id(F.operator).type
         if op in ("&&", "||"):
             return self.logical(node, used=True)
-        left = self.rvalue(node.child_by_field_id(F.left))
+        lnode = node.child_by_field_id(F.left)
+        if op in ("-", "+", "*", "&") and lnode.type == "parenthesized_expression":
+            t = self.typedef_named(lnode)
+            if t is not None:  # (T)-x read as a subtraction: a cast of -x
+                return self.cast_of_unary(t, op, node.child_by_field_id(F.right), node)
+        left = self.rvalue(lnode)
         right = self.rvalue(node.child_by_field_id(F.right))
         return self.bounded(self.arith(op, left, right, node), node)
+
+    def cast_of_unary(self, t: CType, op: str, arg: ts.Node, node: ts.Node) -> Expr:
+        if op == "&":
+            loc = self.lvalue(strip_parens(arg))
+            e = loc.addr if isinstance(loc, MemLoc) else Const(0, self.ct.void_ptr)
+        elif op == "*":
+            e = self.rvalue(arg)
+            if not (isinstance(e.type, PtrType) and isinstance(e.type.pointee, FuncType)):
+                e = self.load(self.deref(e, node), node)
+        else:
+            e = self.rvalue(arg)
+            if isinstance(e.type, IntType):
+                pt = self.ct.promote(e.type)
+                e = unary("-", cast(e, pt), pt) if op == "-" else cast(e, pt)
+        if not isinstance(t, (IntType, PtrType)) or not isinstance(e.type, (IntType, PtrType)):
+            return e
+        return self.conv(e, t) if isinstance(t, IntType) and t.is_bool else cast(e, t)
 
     def bounded(self, e: Expr, node: ts.Node) -> Expr:
         """``e``, or a temporary holding it when its tree is deeper than

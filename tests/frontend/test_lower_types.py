@@ -140,3 +140,28 @@ def test_variable_length_array_is_an_alloca_of_its_byte_size() -> None:
     assert isinstance(alloca, Intrinsic) and alloca.op is Op.ALLOCA
     (size,) = alloca.args
     assert size.op == "*" and size.right == Const(8, IntType(64, False))
+
+
+def test_casts_to_typedef_names_the_parser_reads_as_other_expressions() -> None:
+    program = lower_source("typedef unsigned char byte; int f(int x, int *p) {"
+                           " byte a = (byte)-1; byte b = (byte)(x); byte c = (byte)*p;"
+                           " return sizeof(byte) + a + b + c; }", "t.c")
+    assert program.findings == ()
+    body = program.function("f").body
+    assert body[0].expr == Const(255, IntType(8, False))
+    assert body[1].expr.type == IntType(8, False) and body[1].expr.arg.name == "x"
+    assert type(body[2]).__name__ == "Load" and body[3].expr.type == IntType(8, False)
+    ret = body[4].value
+    assert Const(1, IntType(64, False)) in _leaves(ret)
+
+
+def _leaves(e):
+    out = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        subs = [getattr(x, f) for f in ("arg", "left", "right") if hasattr(x, f)]
+        stack.extend(subs)
+        if not subs:
+            out.append(x)
+    return out
