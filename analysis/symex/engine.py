@@ -120,6 +120,7 @@ class Engine:
         self.func_oids: dict[str, int] = {}
         self.oid_funcs: dict[int, str] = {}
         self.global_oids: dict[str, int] = {}
+        self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
 
     # ==================================================================
     # initial states
@@ -163,7 +164,7 @@ class Engine:
             p = self._const_expr(st, e.ptr)
             o = self._const_expr(st, e.offset)
             ob = bits_of(e.offset.type, self.ptr_bits)
-            return self.V.add(p, self.V.convert(o, ob, self.ptr_bits, is_signed(e.offset.type)), self.ptr_bits)
+            return self.L.add(p, self.V.convert(o, ob, self.ptr_bits, is_signed(e.offset.type)), self.V)
         if isinstance(e, Cast):
             v = self._const_expr(st, e.arg)
             return self.V.convert(v, bits_of(e.arg.type, self.ptr_bits), bits_of(e.type, self.ptr_bits),
@@ -525,7 +526,7 @@ class Engine:
             if p is None or o is None:
                 return None
             o = self.V.convert(o, bits_of(e.offset.type, self.ptr_bits), self.ptr_bits, is_signed(e.offset.type))
-            return self.V.add(p, o, self.ptr_bits)
+            return self.L.add(p, o, self.V)
         if t is Cast and ir.is_scalar(e.type) and ir.is_scalar(e.arg.type) and not (
                 isinstance(e.type, IntType) and e.type.is_bool):
             v = self.peek(st, tid, e.arg)
@@ -536,16 +537,13 @@ class Engine:
         return None
 
     def _visible(self, t: Thread, f: Frame) -> bool:
-        if f.pc >= len(f.func.body):
+        vis = self._vis.get(f.func.name)
+        if vis is None:
+            vis = self._vis[f.func.name] = tuple(_visibility(i) for i in f.func.body)
+        k = vis[f.pc] if f.pc < len(vis) else 2
+        if k == 2:  # a return: visible when it ends the process
             return len(t.frames) == 1 and t.ends_process
-        i = f.func.body[f.pc]
-        if i.kind is Kind.GLOBAL:
-            return True
-        if type(i) is Intrinsic:
-            return i.op in VISIBLE_OPS
-        if type(i) is Return:
-            return len(t.frames) == 1 and t.ends_process
-        return False
+        return k == 1
 
     def _run_block(self, st: State) -> None:
         tid = st.current
@@ -654,7 +652,7 @@ class Engine:
         if t is Reg:
             return self.reg(st, tid, e)
         if t is Const:
-            return e.value & mask(bits_of(e.type, pb))
+            return e.value & ((1 << e.type.bits) - 1) if type(e.type) in (IntType, PtrType) else e.value
         if t is Binary:
             if e.op in COMPARISONS or e.op in ("&&", "||"):
                 return V.of_cond(self.cond(st, tid, e), bits_of(e.type, pb))
@@ -671,7 +669,7 @@ class Engine:
             p = self.ev(st, tid, e.ptr)
             o = self.ev(st, tid, e.offset)
             o = V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type))
-            return V.add(p, o, pb)
+            return self.L.add(p, o, V)
         if t is PtrDiff:
             d = V.sub(self.ev(st, tid, e.left), self.ev(st, tid, e.right), pb)
             return V.convert(d, pb, bits_of(e.type, pb), True)
@@ -789,7 +787,7 @@ class Engine:
         if not isinstance(oidv, int):
             oidv = V.simplified(oidv)
         oid = oidv if isinstance(oidv, int) else self.concretize(st, oidv, L.id_bits, "a pointer's object")
-        obj = st.memory.get(oid)
+        obj = st.memory.objs.get(oid)
         if oid == 0:
             raise LeafReached(Leaf(LeafKind.ERROR, "null pointer dereference", self.span, st.current))
         if obj is None or obj.kind in ("function", "thread", "null"):
@@ -803,8 +801,14 @@ class Engine:
         if not isinstance(off, int):
             off = V.simplified(off)
         if nbytes:
-            ok = V.le(V.add(off, nbytes, self.ptr_bits), obj.size, self.ptr_bits, False)
-            self.require(st, ok, f"out-of-bounds access to {obj.name}")
+            size = obj.size
+            if isinstance(off, int) and isinstance(size, int):
+                if off + nbytes > size:
+                    raise LeafReached(Leaf(LeafKind.ERROR, f"out-of-bounds access to {obj.name}", self.span,
+                                           st.current))
+            else:
+                ok = V.le(V.add(off, nbytes, self.ptr_bits), size, self.ptr_bits, False)
+                self.require(st, ok, f"out-of-bounds access to {obj.name}")
         return oid, off
 
     def fresh_mem(self, st: State, tid: int):
@@ -818,8 +822,10 @@ class Engine:
         v = st.memory.load(oid, off, n, self.V, self.L, self.fresh_mem(st, tid))
         return v, oid, off
 
-    def note_access(self, st: State, write: bool, addr: Val, size: int) -> None:
-        if st.event is not None:
+    def note_access(self, st: State, write: bool, addr: Val, size: int, kind: Kind = Kind.GLOBAL) -> None:
+        """Record a memory access in the current event, unless the front end
+        proved the instruction thread-local (``kind`` LOCAL)."""
+        if st.event is not None and kind is Kind.GLOBAL:
             st.event.accesses.append(Access(write, addr, size))
 
     # ==================================================================
@@ -896,7 +902,7 @@ def _load(E: Engine, st: State, tid: int, i: Load) -> None:
     f = st.wframe(tid)
     f.regs[i.dst.name] = v
     f.pc += 1
-    E.note_access(st, False, p, type_size(i.type))
+    E.note_access(st, False, p, type_size(i.type), i.kind)
     st.add_step(tid, i.span, "read ", ("lv", p, i.type), " == ", ("v", v, i.type))
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
@@ -912,7 +918,7 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     st.memory.store(oid, off, n, v, E.V, E.L)
     f = st.wframe(tid)
     f.pc += 1
-    E.note_access(st, True, p, n)
+    E.note_access(st, True, p, n, i.kind)
     st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type))
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
@@ -977,6 +983,16 @@ _HANDLERS = {
     Assign: _assign, Load: _load, Store: _store, Jump: _jump, Branch: _branch, Call: _call,
     Return: _ret, Intrinsic: lambda E, st, tid, i: intrinsics.run(E, st, tid, i),
 }
+
+
+def _visibility(i) -> int:
+    if i.kind is Kind.GLOBAL:
+        return 1
+    if type(i) is Intrinsic:
+        return 1 if i.op in VISIBLE_OPS else 0
+    if type(i) is Return:
+        return 2
+    return 0
 
 
 def _ite_leaves(v):

@@ -124,7 +124,7 @@ def _make_symbolic(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         w = min(CHUNK, n - k)
         v = E._fresh(st, tid, label if n <= CHUNK else f"{label}[{k}]", 8 * w, False, i.span)
         st.memory.store(oid, V.add(off, k, pb), w, v, V, E.L)
-    E.note_access(st, True, p, n)
+    E.note_access(st, True, p, n, i.kind)
     st.add_step(tid, i.span, "make ", ("lv", p), f" symbolic ({n} bytes)")
     _next(E, st, tid, i)
 
@@ -184,7 +184,7 @@ def _memset(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             w = min(CHUNK, n - k)
             v = V.concat([(byte, 8)] * w)
             st.memory.store(oid, V.add(off, k, pb), w, v, V, E.L)
-        E.note_access(st, True, p, n)
+        E.note_access(st, True, p, n, i.kind)
     st.add_step(tid, i.span, "memset ", ("lv", p), f" ({n} bytes) to ", ("v", byte, IntType(8, False)))
     _next(E, st, tid, i, p)
 
@@ -204,8 +204,8 @@ def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             chunks.append((k, w, st.memory.load(soid, V.add(soff, k, pb), w, V, E.L, fresh)))
         for k, w, v in chunks:
             st.memory.store(doid, V.add(doff, k, pb), w, v, V, E.L)
-        E.note_access(st, False, s, n)
-        E.note_access(st, True, d, n)
+        E.note_access(st, False, s, n, i.kind)
+        E.note_access(st, True, d, n, i.kind)
     st.add_step(tid, i.span, "copy ", str(n), " bytes from ", ("lv", s), " to ", ("lv", d))
     _next(E, st, tid, i, d)
 

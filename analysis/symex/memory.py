@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+import z3
+
 from analysis.ir import CType, Span
 from analysis.symex.values import Val, Values
 
@@ -60,11 +62,34 @@ class PointerLayout:
 
     def obj(self, p: Val, V: Values) -> Val:
         """The object id of ``p`` (``id_bits`` wide)."""
+        if isinstance(p, int):
+            return p >> self.off_bits
+        if z3.is_app_of(p, z3.Z3_OP_CONCAT) and p.num_args() == 2:
+            hi = p.arg(0)
+            if z3.is_bv_value(hi) and hi.size() == self.id_bits:
+                return hi.as_long()
         return V.extract(p, self.bits - 1, self.off_bits)
 
     def off(self, p: Val, V: Values) -> Val:
         """The byte offset of ``p``, zero-extended to pointer width."""
+        if isinstance(p, int):
+            return p & ((1 << self.off_bits) - 1)
         return V.zext(V.extract(p, self.off_bits - 1, 0), self.off_bits, self.bits)
+
+    def add(self, p: Val, delta: Val, V: Values) -> Val:
+        """``p`` moved by ``delta`` bytes (pointer width, two's complement). The
+        offset wraps within its own bits and never carries into the object id:
+        pointer arithmetic stays inside the object, and a result before its
+        start or past its end is an out-of-bounds offset, reported on access."""
+        ob = self.off_bits
+        if isinstance(p, int) and isinstance(delta, int):
+            m = (1 << ob) - 1
+            return (p & ~m & ((1 << self.bits) - 1)) | ((p + delta) & m)
+        if isinstance(delta, int) and delta == 0:
+            return p
+        oid = self.obj(p, V)
+        off = V.add(V.extract(p, ob - 1, 0), V.trunc(delta, ob), ob)
+        return V.concat([(oid, self.id_bits), (off, ob)])
 
 
 @dataclass(slots=True)
@@ -158,14 +183,10 @@ class Memory:
 
 
 def _select(arr, i):
-    import z3
-
     return z3.Select(arr, i)
 
 
 def _store(arr, i, v):
-    import z3
-
     return z3.Store(arr, i, v)
 
 
