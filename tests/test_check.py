@@ -248,3 +248,24 @@ def test_workers_give_the_same_verdicts():
     program, results, _ = run("segments.c")
     pooled = [i for i in check(program, Options(mode="baseline", workers=2)) if isinstance(i, AssertionResult)]
     assert sorted((r.id, r.status) for r in pooled) == sorted((r.id, r.status) for r in results)
+
+
+HARD = PROGRAMS / "hard_solver.c"
+
+
+def test_a_long_solver_call_is_interrupted_by_the_time_budget():
+    program = parse_program(HARD.read_text(), str(HARD))
+    t0 = time.monotonic()
+    r, _ = check_assertion(program, program.assertions()[0], Options(mode="baseline", timeout_s=1.0))
+    assert time.monotonic() - t0 < 2.0
+    assert r.status is Status.UNKNOWN and r.reason is Reason.TIMEOUT
+
+
+def test_a_long_solver_call_is_interrupted_by_cancel():
+    program = parse_program(HARD.read_text(), str(HARD))
+    token = CancelToken()
+    threading.Timer(0.5, token.cancel).start()
+    t0 = time.monotonic()
+    [r] = [i for i in check(program, BASELINE, token) if isinstance(i, AssertionResult)]
+    assert time.monotonic() - t0 < 1.5
+    assert r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED

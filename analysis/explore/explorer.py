@@ -112,7 +112,8 @@ class Explorer:
         except MaxRunsReached:
             self._stopped(Reason.MAX_RUNS, f"stopped after {self.full_runs + self.pruned_runs} runs")
         except (SolverUnknown, z3.Z3Exception) as e:
-            self._stopped(self._interrupt_reason() or Reason.SOLVER, f"the solver gave up: {e}")
+            why = self._interrupt_reason()
+            self._stopped(why or Reason.SOLVER, "" if why else f"the solver gave up: {e}")
         except EngineLimit as e:
             self._stopped(Reason.UNSUPPORTED, str(e))
         except RecursionError:
