@@ -37,7 +37,7 @@ from analysis import ir
 from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 from server import convert
 from server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
-from server.documents import ParsedDocument, Snapshot, parse_snapshot
+from server.documents import ParsedDocument, Snapshot, parse_snapshot, syntax_findings
 from server.progress import CheckProgress
 from server.scheduler import (
     DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, Scheduler, Started,
@@ -48,6 +48,10 @@ from server.sharing import sharing_of, thread_functions
 log = logging.getLogger(__name__)
 
 PROGRAM, CONTEXT = "program", "context"
+
+# Above this many lines, syntax errors are published from a parse alone
+# (milliseconds) before the full front end (hundreds of milliseconds) is done.
+QUICK_SYNTAX_LINES = 300
 
 
 @dataclass
@@ -121,6 +125,8 @@ class Session:
         self.cache = ResultCache()
         self._scheduler: Scheduler | None = None
         self._parse_pool = ThreadPoolExecutor(4, thread_name_prefix="distaff-parse")
+        # Load the grammar and the front end now, not on the first open.
+        self._parse_pool.submit(parse_snapshot, Snapshot.of("file:///warm-up.c", 0, "int main(void) { return 0; }\n"))
         self.progress = CheckProgress(ls, lambda: self._capability("window.work_done_progress"))
         self._lens_refresh: asyncio.TimerHandle | None = None
 
@@ -214,6 +220,13 @@ class Session:
         loop = asyncio.get_running_loop()
         while (st := self.docs.get(uri)) is not None:
             snapshot = st.snapshot
+            if len(snapshot.lines) > QUICK_SYNTAX_LINES:
+                errors = await loop.run_in_executor(self._parse_pool, syntax_findings, snapshot)
+                st = self.docs.get(uri)
+                if st is None or st.snapshot is not snapshot:
+                    continue
+                if errors:
+                    self._publish_front_end(snapshot, errors)
             parsed = await loop.run_in_executor(self._parse_pool, parse_snapshot, snapshot)
             st = self.docs.get(uri)
             if st is None or st.snapshot is not snapshot:
@@ -386,6 +399,13 @@ class Session:
         for outcomes in (st.program, st.context):
             if outcomes is not None:
                 diags += self._outcome_diagnostics(snap, outcomes, fold)
+        self.ls.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags, version=snap.version))
+
+    def _publish_front_end(self, snap: Snapshot, findings) -> None:
+        """Early syntax errors of the current text, before its full parse: a
+        file with syntax errors has nothing else to show."""
+        diags = [convert.front_end_diagnostic(snap, f) for f in findings]
         self.ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags, version=snap.version))
 

@@ -121,10 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)
     if len(argv) == 2 and argv[0] == "--preload":
         try:
-            load_check_fn(argv[1])
+            _warm_up(load_check_fn(argv[1]))
         except Exception:
             pass  # reported when a job asks for it
     return run(sys.stdin.buffer, out)
+
+
+def _warm_up(check) -> None:
+    """Check a trivial program while idle, so the engine's lazy imports and
+    the solver's start-up are paid before a user waits for a verdict."""
+    from analysis.frontend import parse_program
+
+    program = parse_program("int main(void) { return 0; }\n", "<warm-up>")
+    for _ in check(program, Options(timeout_s=5.0), CancelToken(), None):
+        pass
 
 
 if __name__ == "__main__":
