@@ -298,32 +298,31 @@ def _disk_includes(name: str, from_path: str) -> str | None:
 
 def context_at(program: ir.Program, positions: list[tuple[int, int]]) -> Context:
     """The program context whose threads start at ``positions`` (1-based line
-    and column, one per thread, the cursor's first): each maps to the first
-    instruction, in function and pc order, whose span contains the position,
-    else to the first instruction starting on that line. Raises ValueError
-    naming the position when no instruction is there."""
+    and column, one per thread, the cursor's first). A position maps to the
+    statement starting on its line: the first instruction (lowest pc) whose span
+    starts on that line at or after the column (any column when none does);
+    when no instruction starts on the line, to the instruction with the
+    smallest span containing the position. Raises ValueError naming the
+    position when no instruction is there."""
     threads = []
     for line, col in positions:
-        hit = None
-        for f in program.functions:
+        col = col or 1
+        on_line, containing = [], []
+        for fi, f in enumerate(program.functions):
             for pc, i in enumerate(f.body):
                 s = i.span
-                if (s.line, s.col) <= (line, col or 0) < (s.end_line, s.end_col):
-                    hit = (f.name, pc)
-                    break
-            if hit:
-                break
-        if hit is None:
-            for f in program.functions:
-                for pc, i in enumerate(f.body):
-                    if i.span.line == line:
-                        hit = (f.name, pc)
-                        break
-                if hit:
-                    break
-        if hit is None:
+                if s.line == line:
+                    on_line.append((s.col >= col, fi, pc, f.name))
+                elif (s.line, s.col) <= (line, col) < (s.end_line, s.end_col):
+                    containing.append(((s.end_line - s.line, s.end_col - s.col), fi, pc, f.name))
+        if on_line:
+            after = [x for x in on_line if x[0]] or on_line
+            _, _, pc, name = min(after, key=lambda x: (x[1], x[2]))
+        elif containing:
+            _, _, pc, name = min(containing)
+        else:
             raise ValueError(f"no statement at line {line}, column {col}")
-        threads.append(ContextThread(*hit))
+        threads.append(ContextThread(name, pc))
     return Context(tuple(threads))
 
 

@@ -113,6 +113,7 @@ class Engine:
         self.observer = None
         self.replay = None
         self.fixed_inputs: dict[str, int] | None = None  # replay: symbol name -> value
+        self.lazy_pointers = False  # fresh pointers get their own objects (naive contexts)
         self.reached = False  # the target assertion was executed on a feasible path
         self.ptr_bits = program.data_model.pointer_bits
         self.L = PointerLayout.for_bits(self.ptr_bits)
@@ -203,7 +204,15 @@ class Engine:
         with its registers, stack objects and all globals fresh symbols (string
         literals keep their text); each routine of ``others`` starts at its entry
         with a fresh argument. A thread whose initial frame returns ends; no
-        thread's end ends the process. Locks start free and the wait queue empty."""
+        thread's end ends the process. Locks start free and the wait queue empty.
+
+        A fresh *pointer* (a register or memory cell of pointer type read before
+        any write) points to the start of a new object of its pointee type with
+        fresh contents and no size limit, one object per fresh pointer: fresh
+        pointers never alias each other or the program's objects. This is the
+        naive approximation; a precise context (issue 7) replaces it with a
+        symbolic heap."""
+        self.lazy_pointers = True
         st = self._base_state(fresh_globals=True)
         for func, pc in threads:
             f = self.P.function(func)
@@ -624,9 +633,19 @@ class Engine:
             # read before any write: a fresh symbol, kept so later reads agree
             b = bits_of(r.type, self.ptr_bits)
             label = r.name if not r.name.startswith("%") else "tmp"
-            v = self._fresh(st, tid, label, b, is_signed(r.type), self.span)
+            if self.lazy_pointers and isinstance(r.type, PtrType):
+                v = self._lazy_object(st, label, r.type)
+            else:
+                v = self._fresh(st, tid, label, b, is_signed(r.type), self.span)
             st.wframe(tid).regs[r.name] = v
         return v
+
+    def _lazy_object(self, st: State, label: str, ptype) -> int:
+        """A pointer to a new object standing for what a fresh pointer points to."""
+        pointee = ptype.pointee if isinstance(ptype, PtrType) else None
+        size = (1 << self.L.off_bits) - 1
+        oid = self._alloc(st, f"*{label}", "lazy", size, pointee, self.span, zeroed=False)
+        return self.L.make(oid)
 
     def set_reg(self, st: State, tid: int, r: Reg, v: Val) -> None:
         st.wframe(tid).regs[r.name] = v
@@ -819,7 +838,13 @@ class Engine:
     def load(self, st: State, tid: int, ptr: Val, ctype) -> tuple[Val, int, Val]:
         n = type_size(ctype)
         oid, off = self.resolve(st, ptr, n, False)
-        v = st.memory.load(oid, off, n, self.V, self.L, self.fresh_mem(st, tid))
+        fresh = self.fresh_mem(st, tid)
+        if self.lazy_pointers and isinstance(ctype, PtrType):
+            def fresh(name: str, bits: int, plain=fresh):
+                if bits == self.ptr_bits:
+                    return self._lazy_object(st, name, ctype)
+                return plain(name, bits)
+        v = st.memory.load(oid, off, n, self.V, self.L, fresh)
         return v, oid, off
 
     def note_access(self, st: State, write: bool, addr: Val, size: int, kind: Kind = Kind.GLOBAL) -> None:
