@@ -137,15 +137,17 @@ local function main()
   local here_line, here_text = marker_line(bufnr, "check from here")
   local E, I, W = vim.diagnostic.severity.ERROR, vim.diagnostic.severity.INFO, vim.diagnostic.severity.WARN
 
-  wait_for("the error on the failing assertion (line " .. (fails_line + 1) .. ")", bufnr, function()
-    for _, d in ipairs(diagnostics_at(bufnr, fails_line, "distaff")) do
-      if d.severity == E then
-        return true
-      end
-    end
-    return false
+  -- A verdict, once published for this (unchanging) text, is final: wait
+  -- for one on each assertion, then judge it, so a wrong one fails at once.
+  wait_for("a verdict on the failing assertion (line " .. (fails_line + 1) .. ")", bufnr, function()
+    return #diagnostics_at(bufnr, fails_line, "distaff") > 0
   end)
-  wait_for("the verdict on the holding assertion (line " .. (holds_line + 1) .. ")", bufnr, function()
+  local error = diagnostics_at(bufnr, fails_line, "distaff")[1]
+  if error.severity ~= E then
+    fail("the failing assertion got severity " .. error.severity .. ", not error: " .. error.message
+      .. "\ndiagnostics now:\n" .. describe(bufnr))
+  end
+  wait_for("a verdict on the holding assertion (line " .. (holds_line + 1) .. ")", bufnr, function()
     return #diagnostics_at(bufnr, holds_line, "distaff") > 0
   end)
   for _, d in ipairs(diagnostics_at(bufnr, holds_line, "distaff")) do
@@ -161,7 +163,6 @@ local function main()
       fail("an unexpected error at line " .. (d.lnum + 1) .. ": " .. d.message)
     end
   end
-  local error = diagnostics_at(bufnr, fails_line, "distaff")[1]
   log("error message: " .. error.message:gsub("\n", " | "))
   -- Neovim's float shows the message only, so the schedule is folded into it.
   if not error.message:find("increment", 1, true) then

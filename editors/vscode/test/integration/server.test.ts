@@ -31,6 +31,8 @@ type Diagnostic = {
   source?: string;
   relatedInformation?: { message: string }[];
 };
+type Command = { title: string; command: string; arguments?: unknown[] };
+type CommandOrAction = Command | { title: string; command?: Command };
 const ERROR = 0;
 const INFORMATION = 2;
 
@@ -81,9 +83,10 @@ test("the extension runs the real server: diagnostics, hover, Check from here, s
   const fails = markerLine(text, "fails");
   const holds = markerLine(text, "holds");
   const here = markerLine(text, "check from here");
-  const error = await waitFor("the error on the failing assertion", () =>
-    diagnosticsAt(document, fails, "distaff").find((d) => d.severity === ERROR),
-  );
+  // A verdict, once published for this (unchanging) text, is final: wait for
+  // one on each assertion, then judge it, so a wrong one fails at once.
+  const error = await waitFor("a verdict on the failing assertion", () => diagnosticsAt(document, fails, "distaff")[0]);
+  assert.equal(error.severity, ERROR, error.message);
   assert.match(error.message, /can fail/);
   // VS Code shows related information, so the schedule is there, step by step, not in the message.
   assert.doesNotMatch(error.message, /Schedule:/);
@@ -91,7 +94,7 @@ test("the extension runs the real server: diagnostics, hover, Check from here, s
   assert.ok(steps.length >= 2, JSON.stringify(steps));
   assert.match(steps.join("\n"), /^1\. main: /m);
   assert.match(steps.join("\n"), /increment/);
-  const note = await waitFor("the note on the holding assertion", () => diagnosticsAt(document, holds, "distaff")[0]);
+  const note = await waitFor("a verdict on the holding assertion", () => diagnosticsAt(document, holds, "distaff")[0]);
   assert.equal(note.severity, INFORMATION);
   assert.match(note.message, /holds/);
 
@@ -115,7 +118,7 @@ test("the extension runs the real server: diagnostics, hover, Check from here, s
   assert.match(hoverText, /\d+ runs/);
 
   const actionProvider = headless.recorded.providers.get("codeAction")?.[0] as {
-    provideCodeActions(d: unknown, r: unknown, c: unknown, t: unknown): Promise<{ title: string; command?: { command: string; arguments?: unknown[] } }[]>;
+    provideCodeActions(d: unknown, r: unknown, c: unknown, t: unknown): Promise<CommandOrAction[]>;
   };
   const column0 = text.split("\n")[here].search(/\S/);
   const at = new Position(here, column0);
@@ -123,9 +126,13 @@ test("the extension runs the real server: diagnostics, hover, Check from here, s
   const titles = actions.map((a) => a.title);
   assert.ok(titles.includes("Check from here"), titles.join(", "));
   assert.ok(titles.includes("Pin this thread here"), titles.join(", "));
-  const action = actions.find((a) => a.title === "Check from here")!;
-  // What VS Code does when the user picks it: run its command.
-  const answer = (await headless.recorded.commands.get(action.command!.command)!(...(action.command!.arguments ?? []))) as Record<string, unknown>;
+  // What VS Code does when the user picks it: run its command (a code action
+  // carries one; a plain command is one).
+  const picked = actions.find((a) => a.title === "Check from here")!;
+  const command = typeof picked.command === "string" ? (picked as Command) : picked.command!;
+  const run = headless.recorded.commands.get(command.command);
+  assert.ok(run !== undefined, `the client registered no command ${command.command}`);
+  const answer = (await run(...(command.arguments ?? []))) as Record<string, unknown>;
   assert.equal(answer.error, undefined, JSON.stringify(answer));
   const context = await waitFor("context results", () => diagnosticsAt(document, fails, "distaff (context)")[0]);
   assert.notEqual(context.severity, INFORMATION, context.message);
