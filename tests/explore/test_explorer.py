@@ -159,7 +159,7 @@ def test_unknown_modes_fall_back_to_baseline_and_say_so():
 
 
 def test_solver_layers_off_change_counts_not_results():
-    p = program("gig.c")
+    p = program("heap.c")
     off = Options(mode="baseline", optimisations=(("solver_cache", False), ("solver_independence", False),
                                                   ("solver_incremental", False)))
     a = Explorer(p, OPTS, p.assertions()[0]).run()
