@@ -40,7 +40,7 @@ from server.cache import DECIDED, ProgramDigest, ResultCache, options_key, progr
 from server.documents import ParsedDocument, Snapshot, parse_snapshot, syntax_findings
 from server.progress import CheckProgress
 from server.scheduler import (
-    DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, Scheduler, Started,
+    DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, RunState, Scheduler, Started,
 )
 from server.settings import Settings, parse_settings
 from server.sharing import sharing_of, thread_functions
@@ -295,9 +295,10 @@ class Session:
             if outcomes.complete and outcomes.options == okey:
                 return None
             running = self.scheduler.current(st.snapshot.uri, PROGRAM)
-            if running is not None and running.request.version == version and outcomes.options == okey \
-                    and running.request.options == options:
-                return running
+            same = running is not None and running.request.version == version \
+                and running.request.options == options
+            if same and (running.state is RunState.RUNNING or delay > 0):
+                return running  # already checking this text (a save does not restart it)
             if outcomes.options != okey:
                 st.program = outcomes = Outcomes(PROGRAM, version, options=okey)
                 self._reuse_cached(st)

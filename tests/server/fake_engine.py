@@ -73,3 +73,10 @@ def scripted_check(program, options, cancel=None, context=None):
     if delay is not None and delay.init:
         os.environ["FAKE_CHECK_DELAY"] = str(delay.init[0].value.value / 1000)
     return slow_check(program, options, cancel, context)
+
+
+def hungry_check(program, options, cancel=None, context=None):
+    """Asks for 1 GiB at once (a worker limited below that fails)."""
+    block = bytearray(1 << 30)
+    for site in program.assertions():
+        yield _result(site, Status.HOLDS if block else Status.UNKNOWN)

@@ -148,10 +148,27 @@ async def test_check_from_here_publishes_context_results_apart_and_clears(client
     # main starts at the read of x with fresh symbols: x may be anything, so the first assertion can fail
     assert any(d.code == "violated" and d.range.start.line == FAIL_LINE for d in context)
     assert len(verdicts(latest)) == 2  # the whole-program results stay
+
+    # pin the writer at its second store, then check from main's read again
+    pin_line = line_of(FAIL_AND_HOLD, "y = 1;")
+    pinned = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        "distaff.pinThread", [{"uri": uri, "line": pin_line, "character": 4}]))
+    assert pinned["pins"] == [[pin_line + 1, 5]]
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    assert any(lens.command.title.startswith("thread pinned here") and lens.range.start.line == pin_line
+               for lens in lenses)
+    summary = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command.command, command.arguments))
+    assert summary["outcome"] == "done"
+    context = distaff(client.latest(uri).diagnostics, "distaff (context)")
+    assert context and all(d.message.startswith(f"from line {line + 1} with 1 pinned thread") for d in context)
+
     await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams("distaff.clearContext", [{"uri": uri}]))
     latest = client.latest(uri)
     assert not distaff(latest.diagnostics, "distaff (context)") and len(verdicts(latest)) == 2
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    assert not any(lens.command.title.startswith("thread pinned here") for lens in lenses)
 
 
 async def test_an_edit_during_a_long_check_cancels_it_and_no_stale_result_follows(client):

@@ -138,6 +138,40 @@ async def test_unchanged_assertions_reuse_cached_results_without_a_check(client)
     close(client, second)
 
 
+async def test_check_on_change_waits_for_quiet_and_checks_only_the_last_text(client):
+    await use_settings(client, checkOn="change", debounceMs=400)
+    uri = "file:///tmp/plumb_debounce.c"
+    text = FOUR_ASSERTS.replace("fake_delay_ms = 400", "fake_delay_ms = 20")
+    open_doc(client, uri, text, 1)
+    await wait_for(lambda: (p := client.latest(uri)) and len(results(p)) == 4, 20, "the check on open")
+    tokens = set(client.progress_reports)
+    for v in range(2, 7):
+        replace_text(client, uri, text.replace("x != 5", f"x != {v + 20}"), v)
+        await asyncio.sleep(0.1)  # typing: less than the debounce apart
+    final = await wait_for(lambda: (p := client.latest(uri)) and len(results(p)) == 4 and p, 20, "the last check")
+    assert final.version == 6
+    assert len([t for t in client.progress_reports if t not in tokens]) == 1  # one check, not five
+    close(client, uri)
+
+
+async def test_cancelling_the_progress_cancels_the_check(client):
+    await use_settings(client)
+    uri = "file:///tmp/plumb_progress_cancel.c"
+    tokens = set(client.progress_reports)
+    open_doc(client, uri, FOUR_ASSERTS.replace("x != 5", "x != 31"), 1)
+    token = await wait_for(lambda: (t := new_token(client, tokens)) and client.progress_reports[t] and t,
+                           20, "the progress to begin")
+    begin = client.progress_reports[token][0]
+    assert begin.cancellable and begin.message == "0/4 assertions"
+    client.window_work_done_progress_cancel(lsp.WorkDoneProgressCancelParams(token=token))
+    final = await wait_for(
+        lambda: (p := client.latest(uri)) and any(d.code == "cancelled" for d in p.diagnostics) and p,
+        5, "cancelled assertions")
+    assert len(distaff(final.diagnostics, code="cancelled")) >= 3
+    assert progress_ended(client, token)
+    close(client, uri)
+
+
 async def test_a_check_stuck_in_native_code_is_killed_on_edit_and_close_clears(client):
     await use_settings(client)
     uri = "file:///tmp/plumb_stuck.c"

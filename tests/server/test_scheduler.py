@@ -182,3 +182,20 @@ async def test_hard_deadline_stops_a_check_that_ignores_its_timeout():
         assert "did not end within" in rec.finished(run)[0].message
     finally:
         sched.close()
+
+
+@pytest.mark.asyncio
+async def test_memory_limit_applies_to_the_worker():
+    rec, sched = await make("hungry_check")
+    try:
+        req = request(1)
+        limited = CheckRequest(req.uri, 1, "program", req.program, req.options, max_memory_mb=512, expected=1)
+        run = sched.submit(limited)
+        assert await asyncio.wait_for(run.finished, 20) is Outcome.CRASHED
+        assert "MemoryError" in rec.finished(run)[0].message
+        unlimited = CheckRequest(req.uri, 2, "program", req.program, req.options, max_memory_mb=0, expected=1)
+        run = sched.submit(unlimited)
+        assert await asyncio.wait_for(run.finished, 20) is Outcome.DONE
+        assert rec.items(run)[0].status is Status.HOLDS
+    finally:
+        sched.close()
