@@ -76,7 +76,7 @@ def scripted_check(program, options, cancel=None, context=None):
 
 
 def hungry_check(program, options, cancel=None, context=None):
-    """Asks for 1 GiB at once (a worker limited below that fails)."""
-    block = bytearray(1 << 30)
+    """Asks for 512 MiB at once (a worker limited to that fails)."""
+    block = bytearray(512 << 20)
     for site in program.assertions():
         yield _result(site, Status.HOLDS if block else Status.UNKNOWN)
