@@ -26,6 +26,8 @@ PIN_THREAD = "distaff.pinThread"
 CLEAR_CONTEXT = "distaff.clearContext"
 COMMANDS = (CHECK_FILE, CHECK_FROM_HERE, PIN_THREAD, CLEAR_CONTEXT)
 
+MAX_FOLDED_STEPS = 60
+
 
 # --------------------------------------------------------------------------
 # positions
@@ -146,6 +148,9 @@ def _trace_parts(snapshot: Snapshot, trace: Trace | None, fold: bool):
             f"{n}. {s.thread} ({_where(snapshot, s.span)}): {s.action}"
             for n, s in enumerate(trace.steps, 1)
         ]
+        if len(lines) > MAX_FOLDED_STEPS:  # a message is read, not scrolled: keep the start and the end
+            head, tail = MAX_FOLDED_STEPS // 4, MAX_FOLDED_STEPS - MAX_FOLDED_STEPS // 4
+            lines = lines[:head] + [f"… {len(lines) - head - tail} more steps …"] + lines[-tail:]
         return "\nSchedule:\n" + "\n".join(lines), None
     related = [
         lsp.DiagnosticRelatedInformation(_location(snapshot, i.span), f"input {i.name} = {i.value}")

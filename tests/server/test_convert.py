@@ -119,3 +119,12 @@ def test_code_actions_carry_the_statement_position():
     assert [a.title for a in actions] == ["Check from here", "Pin this thread here", "Clear context results and pins"]
     assert actions[0].command == "distaff.checkFromHere"
     assert actions[0].arguments == [{"uri": SNAP.uri, "line": 2, "character": 20}]
+
+
+def test_a_long_folded_schedule_keeps_its_start_and_end():
+    steps = tuple(Step(1, "t1#1", span(2, 21, 28), f"write x = {n}") for n in range(200))
+    d = convert.assertion_diagnostic(SNAP, result(Status.VIOLATED, trace=Trace((), steps)), fold=True)
+    lines = d.message.splitlines()[2:]
+    assert len(lines) == convert.MAX_FOLDED_STEPS + 1
+    assert lines[0].startswith("1. ") and lines[-1] == "200. t1#1 (line 2): write x = 199"
+    assert "… 140 more steps …" in lines

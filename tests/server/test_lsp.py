@@ -72,6 +72,42 @@ int main(void) {
 }
 """
 
+# Lock-order inversion: each thread holds one mutex and waits for the other.
+DEADLOCK = """#include <pthread.h>
+#include <assert.h>
+
+pthread_mutex_t a, b;
+int shared;
+
+void *one(void *arg) {
+    pthread_mutex_lock(&a);
+    pthread_mutex_lock(&b);
+    shared = 1;
+    pthread_mutex_unlock(&b);
+    pthread_mutex_unlock(&a);
+    return 0;
+}
+
+void *two(void *arg) {
+    pthread_mutex_lock(&b);
+    pthread_mutex_lock(&a);
+    shared = 2;
+    pthread_mutex_unlock(&a);
+    pthread_mutex_unlock(&b);
+    return 0;
+}
+
+int main(void) {
+    pthread_t t1, t2;
+    pthread_create(&t1, 0, one, 0);
+    pthread_create(&t2, 0, two, 0);
+    pthread_join(t1, 0);
+    pthread_join(t2, 0);
+    assert(shared != 0);
+    return 0;
+}
+"""
+
 FAIL_LINE = line_of(FAIL_AND_HOLD, "assert(seen == 0")
 HOLD_LINE = line_of(FAIL_AND_HOLD, "assert(y == 1)")
 
@@ -126,6 +162,20 @@ async def test_failing_and_holding_assertions_with_their_trace(client):
         lsp.TextDocumentIdentifier(uri), lsp.Position(line_of(FAIL_AND_HOLD, "int seen = x;"), 15)))
     assert "global `x`" in hover.contents.value
     assert "read by `main`; written by `writer`" in hover.contents.value
+
+
+async def test_deadlock_is_a_warning_with_its_schedule(client):
+    uri = "file:///tmp/e2e_deadlock.c"
+    open_doc(client, uri, DEADLOCK, 1)
+    final = await wait_for(lambda: (p := client.latest(uri)) and distaff(p.diagnostics, code="deadlock")
+                           and verdicts(p) and p, 60, "the deadlock and the verdict")
+    deadlock = distaff(final.diagnostics, code="deadlock")[0]
+    assert deadlock.severity == lsp.DiagnosticSeverity.Warning
+    assert deadlock.message.startswith("deadlock: ") and "waits for" in deadlock.message
+    steps = [r.message for r in deadlock.related_information]
+    assert any("one#1: lock a" in m for m in steps) and any("two#1: lock b" in m for m in steps)
+    # the assertion holds on every run that reaches it (deadlocked runs do not)
+    assert verdicts(final)[0].code == "holds"
 
 
 async def test_check_from_here_publishes_context_results_apart_and_clears(client):
