@@ -302,6 +302,9 @@ class Session:
             if outcomes.options != okey:
                 st.program = outcomes = Outcomes(PROGRAM, version, options=okey)
                 self._reuse_cached(st)
+            # what the last run left undecided is checked again; its findings come again
+            outcomes.results = {k: r for k, r in outcomes.results.items() if r.status in DECIDED}
+            outcomes.findings = []
         else:
             outcomes = st.context = Outcomes(CONTEXT, version, options=okey, label=label,
                                              approximate=getattr(context, "naive", True))

@@ -114,6 +114,11 @@ async def test_cancel_request_of_check_file_cancels_the_check(client):
     assert "cancelled" in codes and "holds" in codes and len(codes) == 4
     cancelled = [d for d in final.diagnostics if d.code == "cancelled"]
     assert all(d.severity == lsp.DiagnosticSeverity.Warning and "holds" not in d.message for d in cancelled)
+    # checking again decides what the cancelled check left open
+    summary = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams("distaff.checkFile", [{"uri": uri}]))
+    assert summary["outcome"] == "done" and summary["counts"] == {"holds": 4}
+    assert sorted(d.code for d in distaff(client.latest(uri).diagnostics)) == ["holds"] * 4
     close(client, uri)
 
 
