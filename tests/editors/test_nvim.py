@@ -93,3 +93,11 @@ def test_checkhealth_finds_an_installed_script_its_python_and_version(nvim_env, 
     assert re.search(r"OK:? version: distaff \d+\.\d+", report), report
     assert re.search(r"OK:? runs on " + re.escape(sys.executable), report), report
     assert re.search(r"OK:? z3 ", report), report
+
+
+def test_a_missing_server_is_reported_once_with_the_fix(nvim_env):
+    proc = _headless(NVIM_PLUGIN / "test" / "missing_server.lua", nvim_env, timeout=60)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "notifications: 1\nclients: 0\n" in proc.stdout, proc.stdout
+    assert "`/nonexistent/distaff` is not an executable" in proc.stdout
+    assert "pip install distaff" in proc.stdout and ":checkhealth distaff" in proc.stdout

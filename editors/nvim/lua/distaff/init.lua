@@ -176,15 +176,23 @@ local function client_config(root_dir)
 end
 
 local clients_by_root = {} -- 0.7 only: root_dir -> client id
+local warned_missing = false -- say once per session that the server is missing
 
 --- Starts (or reuses) the client for `bufnr`'s project and attaches it.
 --- Returns the client id, or nil when the server cannot be started.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local path = vim.api.nvim_buf_get_name(bufnr)
-  local root_dir = find_root(path ~= "" and path or vim.fn.getcwd() .. "/x", M.config.root_markers)
+  if path == "" or vim.bo[bufnr].buftype ~= "" then
+    return nil -- no file to check (a scratch or help buffer)
+  end
+  local root_dir = find_root(path, M.config.root_markers)
   local cmd = M.server_cmd()
   if vim.fn.executable(cmd[1]) ~= 1 then
+    if warned_missing then
+      return nil
+    end
+    warned_missing = true
     vim.notify(
       string.format(
         "distaff: cannot start the server: `%s` is not an executable. Install distaff (`pip install distaff`) "
