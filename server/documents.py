@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import traceback
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from analysis.ir import DataModel, Finding, FindingKind, Program, Span
@@ -107,7 +108,6 @@ class ParsedDocument:
     snapshot: Snapshot
     program: Program | None
     findings: tuple[Finding, ...]
-    parse_s: float = 0.0
 
     @property
     def version(self) -> int | None:
@@ -127,7 +127,7 @@ def syntax_findings(snapshot: Snapshot) -> tuple[Finding, ...]:
         from analysis.frontend.parse import parse, syntax_errors
         from analysis.frontend.preprocess import preprocess
 
-        pre = preprocess(snapshot.text, snapshot.path)
+        pre = preprocess(snapshot.text, snapshot.path, read_include=read_include)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
         out = [f for f in pre.findings if f.kind is FindingKind.SYNTAX]
         for node, message in syntax_errors(tree.root_node):
@@ -141,17 +141,26 @@ def syntax_findings(snapshot: Snapshot) -> tuple[Finding, ...]:
         return ()
 
 
+def read_include(name: str, from_path: str) -> str | None:
+    """A local ``#include "name"``, read from disk next to the including file
+    (None when it is not there, or the document is not a file)."""
+    if not from_path.startswith("/"):
+        return None
+    candidate = Path(from_path).parent / name
+    try:
+        return candidate.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def parse_snapshot(snapshot: Snapshot, data_model: DataModel = DataModel.LP64) -> ParsedDocument:
     """Parse and lower a snapshot; never raises. Text the front end cannot
     take (binary content, NUL bytes) becomes findings, as does a bug in the
     front end itself, reported at the top of the file."""
-    import time
-
     from analysis.frontend import parse_program
 
-    t0 = time.perf_counter()
     try:
-        program = parse_program(snapshot.text, snapshot.path)
+        program = parse_program(snapshot.text, snapshot.path, data_model=data_model, read_include=read_include)
     except Exception as e:  # a front-end bug must not take the server down
         where = traceback.extract_tb(e.__traceback__)[-1]
         finding = Finding(
@@ -160,5 +169,5 @@ def parse_snapshot(snapshot: Snapshot, data_model: DataModel = DataModel.LP64) -
             f"at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}); nothing was checked",
             Span(snapshot.path, 1, 1, 1, 1),
         )
-        return ParsedDocument(snapshot, None, (finding,), time.perf_counter() - t0)
-    return ParsedDocument(snapshot, program, tuple(program.findings), time.perf_counter() - t0)
+        return ParsedDocument(snapshot, None, (finding,))
+    return ParsedDocument(snapshot, program, tuple(program.findings))
