@@ -395,6 +395,8 @@ class ExprLowering:
         """``e``, or a temporary holding it when its tree is deeper than
         MAX_EXPR_DEPTH (long generated operator chains), so that whoever
         walks, prints or pickles expressions recursively stays shallow."""
+        if node.end_byte - node.start_byte < MAX_EXPR_DEPTH:
+            return e  # each level of depth needs an operator or cast: too short to be deep
         h = self.height(e)
         if h > MAX_EXPR_DEPTH and not (self.static or self.discard):
             return self.materialise(e, node)
