@@ -225,6 +225,7 @@ def _garbage_texts():
         ("garbage", "}{)(*&^%$#@!~ int int int (((( " * 500),
         ("binary", binary),
         ("nul", "int main(void) {\x00\x00 return 0; }"),
+        ("surrogates", 'int main(void) { char *s = "\ud800"; /* \udfff */ return 0 }'),
         ("unterminated", '#include "nowhere.h"\nint main(void) { char *s = "abc'),
         ("huge", big),
     ]
@@ -251,7 +252,7 @@ async def test_garbage_binary_huge_files_and_rapid_edits_leave_the_server_answer
     versions = [p.version for p in client.published if p.uri == uri]
     assert versions == sorted(versions)  # never an older version after a newer one
     assert all(p.version == 60 for p in client.published[client.published.index(final):] if p.uri == uri)
-    for name, _ in _garbage_texts()[:4]:
+    for name, _ in _garbage_texts()[:5]:
         p = client.latest(f"file:///tmp/plumb_{name}.c")
         assert p is not None and any(d.code == "syntax" for d in p.diagnostics), name
     huge = await wait_for(lambda: client.latest("file:///tmp/plumb_huge.c"), 60, "the huge file's parse")
