@@ -213,7 +213,7 @@ class State:
         "gen", "threads", "memory", "pc", "locks", "barriers", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
-        "wq_stamp", "ended",
+        "wq_stamp", "ended", "ctx",
     )
 
     def __init__(self):
@@ -242,6 +242,7 @@ class State:
         self.instr_taken: list = []  # (index, Option, trace record) of this instruction's forks
         self.wq_stamp = 0
         self.ended = False
+        self.ctx = None  # a context run's own state (analysis.context), immutable, shared by clones
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -272,6 +273,7 @@ class State:
         s.instr_taken = list(self.instr_taken)
         s.wq_stamp = self.wq_stamp
         s.ended = self.ended
+        s.ctx = self.ctx
         return s
 
     # ------------------------------------------------------------------
