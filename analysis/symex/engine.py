@@ -114,6 +114,9 @@ class Engine:
         self.replay = None
         self.fixed_inputs: dict[str, int] | None = None  # replay: symbol name -> value
         self.lazy_pointers = False  # fresh pointers get their own objects (naive contexts)
+        # a check from a program context (analysis.context.initial.ContextHooks): resolves
+        # pointers whose object is symbolic, settles locks, orders initial waiters
+        self.context_hooks = None
         self.reached = False  # the target assertion was executed on a feasible path
         self.ptr_bits = program.data_model.pointer_bits
         self.L = PointerLayout.for_bits(self.ptr_bits)
@@ -805,7 +808,12 @@ class Engine:
         oidv = L.obj(ptr, V)
         if not isinstance(oidv, int):
             oidv = V.simplified(oidv)
-        oid = oidv if isinstance(oidv, int) else self.concretize(st, oidv, L.id_bits, "a pointer's object")
+        if isinstance(oidv, int):
+            oid = oidv
+        elif self.context_hooks is not None:
+            oid = self.context_hooks.resolve_object(self, st, ptr, oidv)
+        else:
+            oid = self.concretize(st, oidv, L.id_bits, "a pointer's object")
         obj = st.memory.objs.get(oid)
         if oid == 0:
             raise LeafReached(Leaf(LeafKind.ERROR, "null pointer dereference", self.span, st.current))
@@ -889,7 +897,12 @@ class Engine:
         oidv = self.L.obj(fp, self.V)
         if not isinstance(oidv, int):
             oidv = self.V.simplified(oidv)
-        oid = oidv if isinstance(oidv, int) else self.concretize(st, oidv, self.L.id_bits, "a function pointer")
+        if isinstance(oidv, int):
+            oid = oidv
+        elif self.context_hooks is not None:
+            oid = self.context_hooks.resolve_function(self, st, fp, oidv)
+        else:
+            oid = self.concretize(st, oidv, self.L.id_bits, "a function pointer")
         offv = self.V.simplified(self.L.off(fp, self.V))
         name = self.oid_funcs.get(oid)
         if name is None:
@@ -941,6 +954,8 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     n = type_size(i.type)
     oid, off = E.resolve(st, p, n, True)
     st.memory.store(oid, off, n, v, E.V, E.L)
+    if E.context_hooks is not None:  # a store through a primary object writes its aliases too
+        E.context_hooks.after_store(E, st, oid, off, n, v)
     f = st.wframe(tid)
     f.pc += 1
     E.note_access(st, True, p, n, i.kind)
