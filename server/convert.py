@@ -100,7 +100,8 @@ def verdict_phrase(result: AssertionResult) -> str:
         return "can fail"
     if result.status is Status.HOLDS:
         scope = f"within unwind {result.unwind}" if result.bounded else f"for all interleavings, unwind {result.unwind}"
-        return f"holds {scope}: {stats_phrase(s)}"
+        note = f" ({result.message})" if result.message else ""  # e.g. no run reached it within the bound
+        return f"holds {scope}: {stats_phrase(s)}{note}"
     if result.status is Status.UNREACHABLE:
         scope = f" within unwind {result.unwind}" if result.bounded else ""
         return f"is not reached by any run{scope}: {stats_phrase(s)}"

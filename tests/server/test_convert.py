@@ -64,6 +64,9 @@ def test_holds_says_how_far_it_holds():
                                                   stats=Stats(runs=5, bound_cuts=2)), fold=False)
     assert d.message == "assertion `a1 <= b` holds within unwind 8: 5 runs, 2 cut by the bound"
     assert "all interleavings" not in d.message
+    d = convert.assertion_diagnostic(SNAP, result(Status.HOLDS, bounded=True, message="no run reached it",
+                                                  stats=Stats(runs=5, bound_cuts=5)), fold=False)
+    assert d.message.endswith("holds within unwind 8: 5 runs, 5 cut by the bound (no run reached it)")
 
 
 def test_undecided_outcomes_are_warnings_and_never_say_holds():
