@@ -60,6 +60,10 @@ def notify_one(E: Engine, st: State, p) -> int | None:
     """Choose which entry of the wait queue a notify on ``p`` wakes (an index
     into ``st.wq``, or None). Forks; changes nothing."""
     V, pb = E.V, E.ptr_bits
+    if E.context_hooks is not None:  # initial waiters of a context, ordered by symbolic timestamps
+        chosen = E.context_hooks.notify_one(E, st, p)
+        if chosen is not NotImplemented:
+            return chosen
 
     def options():
         opts = []
@@ -122,6 +126,8 @@ def wake(st: State, indices) -> list[int]:
         else:
             rest.append((a, t))
     st.wq = tuple(rest)
+    if st.ctx is not None:
+        st.ctx = st.ctx.woken(woken)
     return woken
 
 
@@ -270,6 +276,8 @@ def _self(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 def _mutex_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a mutex address")
     st.locks.pop(a, None)
+    if E.context_hooks is not None:
+        E.context_hooks.lock_initialised(st, a)
     _note(st, i.op.value, a)
     st.add_step(tid, i.span, f"init mutex {_name(E, st, a)}")
     _next(E, st, tid, i, 0)
@@ -281,8 +289,15 @@ def _mutex_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     _next(E, st, tid, i, 0)
 
 
+def _settle(E: Engine, st: State, a: int) -> None:
+    """In a context run, decide who holds the lock at ``a`` if no one did yet."""
+    if E.context_hooks is not None:
+        E.context_hooks.settle_lock(E, st, a)
+
+
 def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a mutex address")
+    _settle(E, st, a)
     name = _name(E, st, a)
     owner = st.locks.get(a)
     if i.op is Op.MUTEX_TRYLOCK:
@@ -305,6 +320,7 @@ def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a mutex address")
+    _settle(E, st, a)
     if st.locks.get(a) != tid:
         raise LeafReached(Leaf(LeafKind.ERROR, "unlock of a mutex this thread does not hold", i.span, tid))
     chosen = notify_all(E, st, a)
@@ -323,6 +339,7 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     t = st.threads[tid]
     if t.phase == "cond":  # woken: re-acquire the mutex
         m = t.phase_arg
+        _settle(E, st, m)
         name = _name(E, st, m)
         if m in st.locks:
             _note(st, Op.MUTEX_LOCK.value, m, blocked=True)
@@ -338,6 +355,7 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         return
     c = _addr(E, st, tid, i.args[0], "a condition variable address")
     m = _addr(E, st, tid, i.args[1], "a mutex address")
+    _settle(E, st, m)
     if st.locks.get(m) != tid:
         raise LeafReached(Leaf(LeafKind.ERROR, "pthread_cond_wait on a mutex this thread does not hold",
                                i.span, tid))
@@ -391,6 +409,8 @@ def _barrier_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     V = E.V
     a = _addr(E, st, tid, i.args[0], "a barrier address")
     entry = st.barriers.get(a)
+    if entry is None and E.context_hooks is not None:  # a barrier initialised before the context
+        entry = E.context_hooks.barrier_entry(E, st, a)
     if entry is None:
         raise LeafReached(Leaf(LeafKind.ERROR, "wait on a barrier not initialised", i.span, tid))
     n, arrived = entry
