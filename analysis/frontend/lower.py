@@ -328,8 +328,8 @@ def resolve_sites(u: Unit, functions: list[Function], sites: list[RawSite]) -> t
     ranges = {f.name: loop_ranges(f.body) for f in functions}
     out = []
     for s in sites:
-        routines = resolve_routines(u, s.sources, by_name)
-        if not routines:
+        routines, bodiless = resolve_routines(u, s.sources, by_name)
+        if not routines and not bodiless:
             routines = fallback_routines(u, by_name)
         routines = sorted(set(routines), key=lambda n: order.get(n, 1 << 30))
         in_loop = any(lo <= s.pc <= hi for lo, hi in ranges.get(s.func, ()))
@@ -337,8 +337,12 @@ def resolve_sites(u: Unit, functions: list[Function], sites: list[RawSite]) -> t
     return tuple(out)
 
 
-def resolve_routines(u: Unit, sources: set, by_name: dict) -> list[str]:
+def resolve_routines(u: Unit, sources: set, by_name: dict) -> tuple[list[str], bool]:
+    """The functions whose addresses flow to ``sources``, and whether some
+    function without a body (an external routine, which no thread can run
+    here) flows there too."""
     found: list[str] = []
+    bodiless = False
     seen: set = set()
     stack = list(sources)
     while stack:
@@ -349,9 +353,11 @@ def resolve_routines(u: Unit, sources: set, by_name: dict) -> list[str]:
         if s[0] == "fn":
             if s[1] in by_name:
                 found.append(s[1])
+            else:
+                bodiless = True
             continue
         stack.extend(u.flows.get(s, ()))
-    return found
+    return found, bodiless
 
 
 def fallback_routines(u: Unit, by_name: dict) -> list[str]:

@@ -185,3 +185,10 @@ def test_unresolvable_routine_falls_back_to_routine_shaped_address_taken_functio
           " pthread_create(&t, 0, *pp, 0); return 0; }"
     threads, _ = sites(src)
     assert threads[0].routines == ("a", "c")
+
+
+def test_a_routine_without_a_body_is_not_replaced_by_a_guess() -> None:
+    threads, program = sites(ROUTINES + "void *ext(void *);\nint main(void) { pthread_t t; void *(*p)(void *) = a;"
+                             " pthread_create(&t, 0, ext, 0); return 0; }")
+    assert threads[0].routines == ()
+    assert "ext" not in program.externals  # never called, only started
