@@ -118,7 +118,7 @@ def create_server(check_fn: str = DEFAULT_CHECK_FN) -> tuple[LanguageServer, Ses
         await pull_settings()
 
     async def pull_settings():
-        if not session._capability("workspace.configuration"):
+        if not session.client_supports("workspace.configuration"):
             return
         try:
             values = await server.workspace_configuration_async(

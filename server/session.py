@@ -127,7 +127,7 @@ class Session:
         self._parse_pool = ThreadPoolExecutor(4, thread_name_prefix="distaff-parse")
         # Load the grammar and the front end now, not on the first open.
         self._parse_pool.submit(parse_snapshot, Snapshot.of("file:///warm-up.c", 0, "int main(void) { return 0; }\n"))
-        self.progress = CheckProgress(ls, lambda: self._capability("window.work_done_progress"))
+        self.progress = CheckProgress(ls, lambda: self.client_supports("window.work_done_progress"))
         self._lens_refresh: asyncio.TimerHandle | None = None
 
     # -- plumbing ----------------------------------------------------------
@@ -146,7 +146,9 @@ class Session:
             self._scheduler.close()
         self._parse_pool.shutdown(wait=False, cancel_futures=True)
 
-    def _capability(self, dotted: str) -> bool:
+    def client_supports(self, dotted: str) -> bool:
+        """Whether the client declared a capability, by its dotted path in
+        :class:`lsprotocol.types.ClientCapabilities` (snake_case)."""
         node = getattr(self.ls, "client_capabilities", None)
         for part in dotted.split("."):
             node = getattr(node, part, None)
@@ -159,7 +161,7 @@ class Session:
         if mode != "auto":
             return mode == "always"
         neovim = self.client_name.lower() in ("neovim", "nvim")
-        return neovim or not self._capability("text_document.publish_diagnostics.related_information")
+        return neovim or not self.client_supports("text_document.publish_diagnostics.related_information")
 
     def apply_settings(self, raw) -> tuple[str, ...]:
         self.settings, problems = parse_settings(raw, self.settings)
@@ -432,7 +434,7 @@ class Session:
         return out
 
     def refresh_lenses(self) -> None:
-        if not self._capability("workspace.code_lens.refresh_support") or self._lens_refresh is not None:
+        if not self.client_supports("workspace.code_lens.refresh_support") or self._lens_refresh is not None:
             return
 
         def send():
