@@ -4,6 +4,31 @@
 analysis. It never raises on any input: syntax errors and C outside what
 distaff covers become findings with source ranges, and the rest of the file
 is still lowered.
+
+Conventions of the programs it makes, beyond what :mod:`analysis.ir` fixes:
+
+* Registers: C locals and parameters keep their C names (a shadowing local
+  gets ``x.1``), temporaries are ``%tN``, unnamed parameters ``%argN``. An
+  address-taken parameter is copied on entry to a stack object ``x.addr``.
+  A local declared without initialiser gets no instruction: reading it before
+  a write reads an unassigned register or uninitialised stack memory.
+* A Store's value is a register, a constant or an address, never a compound
+  expression (``g = g + 1`` is Load, Assign, Store).
+* Constants hold signed values for signed types, non-negative ones for
+  unsigned and pointer types.
+* A function that runs off its end returns ``None``; ``main`` returns 0.
+* Globals without initialiser, ``extern`` ones never defined included, are
+  zero. Static locals are globals named ``function.name``; string literals
+  are ``.str.N``; compound literals are stack objects (globals at file
+  scope) named ``.compound``, ``.compound.1`` ...
+* A variable-length array is a register of the element pointer type holding
+  the address an ALLOCA (``name="vla"``) returned. Struct assignment is a
+  MEMCPY named ``"struct copy"``.
+* Values distaff cannot compute are NONDET intrinsics: ``name="float"`` for
+  anything floating-point, ``"unsupported"``/``"error"`` next to a finding.
+* An intrinsic has a ``dst`` when C uses its value (always for MALLOC,
+  CALLOC, ALLOCA, THREAD_SELF). pthreads helpers with no effect to model
+  (attribute objects, ``pthread_detach``) emit nothing and give 0.
 """
 
 from __future__ import annotations

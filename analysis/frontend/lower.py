@@ -24,7 +24,6 @@ from analysis.ir import (
     FuncType,
     Function,
     Intrinsic,
-    IntType,
     Jump,
     Op,
     ObjKind,

@@ -29,7 +29,6 @@ from analysis.ir import (
     PtrAdd,
     Unary,
     Branch,
-    Call,
     Const,
     CType,
     Expr,
@@ -50,7 +49,7 @@ from analysis.ir import (
     VoidType,
     type_size,
 )
-from analysis.frontend.ctypes import BOOL, CHAR, INT, UINT, I64, U64, VOID, align_of, normalise
+from analysis.frontend.ctypes import CHAR, INT, UINT, I64, U64, VOID, align_of, normalise
 from analysis.frontend.lower_const import binary, cast, const, ptr_add, truth, unary
 from analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSym, VarSym
 from analysis.frontend.parse import F

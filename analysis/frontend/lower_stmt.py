@@ -13,21 +13,18 @@ import tree_sitter as ts
 from analysis.ir import (
     Addr,
     ArrayType,
-    Assign,
     Branch,
     Const,
     FuncType,
     Intrinsic,
     IntType,
     Jump,
-    Kind,
     ObjKind,
     Op,
     PtrType,
     Reg,
     Return,
     StackVar,
-    Store,
     StructType,
     VoidType,
     is_scalar,
@@ -36,7 +33,7 @@ from analysis.ir import (
 from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import binary, cast, const
 from analysis.frontend.lower_env import FuncSym, Scope, TypedefSym, VarSym
-from analysis.frontend.lower_expr import MemLoc, RegLoc, strip_parens
+from analysis.frontend.lower_expr import MemLoc, RegLoc
 from analysis.frontend.parse import F
 
 _IGNORED = frozenset({

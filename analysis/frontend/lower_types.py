@@ -11,7 +11,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
-from analysis.frontend.ctypes import I64, INT, VOID, layout_record
+from analysis.frontend.ctypes import I64, INT, layout_record
 from analysis.frontend.lower_env import EnumConstSym, TypedefSym
 from analysis.frontend.parse import F
 
