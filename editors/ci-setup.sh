@@ -15,7 +15,7 @@ if ! command -v nvim >/dev/null 2>&1; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq neovim >/dev/null
 fi
-nvim --version | head -1
+nvim --version | sed -n 1p
 
 if ! command -v npm >/dev/null 2>&1; then
   echo "ci-setup: npm is required to build editors/vscode" >&2
