@@ -22,6 +22,7 @@ def fake_server(check_fn: str) -> list[str]:
 
 class RecordingClient(LanguageClient):
     published: list[lsp.PublishDiagnosticsParams]
+    lens_refreshes: int
 
     def latest(self, uri: str) -> lsp.PublishDiagnosticsParams | None:
         for p in reversed(self.published):
@@ -36,6 +37,11 @@ def recording_client() -> RecordingClient:
     features.pop(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     register_lsp_features(client, features)
     client.published = []
+    client.lens_refreshes = 0
+
+    @client.feature(lsp.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh(ls: RecordingClient, params):
+        ls.lens_refreshes += 1
 
     @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def publish(ls: RecordingClient, params: lsp.PublishDiagnosticsParams):
@@ -48,7 +54,8 @@ def recording_client() -> RecordingClient:
 def capabilities(related: bool = True, config: bool = True) -> lsp.ClientCapabilities:
     return lsp.ClientCapabilities(
         window=lsp.WindowClientCapabilities(work_done_progress=True),
-        workspace=lsp.WorkspaceClientCapabilities(configuration=config),
+        workspace=lsp.WorkspaceClientCapabilities(
+            configuration=config, code_lens=lsp.CodeLensWorkspaceClientCapabilities(refresh_support=True)),
         text_document=lsp.TextDocumentClientCapabilities(
             publish_diagnostics=lsp.PublishDiagnosticsClientCapabilities(
                 related_information=related, version_support=True),

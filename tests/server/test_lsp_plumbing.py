@@ -159,6 +159,23 @@ async def test_check_on_change_waits_for_quiet_and_checks_only_the_last_text(cli
     close(client, uri)
 
 
+async def test_lenses_say_checking_until_each_verdict_and_the_client_is_told_to_refresh(client):
+    await use_settings(client)
+    uri = "file:///tmp/plumb_lens.c"
+    refreshes = client.lens_refreshes
+    open_doc(client, uri, FOUR_ASSERTS.replace("x != 5", "x != 41"), 1)
+    await wait_for(lambda: (p := client.latest(uri)) and len(results(p)) == 1, 20, "a first verdict")
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    titles = [lens.command.title for lens in lenses]
+    assert titles[0] == "holds · 3 runs" and titles[-1] == "checking…"
+    assert all(lens.command.command == "distaff.checkFile" for lens in lenses)
+    await wait_for(lambda: (p := client.latest(uri)) and len(results(p)) == 4, 20, "all verdicts")
+    await wait_for(lambda: client.lens_refreshes > refreshes + 1, 5, "code lens refreshes")
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    assert [lens.command.title for lens in lenses] == ["holds · 3 runs"] * 4
+    close(client, uri)
+
+
 async def test_cancelling_the_progress_cancels_the_check(client):
     await use_settings(client)
     uri = "file:///tmp/plumb_progress_cancel.c"
