@@ -5,6 +5,7 @@ function keeps."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -26,9 +27,11 @@ def check_structure(program: Program) -> None:
             for s in successors(f.body, pc):
                 assert 0 <= s < n, (f.name, pc)
             if isinstance(i, Branch):
+                assert type(i.then) is int and type(i.other) is int
                 assert i.then > pc and i.other > pc, (f.name, pc)
             if isinstance(i, Jump):
-                assert 0 <= i.target < n
+                assert type(i.target) is int and 0 <= i.target < n
+    assert pickle.loads(pickle.dumps(program)) == program  # crosses to worker processes
     for site in program.threads:
         instr = program.function(site.func).body[site.pc]
         assert isinstance(instr, Intrinsic) and instr.op is Op.THREAD_CREATE
