@@ -129,8 +129,11 @@ class StmtLowering:
         self.loops.pop()
         self.place(cont)
         cnode = node.child_by_field_id(F.condition)
-        if cnode is None:
-            self.emit(Jump(top, self.span(node)))
+        known = self.const_int(cnode) if cnode is not None else None
+        if known == 0:
+            pass  # do { ... } while (0): runs once, no back edge
+        elif cnode is None or known is not None:
+            self.emit(Jump(top, self.span(cnode or node)))
         else:
             self.cond(cnode, back, end)
             self.place(back)

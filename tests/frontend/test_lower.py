@@ -299,3 +299,12 @@ def test_floating_point_values_are_fresh_wherever_they_are_read() -> None:
     assert len(nondets) == 5 and all(i.name == "float" for i in nondets)
     assert not any(isinstance(i, Load) for i in body)
     assert {fd.kind for fd in program.findings} == {FindingKind.UNSUPPORTED}
+
+
+def test_do_while_zero_has_no_back_edge() -> None:
+    program = lower_source("void *r(void *a) { return a; }\nint main(void) { pthread_t t;"
+                           " do { pthread_create(&t, 0, r, 0); } while (0); do ; while (1); }", "t.c")
+    body = program.function("main").body
+    back = [pc for pc, i in enumerate(body) if isinstance(i, Jump) and i.target <= pc]
+    assert len(back) == 1 and body[back[0]].target == back[0]  # only the while (1)
+    assert not program.threads[0].in_loop
