@@ -416,19 +416,23 @@ class Session:
             lsp.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags, version=snap.version))
 
     def _outcome_diagnostics(self, snap: Snapshot, outcomes: Outcomes, fold: bool) -> list:
-        if outcomes.kind == CONTEXT:
-            source = convert.CONTEXT_SOURCE
-            approx = " (approximate context)" if outcomes.approximate else ""
-            prefix = f"from {outcomes.label}{approx}: "
-        else:
-            source, prefix = convert.SOURCE, ""
+        context = outcomes.kind == CONTEXT
+        source = convert.CONTEXT_SOURCE if context else convert.SOURCE
+
+        def prefix(engine_label: str = "") -> str:
+            if not context:
+                return ""
+            # approximate while the context is naive, as we asked or as the engine says
+            approx = outcomes.approximate or any(w in engine_label.lower() for w in ("approximate", "naive"))
+            return f"from {outcomes.label}{' (approximate context)' if approx else ''}: "
+
         out = []
         for r in sorted(outcomes.results.values(), key=lambda r: (r.span.line, r.span.col)):
-            if outcomes.kind == CONTEXT and r.status is Status.UNREACHABLE:
+            if context and r.status is Status.UNREACHABLE:
                 continue  # not reached from this context: nothing to say
-            out.append(convert.assertion_diagnostic(snap, r, fold=fold, source=source, prefix=prefix))
+            out.append(convert.assertion_diagnostic(snap, r, fold=fold, source=source, prefix=prefix(r.context)))
         for f in outcomes.findings:
-            out.append(convert.finding_diagnostic(snap, f, fold=fold, source=source, prefix=prefix))
+            out.append(convert.finding_diagnostic(snap, f, fold=fold, source=source, prefix=prefix()))
         if outcomes.problem:
             out.append(convert.problem_diagnostic(snap, outcomes.problem, source))
         return out
