@@ -15,6 +15,7 @@ import re
 import tree_sitter as ts
 
 from analysis.ir import (
+    Addr,
     ArrayType,
     Const,
     CType,
@@ -222,7 +223,7 @@ class InitLowering:
         """Define global ``name`` of type ``t`` with its static initialiser."""
         if isinstance(t, ArrayType) and t.length is None and init is not None:
             t = self.complete_array(t, init)
-        values = self.static_init(t, init) if init is not None else ()
+        values = self.static_init(t, init, ("var", None, name)) if init is not None else ()
         g = self.u.globals.get(name)
         if g is None:
             self.u.globals[name] = GlobalDef(name, t, self.span(node), values, defined=True)
@@ -230,7 +231,7 @@ class InitLowering:
             g.type, g.init, g.defined = t, values, True
         return t
 
-    def static_init(self, t: CType, init: ts.Node) -> tuple[InitValue, ...]:
+    def static_init(self, t: CType, init: ts.Node, key=None) -> tuple[InitValue, ...]:
         sl = self.static_lowerer()
         by_offset: dict[int, InitValue] = {}
         for off, it, node in self.init_items(t, init):
@@ -252,18 +253,20 @@ class InitLowering:
             if not is_static_address(v) or not isinstance(it, (IntType, PtrType)):
                 self.u.unsupported(node, "initialiser is not a constant")
                 continue
-            sl.record_flow_to_offset(t, off, node)
+            sl.record_flow_to_offset(t, off, node, key)
             by_offset[off] = InitValue(off, it, v)
         return tuple(
             v for _, v in sorted(by_offset.items())
             if not (isinstance(v.value, Const) and v.value.value == 0)
         )
 
-    def record_flow_to_offset(self, t: CType, off: int, node: ts.Node) -> None:
-        """Record the function a static initialiser stores into a struct
-        field (``{ .run = worker }``), for thread-routine resolution."""
+    def record_flow_to_offset(self, t: CType, off: int, node: ts.Node, key=None) -> None:
+        """Record where the value an initialiser stores at ``off`` of an
+        object of type ``t`` comes from, for thread-routine resolution: into
+        the struct field holding that offset (``{ .run = worker }``), else
+        into the object ``key`` itself (arrays of function pointers)."""
         src = self.source_of(node)
-        if src is None or src[0] != "fn":
+        if src is None:
             return
         t = self.complete(t)
         while isinstance(t, (ArrayType, StructType)):
@@ -284,6 +287,8 @@ class InitLowering:
                 return
             off -= inner.offset
             t = self.complete(inner.type)
+        if key is not None:
+            self.u.flow(key, src)
 
     # -- locals -------------------------------------------------------------
 
@@ -300,6 +305,7 @@ class InitLowering:
             self.store(loc, self.conv(self.rvalue(init), t), node)
             return
         items = self.init_items(t, init)
+        key = ("var", self.func, loc.addr.name) if isinstance(loc.addr, Addr) else None
         size = type_size(t)
         covered = sum(type_size(it) for _, it, _ in items)
         span = self.span(node)
@@ -318,3 +324,5 @@ class InitLowering:
                 self.copy_aggregate(sub, item, item)
             else:
                 self.store(sub, self.conv(self.rvalue(item), it), item)
+                if key is not None:
+                    self.record_flow_to_offset(t, off, item, key)

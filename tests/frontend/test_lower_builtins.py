@@ -192,3 +192,10 @@ def test_a_routine_without_a_body_is_not_replaced_by_a_guess() -> None:
                              " pthread_create(&t, 0, ext, 0); return 0; }")
     assert threads[0].routines == ()
     assert "ext" not in program.externals  # never called, only started
+
+
+def test_thread_site_through_arrays_of_routines() -> None:
+    threads, _ = sites(ROUTINES + "void *(*tab[2])(void *) = { a, b };\nint main(void) { pthread_t t;"
+                       " void *(*loc[2])(void *) = { c, 0 }; pthread_create(&t, 0, tab[1], 0);"
+                       " pthread_create(&t, 0, loc[0], 0); return 0; }")
+    assert [s.routines for s in threads] == [("a", "b"), ("c",)]
