@@ -51,6 +51,7 @@ _IGNORED_TOP = frozenset({
 })
 ATOMIC_PREFIX = "__VERIFIER_atomic_"
 RECURSION_LIMIT = 100_000
+STATIC_ASSERTS = (b"_Static_assert", b"static_assert")
 
 
 def lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -> Program:
@@ -127,6 +128,13 @@ def _lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -
 # File scope
 
 
+def is_static_assert(node: ts.Node) -> bool:
+    if node.type != "call_expression":
+        return False
+    f = node.child_by_field_id(F.function)
+    return f is not None and f.text in STATIC_ASSERTS
+
+
 def is_inline(fdef: ts.Node) -> bool:
     return any(
         c.type == "storage_class_specifier" and c.text.decode() in ("inline", "__inline", "__inline__")
@@ -185,7 +193,7 @@ def top_level(gl: Lowerer, c: ts.Node, pending: list) -> None:
         return
     elif kind in ("struct_specifier", "union_specifier", "enum_specifier"):
         gl.spec_type(c)
-    elif kind == "expression_statement" and not c.named_children:
+    elif kind == "expression_statement" and (not c.named_children or is_static_assert(c.named_children[0])):
         return
     else:
         u.unsupported(c, f"unsupported top-level construct '{kind}'")

@@ -12,10 +12,11 @@ import tree_sitter as ts
 
 from analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
 from analysis.frontend.ctypes import I64, INT, layout_record
-from analysis.frontend.lower_env import EnumConstSym, TypedefSym
+from analysis.frontend.lower_env import EnumConstSym, TypedefSym, VarSym
 from analysis.frontend.parse import F
 
 _FLOAT_SIZES = {"float": IntType(32, True), "double": IntType(64, True)}
+_TYPEOF = (b"typeof", b"__typeof__", b"__typeof", b"typeof_unqual")
 _DECL_NAMES = ("identifier", "field_identifier", "type_identifier", "primitive_type")
 
 
@@ -57,6 +58,16 @@ class TypeLowering:
             self.enum_type(spec)
             return INT, False
         if kind == "macro_type_specifier":
+            name = spec.child_by_field_id(F.name)
+            td = spec.child_by_field_id(F.type)
+            if name is not None and td is not None and name.text in _TYPEOF:
+                inner = td.child_by_field_id(F.type)
+                if inner is not None and inner.type == "type_identifier" \
+                        and td.child_by_field_id(F.declarator) is None:
+                    sym = self.scope.lookup(inner.text.decode())
+                    if isinstance(sym, VarSym):  # typeof(variable)
+                        return sym.type, sym.is_float
+                return self.type_descriptor(td)
             self.u.unsupported(spec, "macro used as a type")
             return INT, False
         if spec.is_error or spec.is_missing:

@@ -165,3 +165,12 @@ def _leaves(e):
         if not subs:
             out.append(x)
     return out
+
+
+def test_typeof_and_static_assert() -> None:
+    program = lower_source('_Static_assert(1, "x"); long x; __typeof__(x) y; typeof(int *) z;\n'
+                           'int main(void) { _Static_assert(sizeof(int) == 4, "i"); return 0; }', "t.c")
+    assert program.findings == () and program.externals == ()
+    assert program.global_var("y").type == IntType(64, True)
+    assert program.global_var("z").type == PtrType(IntType(32, True))
+    assert len(program.function("main").body) == 2
