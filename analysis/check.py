@@ -33,9 +33,11 @@ Programs with front-end findings: with a SYNTAX finding no assertion is
 checked (all UNKNOWN, reason SKIPPED); with an UNSUPPORTED finding a HOLDS or
 UNREACHABLE becomes UNKNOWN (reason UNSUPPORTED) naming the first unsupported
 construct, while a violation stays a violation (its run is real as far as the
-covered part of the program goes). A program without assertions is still
-explored once, for deadlocks and run-time errors. Findings met by several
-sub-checks are yielded once (same kind, span and message).
+covered part of the program goes). A sub-check stops at its first violation,
+so when no sub-check explored the whole program (every assertion violated or
+undecided, or there is none) one more exploration without a target looks for
+deadlocks and run-time errors, after the verdicts. Findings met by several
+explorations are yielded once (same kind, span and message).
 """
 
 from __future__ import annotations
@@ -105,6 +107,25 @@ class Context:
 
     threads: tuple[ContextThread, ...]
     naive: bool = True
+    # the initial state's ingredients (analysis.context, issue 7); both off is the naive approach
+    reaching_defs: bool = False
+    sync_invariants: bool = False
+
+    @property
+    def approximate(self) -> bool:
+        """Some ingredient of the initial state is off."""
+        return not (self.reaching_defs and self.sync_invariants)
+
+    @property
+    def label(self) -> str:
+        """What results from this context say about it."""
+        if not self.reaching_defs and not self.sync_invariants:
+            return NAIVE_CONTEXT_LABEL
+        if not self.reaching_defs:
+            return "approximate context (no reaching definitions)"
+        if not self.sync_invariants:
+            return "approximate context (no synchronization invariants)"
+        return "context (reaching definitions, synchronization invariants)"
 
 
 NAIVE_CONTEXT_LABEL = "approximate context (fresh symbols)"
@@ -119,10 +140,17 @@ def check_assertion(program: ir.Program, site: ir.AssertionSite, options: Option
                     ) -> tuple[AssertionResult, list[Finding]]:
     """Explore ``program`` with ``site`` as the target; the verdict and the
     findings met on the way."""
+    result, findings, _ = _sub_check(program, site, options, cancel, context)
+    return result, findings
+
+
+def _sub_check(program, site, options, cancel, context):
+    """``check_assertion`` plus whether the exploration ran to its end."""
     from analysis.explore.explorer import Explorer
 
     ex = Explorer(program, options, site, cancel, context).run()
-    return _verdict(program, site, options, ex, context), ex.findings
+    complete = ex.violation is None and ex.stop is None
+    return _verdict(program, site, options, ex, context), ex.findings, complete
 
 
 def _verdict(program, site, options, ex, context) -> AssertionResult:
@@ -147,7 +175,7 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
     return AssertionResult(
         id=site.id, span=site.span, text=site.text, status=status, bounded=bounded, reason=reason,
         message=message, trace=trace, stats=s, unwind=options.unwind, mode=ex.mode,
-        context=NAIVE_CONTEXT_LABEL if context is not None else "",
+        context=context.label if context is not None else "",
     )
 
 
@@ -155,7 +183,7 @@ def _undecided(site: ir.AssertionSite, options: Options, reason: Reason, message
                context: Context | None = None) -> AssertionResult:
     return AssertionResult(
         id=site.id, span=site.span, text=site.text, status=Status.UNKNOWN, reason=reason, message=message,
-        unwind=options.unwind, mode=options.mode, context=NAIVE_CONTEXT_LABEL if context is not None else "",
+        unwind=options.unwind, mode=options.mode, context=context.label if context is not None else "",
     )
 
 
@@ -193,30 +221,30 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
         for site in sites:
             yield _undecided(site, options, Reason.SKIPPED, msg, context)
         return
-    if not sites:
-        if not (cancel is not None and cancel.cancelled):
-            yield from fresh(check_findings(program, options, cancel, context))
-        return
     if options.workers > 1 and len(sites) > 1:
         results = _check_in_pool(program, sites, options, cancel, context)
     else:
         results = _check_in_process(program, sites, options, cancel, context)
-    for result, findings in results:
+    complete = False  # some sub-check explored every run (so met every finding)
+    for result, findings, done in results:
         yield from fresh(findings)
         yield result
+        complete = complete or done
+    if not complete and not (cancel is not None and cancel.cancelled):
+        yield from fresh(check_findings(program, options, cancel, context))
 
 
 def _check_in_process(program, sites, options, cancel, context):
     for site in sites:
         if cancel is not None and cancel.cancelled:
-            yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), []
+            yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
             continue
-        yield check_assertion(program, site, options, cancel, context)
+        yield _sub_check(program, site, options, cancel, context)
 
 
 def _pool_worker(conn, program, site, options, context) -> None:
     try:
-        conn.send(("ok", check_assertion(program, site, options, None, context)))
+        conn.send(("ok", _sub_check(program, site, options, None, context)))
     except BaseException as e:  # noqa: BLE001 - reported to the parent as a crash
         conn.send(("crash", f"{type(e).__name__}: {e}"))
     finally:
@@ -249,10 +277,10 @@ def _check_in_pool(program, sites, options, cancel, context):
             if cancel is not None and cancel.cancelled:
                 for conn, (proc, site, _) in list(running.items()):
                     proc.terminate()
-                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), []
+                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
                 running.clear()
                 for site in pending:
-                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), []
+                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
                 pending.clear()
                 break
             for conn in wait(list(running), timeout=0.1):
@@ -265,13 +293,13 @@ def _check_in_pool(program, sites, options, cancel, context):
                 if kind == "ok":
                     yield payload
                 else:
-                    yield _undecided(site, options, Reason.CRASHED, payload, context), []
+                    yield _undecided(site, options, Reason.CRASHED, payload, context), [], False
             now = time.monotonic()
             for conn, (proc, site, started) in list(running.items()):
                 if options.timeout_s is not None and now - started > options.timeout_s + grace:
                     proc.terminate()
                     running.pop(conn)
-                    yield _undecided(site, options, Reason.TIMEOUT, "the worker overran its time budget", context), []
+                    yield _undecided(site, options, Reason.TIMEOUT, "the worker overran its time budget", context), [], False
     finally:
         for proc, _, _ in running.values():
             proc.terminate()

@@ -118,6 +118,8 @@ class Explorer:
             self._stopped(Reason.UNSUPPORTED, str(e))
         except RecursionError:
             self._stopped(Reason.UNSUPPORTED, "expression too deep")
+        except Exception as e:  # noqa: BLE001 - an engine bug must not take the caller down
+            self._stopped(Reason.CRASHED, f"internal error: {type(e).__name__}: {e}")
         finally:
             stop_watch.set()
             if watcher is not None:
@@ -163,8 +165,9 @@ class Explorer:
     def _initial_state(self) -> State:
         if self.context is None:
             return self.engine.initial_state()
-        threads = [(t.func, t.pc) for t in self.context.threads]
-        return self.engine.context_state(threads, other_routines(self.program, [f for f, _ in threads]))
+        from analysis.context.initial import initial_state  # issue 7: the context's own state
+
+        return initial_state(self.engine, self.program, self.context)
 
     def count(self, name: str, n: int = 1) -> None:
         self.counters[name] = self.counters.get(name, 0) + n
@@ -232,7 +235,8 @@ class Explorer:
             self.result.violation_message = leaf.message
             self.done = True
         elif k in (LeafKind.ERROR, LeafKind.DEADLOCK):
-            key = (k, leaf.span, leaf.message)
+            # a deadlock is reported once per place, whichever threads are stuck there
+            key = (k, leaf.span) if k is LeafKind.DEADLOCK else (k, leaf.span, leaf.message)
             if key not in self._finding_keys:
                 self._finding_keys.add(key)
                 trace = finish_trace(self.engine, state, leaf)

@@ -1,7 +1,10 @@
 /* The consumer waits with "if" instead of "while" and a second consumer
  * competes: after a broadcast, both consumers wake but only one finds the slot
- * full; the other takes an empty slot.
+ * full; the other takes an empty slot. And when the producer runs first, a
+ * consumer that finds the slot already emptied waits for a signal that never
+ * comes.
  * VERDICT: violated
+ * FINDING: deadlock
  */
 #include <pthread.h>
 #include <assert.h>
