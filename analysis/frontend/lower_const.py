@@ -34,7 +34,7 @@ def const(value: int, t: CType) -> Const:
 
 def cast(e: Expr, t: CType) -> Expr:
     """``e`` converted to ``t`` (no node when the type is already ``t``)."""
-    if e.type == t:
+    if e.type is t or e.type == t:
         return e
     if isinstance(e, Const) and isinstance(t, (IntType, PtrType)):
         return const(e.value, t)

@@ -123,7 +123,7 @@ class ExprLowering:
 
     def conv(self, e: Expr, t: CType) -> Expr:
         """Convert ``e`` to ``t`` as assignment does (to ``_Bool``: ``!= 0``)."""
-        if e.type == t or not isinstance(t, (IntType, PtrType)) or same_pointer(e.type, t):
+        if e.type is t or e.type == t or not isinstance(t, (IntType, PtrType)) or same_pointer(e.type, t):
             return e
         if isinstance(t, IntType) and t.is_bool:
             return cast(truth(e), t)
