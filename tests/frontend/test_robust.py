@@ -91,3 +91,46 @@ def test_deeply_nested_generated_code_lowers_with_shallow_expressions() -> None:
     exprs = [getattr(i, n) for i in program.function("f").body for n in ("expr", "value", "cond")
              if getattr(i, n, None) is not None]
     assert max(_depth(e) for e in exprs) <= 50
+
+
+LVALUES = ["a", "u", "c", "l", "g", "arr[a & 3]", "*p", "s.f", "ps->f", "b"]
+RVALUES = LVALUES + ["1", "0x7fffffff", "'x'", "-3", "sizeof(long)", "(int)l", "(unsigned char)a"]
+BINARY = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "==", "!=", "<", "<=", ">", ">="]
+
+
+@st.composite
+def c_expressions(draw, depth: int = 3) -> str:
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(RVALUES))
+    kind = draw(st.integers(0, 6))
+    sub = lambda: draw(c_expressions(depth - 1))  # noqa: E731
+    if kind == 0:
+        return f"({sub()} {draw(st.sampled_from(BINARY))} {sub()})"
+    if kind == 1:
+        return f"{draw(st.sampled_from(['!', '~', '-', '+']))}({sub()})"
+    if kind == 2:
+        return f"({sub()} ? {sub()} : {sub()})"
+    if kind == 3:
+        return f"({sub()}, {sub()})"
+    if kind == 4:
+        lv = draw(st.sampled_from(LVALUES[:-1]))
+        return draw(st.sampled_from([f"{lv}++", f"--{lv}", f"({lv} += {sub()})", f"({lv} = {sub()})"]))
+    if kind == 5:
+        return f"h({sub()}, {sub()})"
+    return f"(long)({sub()})"
+
+
+PRELUDE = """struct st { int f; }; int g, arr[4]; struct st s, *ps = &s;
+int h(int x, int y) { return x - y; }
+int f(int a, unsigned u, char c, long l, int *p, _Bool b) {
+    int r;
+"""
+
+
+@SETTINGS
+@given(st.lists(c_expressions(), min_size=1, max_size=4))
+def test_random_well_typed_expressions_lower_without_findings(exprs: list[str]) -> None:
+    body = "".join(f"    r = {e};\n    if ({e}) r++;\n" for e in exprs)
+    program = parse_program(PRELUDE + body + "    return r;\n}\n", "e.c")
+    well_formed(program)
+    assert program.findings == ()
