@@ -23,7 +23,7 @@ BASELINE = Options(mode="baseline", timeout_s=60)
 # programs whose whole baseline check takes well under a second or two
 FAST = [
     "atomic_block.c", "barrier.c", "bounds.c", "deadlock.c", "divzero.c", "gig.c", "heap.c",
-    "lock_handoff.c", "loop_bounded.c", "loop_cut.c", "median.c", "nullderef.c", "prodcons.c",
+    "lock_handoff.c", "loop_bounded.c", "loop_cut.c", "loop_nested.c", "median.c", "nullderef.c", "prodcons.c",
     "prodcons_if.c", "racy_counter.c", "reorder.c", "reorder_bad.c", "segments.c", "unreach.c",
 ]
 
@@ -93,6 +93,13 @@ def test_baseline_run_counts(name):
         assert r.stats.runs == r.stats.full_runs + r.stats.pruned_runs
         if r.status is not Status.VIOLATED:
             assert (r.stats.runs == n) if rel == "=" else (r.stats.runs <= n), (r.span.line, r.stats)
+
+
+def test_inner_loops_are_counted_per_entry():
+    _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=4))
+    assert r.status is Status.HOLDS and not r.bounded and r.stats.bound_cuts == 0
+    _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=3))
+    assert r.status is Status.HOLDS and r.bounded
 
 
 def test_bound_cut_is_counted_and_makes_holds_bounded():

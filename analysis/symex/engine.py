@@ -911,12 +911,17 @@ class Engine:
         return name
 
     def back_edge(self, st: State, tid: int, pc: int, target: int) -> None:
-        """Count a taken back edge; cut the run past the unwind bound."""
+        """Count a taken back edge; cut the run past the unwind bound. Loops
+        nested inside (their heads lie in ``(target, pc]``) start counting
+        afresh: each entry of an inner loop gets the whole bound."""
         f = st.threads[tid].frames[-1]
         n = f.backedges.get(target, 0) + 1
         if n > self.unwind:
             raise LeafReached(Leaf(LeafKind.CUT, "loop exceeds the unwind bound", self.span, tid))
-        st.wframe(tid).backedges[target] = n
+        counts = st.wframe(tid).backedges
+        for h in [h for h in counts if target < h <= pc]:
+            del counts[h]
+        counts[target] = n
 
 
 # ======================================================================
