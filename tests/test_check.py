@@ -276,3 +276,13 @@ def test_a_long_solver_call_is_interrupted_by_cancel():
     [r] = [i for i in check(program, BASELINE, token) if isinstance(i, AssertionResult)]
     assert time.monotonic() - t0 < 1.5
     assert r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED
+
+
+def test_cancel_terminates_worker_processes():
+    program = parse_program(SLOW.read_text(), str(SLOW))
+    token = CancelToken()
+    threading.Timer(0.3, token.cancel).start()
+    t0 = time.monotonic()
+    out = [i for i in check(program, Options(mode="baseline", workers=2), token) if isinstance(i, AssertionResult)]
+    assert time.monotonic() - t0 < 3.0
+    assert len(out) == 3 and all(r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED for r in out)
