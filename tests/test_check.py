@@ -286,3 +286,14 @@ def test_cancel_terminates_worker_processes():
     out = [i for i in check(program, Options(mode="baseline", workers=2), token) if isinstance(i, AssertionResult)]
     assert time.monotonic() - t0 < 3.0
     assert len(out) == 3 and all(r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED for r in out)
+
+
+@pytest.mark.parametrize("name", ["segments3.c", "node_context.c"])
+def test_larger_examples_hold_in_baseline_with_their_run_counts(name):
+    """The k = 3 segments (fig. 3 kind) and the node locks (fig. 1 kind): one
+    assertion each, fully explored (thousands of runs)."""
+    path = PROGRAMS / name
+    program = parse_program(path.read_text(), str(path))
+    rel, n = read(name).runs["baseline"]
+    r, findings = check_assertion(program, program.assertions()[-1], BASELINE)
+    assert r.status is Status.HOLDS and not r.bounded and r.stats.runs == n and findings == []
