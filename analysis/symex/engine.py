@@ -125,6 +125,7 @@ class Engine:
         self.oid_funcs: dict[int, str] = {}
         self.global_oids: dict[str, int] = {}
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
+        self._ticks = 0  # instructions run; the budget is polled every 16
 
     # ==================================================================
     # initial states
@@ -493,6 +494,9 @@ class Engine:
         for t in st.threads:
             if t.status != ENABLED or t.pending is not None:
                 continue
+            f = t.frames[-1]
+            if f.pc >= len(f.func.body) or type(f.func.body[f.pc]) is not Intrinsic:
+                continue
             wait = self._would_block(st, t)
             if wait is not None:
                 queue, what, span = wait
@@ -573,7 +577,9 @@ class Engine:
             if visible and st.seen_global and t.atomic == 0:
                 self._end_block(st)
                 return
-            budget.poll()
+            self._ticks += 1
+            if not self._ticks & 15:
+                budget.poll()
             if visible and st.event is not None and not st.seen_global:
                 st.event.func, st.event.pc = f.func.name, f.pc
                 st.event.span = f.func.body[f.pc].span if f.pc < len(f.func.body) else f.func.span
