@@ -1,0 +1,220 @@
+"""Footprints of scheduling steps and when two steps are dependent.
+
+A :class:`Footprint` is what partial order reduction needs to know about one
+event of a run (:class:`analysis.symex.state.Event`): which bytes it read and
+wrote (addresses possibly symbolic), which synchronization objects it used,
+whether it ended the process. Two events of different threads are
+*dependent* when swapping them may change the outcome:
+
+* memory: overlapping bytes, at least one written. Addresses are compared by
+  object id first (pointers carry it in their high bits); different concrete
+  objects never overlap, the same object with concrete offsets overlaps when
+  the byte ranges meet, anything symbolic may alias and counts as dependent;
+* synchronization: any two operations on the same mutex, condition variable or
+  barrier (the global wait queue is FIFO per address, so operations on one
+  queue address do not commute);
+* threads: a create with every event of the created thread, a join with
+  every event of the joined thread;
+* the event that ends the process (``exit``, ``main`` returning) with every
+  event of another thread, and an *unknown* footprint (an event cut short
+  before its visible operation completed) with everything.
+
+Dependence orders events (happens-before). A *race* is a dependent pair whose
+order could have been the other way round: :func:`races` leaves out the pairs
+that can never be reversed -- a create before the created thread's events, the
+joined thread's events before the join, and the mutex pairs that are never
+enabled together (an unlock with the next lock: the second lock can only run
+once the mutex is free, so the reversal that matters is lock against lock,
+as Flanagan and Godefroid's co-enabledness says).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis.symex.memory import PointerLayout
+from analysis.symex.values import Values
+
+MUTEX_OPS = frozenset({"mutex_lock", "mutex_trylock", "mutex_unlock", "mutex_init", "mutex_destroy"})
+COND_OPS = frozenset({"cond_wait", "cond_signal", "cond_broadcast", "cond_init", "cond_destroy"})
+BARRIER_OPS = frozenset({"barrier_init", "barrier_wait", "barrier_destroy"})
+
+
+def family(op: str) -> str | None:
+    """Which kind of synchronization object ``op`` works on (None: not an object)."""
+    if op in MUTEX_OPS:
+        return "mutex"
+    if op in COND_OPS:
+        return "cond"
+    if op in BARRIER_OPS:
+        return "barrier"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Footprint:
+    """The visible part of one event of thread ``tid``: ``reads``/``writes``
+    are ``(address, size)`` pairs, ``syncs`` ``(op, obj, blocked)`` triples
+    (``op`` an :class:`analysis.ir.Op` value, ``"end"`` or ``"exit"``).
+    ``creates``/``joins`` are the thread ids created and joined. ``exit``: the
+    event ended the process. ``unknown``: what the event did is not known
+    (dependent with everything). ``relevant``: false when slicing showed the
+    event cannot matter to the assertion checked."""
+
+    tid: int
+    reads: tuple = ()
+    writes: tuple = ()
+    syncs: tuple = ()
+    creates: tuple = ()
+    joins: tuple = ()
+    exit: bool = False
+    unknown: bool = False
+    relevant: bool = True
+
+    @staticmethod
+    def pending(tid: int) -> "Footprint":
+        """The next step of a thread that has not run it: anything may happen."""
+        return Footprint(tid, unknown=True)
+
+    @property
+    def key(self):
+        """A hashable, solver-free description, or None when an address is symbolic."""
+        for a, _ in self.reads + self.writes:
+            if not isinstance(a, int):
+                return None
+        return (self.tid, self.reads, self.writes, tuple((o, b) for o, b, _ in self.syncs),
+                self.creates, self.joins, self.exit, self.unknown)
+
+
+def footprint_of(event, ended: bool, layout: PointerLayout, V: Values, relevant: bool = True) -> Footprint:
+    """The footprint of an engine :class:`~analysis.symex.state.Event`;
+    ``ended``: the process ended with it."""
+    reads, writes, syncs, creates, joins = [], [], [], [], []
+    for a in event.accesses:
+        (writes if a.write else reads).append((a.addr, a.size))
+    for s in event.syncs:
+        if s.op == "thread_create":
+            creates.append(s.obj)
+        elif s.op == "thread_join":
+            joins.append(s.obj)
+        syncs.append((s.op, s.obj, s.blocked))
+    unknown = not (reads or writes or syncs or ended)
+    return Footprint(event.tid, tuple(reads), tuple(writes), tuple(syncs), tuple(creates), tuple(joins),
+                     ended, unknown, relevant)
+
+
+class Dependence:
+    """Dependence and races between footprints of one check (the pointer
+    layout tells object ids from offsets). ``use_relevance``: events slicing
+    found irrelevant are independent of everything but process exits and
+    unknown steps."""
+
+    def __init__(self, layout: PointerLayout, V: Values, use_relevance: bool = False):
+        self.L = layout
+        self.V = V
+        self.use_relevance = use_relevance
+        self._split: dict = {}
+        self.checks = 0
+
+    # ------------------------------------------------------------------ memory
+
+    def _parts(self, a):
+        """(object id, offset) of an address; either may be a z3 term."""
+        if isinstance(a, int):
+            return a >> self.L.off_bits, a & ((1 << self.L.off_bits) - 1)
+        key = a.get_id()
+        hit = self._split.get(key)
+        if hit is None:
+            V = self.V
+            oid = V.simplified(self.L.obj(a, V))
+            off = V.simplified(self.L.off(a, V))
+            hit = self._split[key] = (a, oid, off)
+        return hit[1], hit[2]
+
+    def overlap(self, a, n: int, b, m: int) -> bool:
+        """May ``[a, a+n)`` and ``[b, b+m)`` share a byte?"""
+        if isinstance(a, int) and isinstance(b, int):
+            return a < b + m and b < a + n
+        oa, fa = self._parts(a)
+        ob, fb = self._parts(b)
+        if isinstance(oa, int) and isinstance(ob, int) and oa != ob:
+            return False
+        if isinstance(fa, int) and isinstance(fb, int) and isinstance(oa, int) and isinstance(ob, int):
+            return fa < fb + m and fb < fa + n
+        return True
+
+    def _memory(self, x: Footprint, y: Footprint) -> bool:
+        for a, n in x.writes:
+            for b, m in y.writes:
+                if self.overlap(a, n, b, m):
+                    return True
+            for b, m in y.reads:
+                if self.overlap(a, n, b, m):
+                    return True
+        for a, n in x.reads:
+            for b, m in y.writes:
+                if self.overlap(a, n, b, m):
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ dependence
+
+    def dependent(self, x: Footprint, y: Footprint) -> bool:
+        """Do the events of different threads ``x`` and ``y`` fail to commute?"""
+        self.checks += 1
+        if x.tid == y.tid:
+            return True
+        if x.unknown or y.unknown or x.exit or y.exit:
+            return True
+        if y.tid in x.creates or x.tid in y.creates or y.tid in x.joins or x.tid in y.joins:
+            return True
+        if self.use_relevance and not (x.relevant and y.relevant):
+            return False
+        for op1, o1, _ in x.syncs:
+            f1 = family(op1)
+            if f1 is None:
+                continue
+            for op2, o2, _ in y.syncs:
+                if family(op2) == f1 and o1 == o2:
+                    return True
+        return self._memory(x, y)
+
+    def race(self, earlier: Footprint, later: Footprint) -> bool:
+        """Is the dependent pair ``earlier`` before ``later`` (different threads)
+        one whose order a different schedule could reverse?"""
+        if earlier.tid == later.tid:
+            return False
+        if earlier.unknown or later.unknown or earlier.exit or later.exit:
+            return True
+        if later.tid in earlier.creates or earlier.tid in later.joins:
+            return False
+        if self.use_relevance and not (earlier.relevant and later.relevant):
+            return False
+        for op1, o1, b1 in earlier.syncs:
+            f1 = family(op1)
+            if f1 is None:
+                continue
+            for op2, o2, b2 in later.syncs:
+                if family(op2) != f1 or o1 != o2:
+                    continue
+                if f1 != "mutex" or _mutex_race(op1, b1, op2, b2):
+                    return True
+        return self._memory(earlier, later)
+
+
+def _acquires(op: str, blocked: bool) -> bool:
+    # a successful trylock is noted as mutex_lock, a blocked lock attempt too
+    return op == "mutex_lock"
+
+
+def _mutex_race(op1: str, b1: bool, op2: str, b2: bool) -> bool:
+    # a failed trylock (noted as mutex_trylock) is always enabled: it races with
+    # every other operation; init/destroy race with everything; otherwise only
+    # two acquisitions (a blocked attempt counts as one) may swap
+    busy1 = op1 == "mutex_trylock"
+    busy2 = op2 == "mutex_trylock"
+    if busy1 or busy2:
+        return True
+    if op1 in ("mutex_init", "mutex_destroy") or op2 in ("mutex_init", "mutex_destroy"):
+        return True
+    return _acquires(op1, b1) and _acquires(op2, b2)

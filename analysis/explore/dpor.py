@@ -1,0 +1,398 @@
+"""Dynamic partial order reduction: mode ``dpor``.
+
+Optimal DPOR with wakeup trees and sleep sets (Abdulla, Aronis, Jonsson,
+Sagonas, POPL 2014), over the explorer's interleaving pivot points: at most
+one complete run per Mazurkiewicz trace (equivalence class of runs that differ
+only in the order of independent steps, :mod:`analysis.explore.dependence`).
+
+How it sits on the explorer (:mod:`analysis.explore.reduction`):
+
+* every scheduling point is a node (``pivot_on_single``), so each event of a
+  run has the node it started at (``origin``);
+* ``on_event`` appends the event with its vector clock (happens-before:
+  program order, dependence, thread creation, and the wake-up of a thread
+  blocked on a condition variable or barrier by the step that woke it), and
+  looks for races with earlier events: for each, the reversing sequence
+  ``notdep(e).e'`` goes into the wakeup tree of the node before ``e`` unless a
+  thread asleep there, or a sequence already in the tree, covers it;
+* ``next_choice`` at an interleaving node takes the next root child of its
+  wakeup tree; a finished child's thread goes to sleep, with the footprints
+  of the steps it took from there, and stays asleep in the nodes below until
+  a dependent step is taken;
+* branch pivots (local branches on symbolic data) are explored in full; the
+  wakeup tree and sleep set of an interleaving node reach every branch of the
+  step taken from it. Sleep sets remember every footprint a thread's step
+  had across those branches, so a thread wakes when any of them conflicts.
+
+Runs that end early (a run-time error, a cut, an infeasible assume, another
+assertion failing, the process exiting) leave other threads' next steps
+untaken: each enabled thread's pending step races with the last event, so it
+is scheduled before that event in another run (its footprint is unknown, so
+it counts as dependent with everything).
+
+Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
+never re-explores its own finished children), ``wakeup_trees`` (off: source
+sets -- only the first initial of a reversing sequence is added). Counted:
+``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``,
+``dpor_wakeup_skipped``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis import ir
+from analysis.explore import vclock
+from analysis.explore.dependence import Dependence, Footprint, footprint_of
+from analysis.explore.reduction import Node, Reduction
+from analysis.explore.wakeup import WakeupNode, copy_tree, insert
+from analysis.ir import Op
+from analysis.symex.pivots import Leaf, LeafKind, PivotKind
+from analysis.symex.state import BLOCKED, ENABLED, State
+
+
+@dataclass(slots=True)
+class Step:
+    """An event of the current run: thread ``tid``'s ``seq``-th (from 1),
+    with its footprint, vector clock and the threads it woke for real."""
+
+    index: int
+    tid: int
+    seq: int
+    fp: Footprint
+    clock: tuple | None
+    wakes: tuple = ()
+
+
+def pending_step(tid: int, fp: Footprint | None = None) -> Step:
+    """A thread's next step that the run did not take (footprint unknown
+    unless given)."""
+    return Step(-1, tid, 0, fp or Footprint.pending(tid), None)
+
+
+_SYNC_NOTES = {
+    Op.MUTEX_LOCK: ("mutex_lock",), Op.MUTEX_TRYLOCK: ("mutex_lock", "mutex_trylock"),
+    Op.MUTEX_UNLOCK: ("mutex_unlock",), Op.COND_SIGNAL: ("cond_signal",),
+    Op.COND_BROADCAST: ("cond_broadcast",), Op.BARRIER_WAIT: ("barrier_wait",),
+}
+
+
+def peek_footprint(E, st: State, tid: int) -> Footprint:
+    """The footprint of ``tid``'s next step, read off its next instruction
+    without running it when that is a global access or synchronization at an
+    address known without forking (the rest of a step is thread-local);
+    unknown otherwise."""
+    t = st.threads[tid]
+    if not t.frames:
+        return Footprint.pending(tid)
+    f = t.frames[-1]
+    if f.pc >= len(f.func.body):
+        return Footprint.pending(tid)
+    i = f.func.body[f.pc]
+    if isinstance(i, (ir.Load, ir.Store)) and i.kind is ir.Kind.GLOBAL:
+        a = E.peek(st, tid, i.addr)
+        if a is None:
+            return Footprint.pending(tid)
+        acc = ((a, ir.type_size(i.type)),)
+        return Footprint(tid, reads=acc) if isinstance(i, ir.Load) else Footprint(tid, writes=acc)
+    if isinstance(i, ir.Intrinsic) and i.op is Op.ATOMIC_BEGIN:
+        return _atomic_footprint(E, st, tid, f)
+    if isinstance(i, ir.Intrinsic) and i.op in _SYNC_NOTES and t.phase is None:
+        a = E.peek(st, tid, i.args[0])
+        if a is None:
+            return Footprint.pending(tid)
+        return Footprint(tid, syncs=tuple((op, a, False) for op in _SYNC_NOTES[i.op]))
+    return Footprint.pending(tid)
+
+
+def _atomic_footprint(E, st: State, tid: int, f) -> Footprint:
+    """The accesses of an atomic region starting at ``f.pc`` when every one
+    has an address fixed before the region (no calls, no synchronization, no
+    jumps out); unknown otherwise."""
+    body = f.func.body
+    depth, pc = 0, f.pc
+    written: set[str] = set()
+    reads, writes = [], []
+    while pc < len(body) and pc - f.pc < 200:
+        i = body[pc]
+        if isinstance(i, ir.Intrinsic):
+            if i.op is Op.ATOMIC_BEGIN:
+                depth += 1
+            elif i.op is Op.ATOMIC_END:
+                depth -= 1
+                if depth == 0:
+                    return Footprint(tid, reads=tuple(reads), writes=tuple(writes),
+                                     syncs=(("atomic_begin", tid, False),))
+            elif i.op not in (Op.NONDET, Op.ASSUME, Op.ASSERT):
+                break
+        elif isinstance(i, ir.Call) or isinstance(i, ir.Return):
+            break
+        elif isinstance(i, (ir.Jump, ir.Branch)):
+            targets = (i.target,) if isinstance(i, ir.Jump) else (i.then, i.other)
+            if any(x <= f.pc or x >= len(body) for x in targets):
+                break
+        elif isinstance(i, (ir.Load, ir.Store)):
+            if ir.regs_of(i.addr) & written:
+                break
+            a = E.peek(st, tid, i.addr)
+            if a is None:
+                break
+            (reads if isinstance(i, ir.Load) else writes).append((a, ir.type_size(i.type)))
+        dst = getattr(i, "dst", None)
+        if dst is not None:
+            written.add(dst.name)
+        pc += 1
+    return Footprint.pending(tid)
+
+
+class Dpor(Reduction):
+    """See the module docstring."""
+
+    name = "dpor"
+    pivot_on_single = True
+    record_effects = False
+
+    def __init__(self, program=None, options=None, site=None):
+        self.program = program
+        self.options = options
+        self.site = site
+        on = options.enabled if options is not None else (lambda name: True)
+        self.use_sleep = on("sleep_sets")
+        self.use_wakeup = on("wakeup_trees")
+        self.steps: list[Step] = []
+        self.origin: list[Node] = []
+        self.pending: tuple | None = None  # (event index, sleep, wakeup subtree) for the next node
+        self.n: dict[str, int] = {}
+
+    def start(self, explorer) -> None:
+        super().start(explorer)
+        E = explorer.engine
+        self.L = E.L
+        self.V = E.V
+        self.dep = Dependence(E.L, E.V, use_relevance=self._use_relevance())
+
+    def _use_relevance(self) -> bool:
+        return False
+
+    def count(self, name: str, k: int = 1) -> None:
+        self.n[name] = self.n.get(name, 0) + k
+
+    def counters(self) -> dict[str, int]:
+        out = dict(self.n)
+        if hasattr(self, "dep"):
+            out["dpor_dependence_checks"] = self.dep.checks
+        return out
+
+    def relevant(self, event) -> bool:
+        """Whether an event may matter to the checked assertion (slicing
+        reductions override this)."""
+        return True
+
+    # ------------------------------------------------------------------ the run
+
+    def _truncate(self, k: int) -> None:
+        del self.steps[k:]
+        del self.origin[k + 1:]
+        self.pending = None
+
+    def on_pivot(self, node: Node) -> list[int]:
+        if node.kind is not PivotKind.INTERLEAVE:
+            return list(node.options)
+        k = node.event_index
+        del self.steps[k:]
+        del self.origin[k:]
+        self.origin.append(node)
+        sleep, wut = {}, []
+        if self.pending is not None and self.pending[0] == k:
+            sleep, wut = self.pending[1], self.pending[2]
+        self.pending = None
+        st = node.store
+        st["sleep"] = sleep
+        st["sleep_in"] = dict(sleep)
+        st["wut"] = wut
+        st["current"] = None
+        st["first"] = {}
+        st["child_wut"] = []
+        if not wut:
+            enabled = [node.thread_of(i) for i in node.options]
+            p = next((t for t in enabled if t not in sleep), None)
+            if p is None:
+                self.count("dpor_sleep_blocked")
+                return []
+            wut.append(WakeupNode(p))
+        return list(node.options)
+
+    def next_choice(self, node: Node) -> int | None:
+        self._truncate(node.event_index)
+        if node.kind is not PivotKind.INTERLEAVE:
+            return super().next_choice(node)
+        st = node.store
+        cur = st["current"]
+        if cur is not None:
+            fps = st["first"].get(cur)
+            st["sleep"][cur] = fps if fps and not any(f.unknown for f in fps) else None
+            wut = st["wut"]
+            for i, child in enumerate(wut):
+                if child.tid == cur:
+                    del wut[i]
+                    break
+            st["current"] = None
+        wut = st["wut"]
+        while wut:
+            child = wut[0]
+            idx = node.option_for_thread(child.tid)
+            if idx is None or child.tid in st["sleep"]:
+                self.count("dpor_wakeup_skipped")
+                wut.pop(0)
+                continue
+            st["current"] = child.tid
+            st["child_wut"] = child.children
+            return idx
+        return None
+
+    def on_event(self, event, state: State) -> None:
+        k = event.index
+        if k != len(self.steps):
+            del self.steps[k:]
+        if k >= len(self.origin):
+            return  # no node before this event (cannot happen with pivot_on_single)
+        N = self.origin[k]
+        tid = event.tid
+        fp = footprint_of(event, state.ended, self.L, self.V, self.relevant(event))
+        steps = self.steps
+        last = None
+        for s in reversed(steps):
+            if s.tid == tid:
+                last = s
+                break
+        base: tuple = ()
+        seq = 1
+        if last is not None:
+            base, seq = last.clock, last.seq + 1
+        else:
+            for s in steps:
+                if tid in s.fp.creates:
+                    base = s.clock
+                    break
+        start = last.index + 1 if last is not None else 0
+        for s in steps[start:]:
+            if tid in s.wakes:
+                base = vclock.join(base, s.clock)
+        dep = self.dep
+        clock = base
+        for s in steps:
+            if s.tid != tid and not vclock.covers(clock, s.tid, s.seq) and dep.dependent(s.fp, fp):
+                clock = vclock.join(clock, s.clock)
+        clock = vclock.tick(clock, tid, seq)
+        step = Step(k, tid, seq, fp, clock, self._wakes(N.state, state, fp))
+        steps.append(step)
+        acc = base
+        for s in reversed(steps[:k]):
+            if s.tid == tid or not dep.race(s.fp, fp):
+                continue
+            if not vclock.covers(acc, s.tid, s.seq):
+                self._reverse(s.index, step)
+            acc = vclock.join(acc, s.clock)
+        st = N.store
+        st["first"].setdefault(tid, []).append(fp)
+        sleep = {}
+        if self.use_sleep:
+            for q, fps in st["sleep"].items():
+                if q != tid and fps is not None and not any(dep.dependent(f, fp) for f in fps):
+                    sleep[q] = fps
+        self.pending = (k + 1, sleep, copy_tree(st["child_wut"]))
+
+    def _wakes(self, before: State, after: State, fp: Footprint) -> tuple:
+        """Threads blocked before the event and enabled after it, woken by a
+        signal, a barrier or a thread's end (not by an unlock: a thread waiting
+        for a mutex only waits to be scheduled again)."""
+        unlocked = {o for op, o, _ in fp.syncs if op == "mutex_unlock"}
+        queues = {t: a for a, t in before.wq}
+        out = []
+        for t in before.threads:
+            if t.status == BLOCKED and t.tid < len(after.threads) and after.threads[t.tid].status == ENABLED:
+                if queues.get(t.tid) not in unlocked:
+                    out.append(t.tid)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ races
+
+    def _reverse(self, j: int, later: Step) -> None:
+        """The events ``steps[j]`` and ``later`` race: schedule ``later``
+        (and what it needs that does not need ``steps[j]``) first, at the
+        node before ``steps[j]``."""
+        self.count("dpor_races")
+        e = self.steps[j]
+        v = [s for s in self.steps[j + 1:later.index] if not vclock.covers(s.clock, e.tid, e.seq)]
+        v.append(later)
+        self.insert_at(self.origin[j], v)
+
+    def insert_at(self, node: Node, v: list) -> bool:
+        """Make ``node`` explore ``v`` unless something explored or to be
+        explored from it already covers it."""
+        st = node.store
+        for q, fps in st["sleep"].items():
+            if self.weak_initial(q, fps, v):
+                self.count("dpor_covered")
+                return False
+        if st["current"] is not None and st["current"] == v[0].tid and len(v) == 1 and v[0].fp.unknown:
+            self.count("dpor_covered")
+            return False
+        if self.use_wakeup:
+            grew = insert(st["wut"], v, self.weak_initial)
+        else:
+            grew = False
+            if not any(self.initial(c.tid, v) for c in st["wut"]):
+                st["wut"].append(WakeupNode(v[0].tid, v[0].fp))
+                grew = True
+        self.count("dpor_inserted" if grew else "dpor_covered")
+        return grew
+
+    def initial(self, tid: int, rest: list) -> bool:
+        """Is the first step of ``tid`` in ``rest`` preceded by none of them?"""
+        first = None
+        for s in rest:
+            if s.tid == tid:
+                first = s
+                break
+        if first is None:
+            return False
+        for s in rest:
+            if s is first:
+                return True
+            if first.clock is None or vclock.covers(first.clock, s.tid, s.seq):
+                return False
+        return True
+
+    def weak_initial(self, tid: int, fps, rest: list) -> bool:
+        """May a run from here that starts with ``tid`` (whose next step has
+        one of the footprints ``fps``) cover ``rest``?"""
+        if any(s.tid == tid for s in rest):
+            return self.initial(tid, rest)
+        if not fps:
+            return False
+        dep = self.dep
+        return not any(dep.dependent(f, s.fp) for f in fps for s in rest)
+
+    # ------------------------------------------------------------------ leaves
+
+    def on_run_end(self, leaf: Leaf, state: State) -> None:
+        if leaf.kind in (LeafKind.VIOLATION, LeafKind.DEADLOCK, LeafKind.PRUNED) or not self.steps:
+            return
+        self.pending_races(state)
+
+    def pending_races(self, state: State) -> None:
+        """The run ended with threads still able to run: their next steps
+        race with the run's last event."""
+        last = self.steps[-1]
+        N = self.origin[last.index]
+        for i in N.options:
+            q = N.thread_of(i)
+            if q == last.tid or q >= len(state.threads):
+                continue
+            if state.threads[q].status != ENABLED:
+                continue
+            fp = peek_footprint(self.explorer.engine, N.state, q)
+            if self.dep.race(last.fp, fp):
+                self.count("dpor_races")
+                self.insert_at(N, [pending_step(q, fp)])

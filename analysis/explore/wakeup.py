@@ -1,0 +1,66 @@
+"""Wakeup trees (Abdulla, Aronis, Jonsson, Sagonas, POPL 2014, §6).
+
+A wakeup tree at a node of the search is an ordered tree of thread
+sequences still to be explored from there: each root child is begun in order,
+and a child's subtree becomes the wakeup tree of the node it leads to. When a
+race shows that some sequence ``v`` must be explored from the node,
+:func:`insert` adds it unless a sequence of the tree already covers it up to
+the reordering of independent steps: walking down, a child whose thread is a
+*weak initial* of what remains of ``v`` is followed (and that thread's first
+step is taken off ``v``); reaching a leaf, or using ``v`` up, means covered;
+otherwise what remains of ``v`` becomes a new last child.
+
+Which threads are weak initials is the caller's business
+(``weak_initial(tid, footprints, rest)``), since it depends on the run's
+happens-before and on the dependence relation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(eq=False)
+class WakeupNode:
+    """One step of a wakeup sequence: thread ``tid`` whose step is expected to
+    have footprint ``fp`` (None: not known)."""
+
+    tid: int
+    fp: object = None
+    children: list = field(default_factory=list)
+
+
+def insert(root: list, seq: list, weak_initial) -> bool:
+    """Insert the steps ``seq`` (objects with ``tid`` and ``fp``) under the
+    children ``root``; True when the tree grew."""
+    children = root
+    rest = list(seq)
+    if not rest:
+        return False
+    while True:
+        for node in children:
+            if weak_initial(node.tid, None if node.fp is None else [node.fp], rest):
+                rest = without_first(rest, node.tid)
+                if not node.children or not rest:
+                    return False
+                children = node.children
+                break
+        else:
+            chain = children
+            for step in rest:
+                n = WakeupNode(step.tid, step.fp)
+                chain.append(n)
+                chain = n.children
+            return True
+
+
+def without_first(steps: list, tid: int) -> list:
+    """``steps`` without the first step of thread ``tid`` (unchanged if none)."""
+    for i, s in enumerate(steps):
+        if s.tid == tid:
+            return steps[:i] + steps[i + 1:]
+    return steps
+
+
+def copy_tree(children: list) -> list:
+    return [WakeupNode(n.tid, n.fp, copy_tree(n.children)) for n in children]
