@@ -50,7 +50,7 @@ from typing import Iterator
 
 from analysis import ir
 from analysis.ir import DataModel
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status
+from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 
 MODES = ("baseline", "dpor", "dpor-ag")
 
