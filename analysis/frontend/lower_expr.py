@@ -892,7 +892,11 @@ _RVALUE = {
 
 def parse_int_literal(text: str, ct) -> tuple[int | None, CType]:
     """Value and C type of an integer constant (None for a floating one)."""
-    t = text.lower()
+    t = text.lower().strip()
+    sign = 1
+    if t[:1] in ("-", "+"):  # tree-sitter may fold a sign into the literal: C applies it after typing
+        sign = -1 if t[0] == "-" else 1
+        t = t[1:].strip()
     i = len(t)
     while i > 0 and t[i - 1] in "ul":
         i -= 1
@@ -929,8 +933,8 @@ def parse_int_literal(text: str, ct) -> tuple[int | None, CType]:
     for c in cands:
         limit = 2 ** (c.bits - 1) if c.signed else 2**c.bits
         if value < limit:
-            return value, c
-    return value, U64
+            return sign * value, c
+    return sign * value, U64
 
 
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27,
