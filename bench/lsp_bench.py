@@ -9,7 +9,10 @@ whose check takes minutes, and while it runs measures:
 * time from ``didOpen`` of a reorder program in the manner of the
   assertion-guided paper's Figure 2 to its first verdict.
 
-Writes ``bench/results/lsp.md``. Usage: ``python bench/lsp_bench.py [--hovers N]``.
+Writes ``bench/results/lsp.md``. Usage:
+``python bench/lsp_bench.py [--hovers N] [--program FILE.c ...]``; each
+``--program`` is opened too and its time to first verdict reported (e.g.
+``../shared/examples/fig2_reorder.c``).
 """
 
 from __future__ import annotations
@@ -172,7 +175,7 @@ async def first(client: Client, uri: str, t0: float, accept) -> float:
         raise TimeoutError(f"{uri}: no accepted diagnostics; published: {seen}") from None
 
 
-async def run(hovers: int) -> dict:
+async def run(hovers: int, programs: list[Path]) -> dict:
     client = make_client()
     await client.start_io(sys.executable, "-m", "server", cwd=str(ROOT))
     drain = asyncio.ensure_future(client.drain_stderr())
@@ -211,6 +214,16 @@ async def run(hovers: int) -> dict:
         out.setdefault("verdict_text", [d.message for d in final.diagnostics if d.code in ("holds", "violated")])
     out["verdict"] = verdicts
 
+    out["programs"] = []
+    for path in programs:
+        uri = path.resolve().as_uri()
+        t0 = opened(client, uri, path.read_text())
+        took = await first(client, uri, t0, lambda p: any(d.code in ("holds", "violated") for d in p.diagnostics))
+        await asyncio.sleep(3.0)
+        final = next(p for _, p in reversed(client.published) if p.uri == uri)
+        out["programs"].append((path.name, took, [d.message for d in final.diagnostics
+                                                  if d.code in ("holds", "violated")]))
+
     uri = "file:///bench/reorder_0.c"
     text = REORDER.replace("LOW", "10").replace("HIGH", "20")
     targets = [text.splitlines().index("    assert(first <= second);"), text.splitlines().index("    first = g;")]
@@ -244,13 +257,14 @@ def ms(x: float) -> str:
     return f"{x * 1000:.0f} ms"
 
 
-def report(out: dict, hovers: int) -> str:
+def report(out: dict, hovers: int, programs: list[Path]) -> str:
     load = os.getloadavg()
     s, v, h = out["syntax"], out["verdict"], out["hover"]
     lines = [
         "# Language server latency while a long check runs",
         "",
-        f"`python bench/lsp_bench.py --hovers {hovers}` on {platform.machine()}, "
+        f"`python bench/lsp_bench.py --hovers {hovers}"
+        + "".join(f" --program {p}" for p in programs) + f"` on {platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}; "
         f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end "
         "(the machine is shared: other work ran at the same time).",
@@ -267,8 +281,10 @@ def report(out: dict, hovers: int) -> str:
         f"p95 {ms(percentile(h, 0.95))}, max {ms(max(h))} |",
         f"| first verdict, reorder program like Figure 2 (3 variants) | — | "
         + ", ".join(ms(x) for x in v) + " |",
+        *[f"| first verdict, `{name}` | — | {ms(took)} |" for name, took, _ in out["programs"]],
         "",
         "The first verdict: " + "; ".join(f"`{t}`" for t in out["verdict_text"]),
+        *[f"`{name}`: " + "; ".join(f"`{t}`" for t in texts) for name, _, texts in out["programs"]],
         "",
         "Each time runs from the client sending the notification or request to it receiving the "
         "diagnostics or the answer, over stdio. Files are opened a few seconds apart; the server keeps "
@@ -281,9 +297,10 @@ def report(out: dict, hovers: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hovers", type=int, default=200)
+    parser.add_argument("--program", type=Path, action="append", default=[])
     args = parser.parse_args()
-    out = asyncio.run(run(args.hovers))
-    text = report(out, args.hovers)
+    out = asyncio.run(run(args.hovers, args.program))
+    text = report(out, args.hovers, args.program)
     dest = ROOT / "bench" / "results" / "lsp.md"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(text)
