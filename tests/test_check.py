@@ -297,3 +297,18 @@ def test_larger_examples_hold_in_baseline_with_their_run_counts(name):
     rel, n = read(name).runs["baseline"]
     r, findings = check_assertion(program, program.assertions()[-1], BASELINE)
     assert r.status is Status.HOLDS and not r.bounded and r.stats.runs == n and findings == []
+
+
+def test_parking_blocked_threads_saves_runs_and_changes_no_verdict():
+    for name in ("lock_handoff.c", "deadlock.c", "prodcons.c", "barrier.c"):
+        program, results, findings = run(name)
+        off = Options(mode="baseline", optimisations=(("park_blocked", False),))
+        items = list(check(program, off))
+        results_off = [i for i in items if isinstance(i, AssertionResult)]
+        findings_off = [i for i in items if isinstance(i, Finding)]
+        assert [r.status for r in results_off] == [r.status for r in results]
+        assert [f.kind for f in findings_off] == [f.kind for f in findings]
+        assert sum(r.stats.runs for r in results_off) >= sum(r.stats.runs for r in results)
+        assert all(r.stats.counter("parked_threads") == 0 for r in results_off)
+    _, results, _ = run("lock_handoff.c")
+    assert results[0].stats.counter("parked_threads") > 0

@@ -96,7 +96,8 @@ class Explorer:
         self.budget = Budget(self.deadline, self.cancel)
         E = self.engine = Engine(self.program, self.values, self.solver, opts.unwind, self.budget,
                                  target=self.target.id if self.target else None,
-                                 record_effects=self.reduction.record_effects)
+                                 record_effects=self.reduction.record_effects,
+                                 park_blocked=opts.enabled("park_blocked"))
         E.pivot_on_single = self.reduction.pivot_on_single
         E.observer = self.reduction.on_event
         self.reduction.start(self)
@@ -127,7 +128,7 @@ class Explorer:
         r = self.result
         r.reached = E.reached
         counters = dict(self.counters)
-        for k, v in self.sstats.counters.items():
+        for k, v in list(E.counters.items()) + list(self.sstats.counters.items()):
             counters[k] = counters.get(k, 0) + v
         for k, v in self.reduction.counters().items():
             counters[k] = counters.get(k, 0) + v

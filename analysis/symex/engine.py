@@ -101,8 +101,10 @@ class Engine:
     decision follow a recorded trace instead of the solver."""
 
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
-                 target: str | None = None, record_effects: bool = False):
+                 target: str | None = None, record_effects: bool = False, park_blocked: bool = True):
         self.P = program
+        self.park_blocked = park_blocked  # the "park_blocked" optimisation (see _park_blocked)
+        self.counters: dict[str, int] = {}
         self.V = values
         self.solver = solver
         self.unwind = unwind
@@ -414,7 +416,8 @@ class Engine:
                 if st.ended:
                     raise LeafReached(Leaf(LeafKind.END))
                 if st.current is None:
-                    self._park_blocked(st)
+                    if self.park_blocked:
+                        self._park_blocked(st)
                     en = st.enabled()
                     if not en:
                         raise LeafReached(self._no_thread_leaf(st))
@@ -490,7 +493,8 @@ class Engine:
         block with certainty (lock of a held mutex, join of a running thread,
         re-acquiring a held mutex after a condition wait), instead of
         scheduling it only to find that out: a failed attempt changes nothing,
-        so the runs saved are runs of no interest."""
+        so the runs saved are runs of no interest. Optimisation ``park_blocked``
+        (switchable; counted as ``parked_threads``)."""
         for t in st.threads:
             if t.status != ENABLED or t.pending is not None:
                 continue
@@ -499,6 +503,7 @@ class Engine:
                 continue
             wait = self._would_block(st, t)
             if wait is not None:
+                self.counters["parked_threads"] = self.counters.get("parked_threads", 0) + 1
                 queue, what, span = wait
                 st.add_step(t.tid, span, f"wait for {what}")
                 sync.block(st, t.tid, queue, what)
@@ -814,10 +819,11 @@ class Engine:
         oidv = L.obj(ptr, V)
         if not isinstance(oidv, int):
             oidv = V.simplified(oidv)
+        off = None
         if isinstance(oidv, int):
             oid = oidv
-        elif self.context_hooks is not None:
-            oid = self.context_hooks.resolve_object(self, st, ptr, oidv)
+        elif self.context_hooks is not None:  # the offset too, when the object's type fixes it
+            oid, off = self.context_hooks.resolve_object(self, st, ptr, oidv)
         else:
             oid = self.concretize(st, oidv, L.id_bits, "a pointer's object")
         obj = st.memory.objs.get(oid)
@@ -830,7 +836,8 @@ class Engine:
             raise LeafReached(Leaf(LeafKind.ERROR, msg, self.span, st.current))
         if write and obj.readonly:
             raise LeafReached(Leaf(LeafKind.ERROR, "write to a string literal", self.span, st.current))
-        off = L.off(ptr, V)
+        if off is None:
+            off = L.off(ptr, V)
         if not isinstance(off, int):
             off = V.simplified(off)
         if nbytes:
