@@ -46,8 +46,9 @@ def replay(program: ir.Program, trace: Trace, options, target: str | None = None
     if context is None:
         st = E.initial_state()
     else:
-        threads = [(t.func, t.pc) for t in context.threads]
-        st = E.context_state(threads, other_routines(program, [f for f, _ in threads]))
+        from analysis.context.initial import initial_state  # the same state the check started from
+
+        st = initial_state(E, program, context)
     try:
         out = E.advance(st)
     except EngineLimit as e:
