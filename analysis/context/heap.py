@@ -1,0 +1,328 @@
+"""The symbolic heap of a context run (arbitrary-context paper §3.2).
+
+Values the initial state leaves unknown may be pointers whose object is a
+symbol: the engine cannot say which object they designate. When such a
+pointer is dereferenced, :meth:`SymbolicHeap.resolve_object` decides it,
+restricted by the points-to analysis of the instruction's address operand:
+
+* it may designate an object the initial state has -- a global, a stack
+  object of a frame, a materialised heap block -- each one a fork whose
+  condition also fixes the offset to one where an object of the accessed
+  type lies inside it (field-sensitive, from the object's declared type);
+* or, when points-to allows objects the state does not have (heap blocks
+  allocated before the context more than once, stack objects of frames not
+  in the state), an object the initial state never named: its *primary
+  object*, created lazily on first access. The pointer's object id is then
+  at least :data:`PRIMARY_BASE` (above any object the run creates), so it
+  can never equal a pointer to an object of the state.
+
+Primary objects alias each other conditionally instead of forking (§3.2):
+two pointers whose object ids are the terms ``x`` and ``y`` designate the
+same object exactly when ``x == y``. A primary's initial contents are
+``ite(x == y1, contents(y1), ite(x == y2, ..., fresh))`` over the existing
+primaries ``yi`` that points-to lets it alias (Equation 1); a store
+through ``x`` writes its primary and, conditionally on ``x == yi``, every
+such ``yi`` (:meth:`after_store`). Loads read the primary only. A pointer
+read from a primary is a term like any other: dereferencing it makes one
+more primary, aliased conditionally with the others, which plays the role
+of the paper's guarded expressions.
+
+Function pointers with a symbolic object are resolved by points-to first
+(the candidate functions), then the solver (a fork per feasible one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from analysis import ir
+from analysis.ir import ArrayType, Intrinsic, IntType, Load, PtrType, Store, StructType, type_size
+from analysis.static.pointsto import ObjectKind
+from analysis.symex.memory import MemObject
+from analysis.context.invariants import choose
+from analysis.symex.pivots import Option
+
+OFFSET_BOUND = 1 << 20  # a primary object's offsets stay below this (no spurious out-of-bounds)
+MAX_OFFSETS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Primary:
+    """A primary object: its object-id term, the object's id in memory, and
+    the points-to objects (indices) it may stand for."""
+
+    term: object
+    oid: int
+    objects: frozenset
+
+
+def primary_base(L) -> int:
+    return 1 << (L.id_bits - 1)
+
+
+class SymbolicHeap:
+    """Resolution of symbolic pointers for one context run (see the module
+    docstring). ``objects``: points-to object index -> the ids of the
+    state's objects standing for it (globals, frames' stack objects,
+    materialised blocks); ``complete``: indices of objects all of whose
+    instances the state has (no primary needed for them)."""
+
+    def __init__(self, program: ir.Program, facts, objects: dict, complete: frozenset):
+        self.P = program
+        self.pts = facts.points_to
+        self.objects = objects
+        self.complete = complete
+        self._site_of_span = {}
+        for f in program.functions:
+            for pc, i in enumerate(f.body):
+                if isinstance(i, Intrinsic) and i.op in (ir.Op.MALLOC, ir.Op.CALLOC, ir.Op.ALLOCA):
+                    self._site_of_span[i.span] = (f.name, pc)
+        self._index = {}
+        for k, o in enumerate(self.pts.objects):
+            if o.kind in (ObjectKind.HEAP, ObjectKind.ALLOCA):
+                self._index[("h", o.func, o.pc)] = k
+            elif o.kind is ObjectKind.STACK:
+                self._index[("s", o.func, o.name)] = k
+
+    # ------------------------------------------------------------------
+
+    def _instruction(self, st):
+        t = st.threads[st.current] if st.current is not None else None
+        if t is None or not t.frames:
+            return None, None
+        f = t.frames[-1]
+        if f.pc >= len(f.func.body):
+            return f.func.name, None
+        return f.func.name, f.pc
+
+    def _targets(self, func, pc) -> frozenset | None:
+        """Points-to objects the current instruction's address operands may
+        denote; None when unknown (no information, or UNKNOWN memory)."""
+        if func is None or pc is None:
+            return None
+        out = set()
+        for locs in self.pts.operand_ids(func, pc):
+            if not locs:
+                return None
+            for o, _ in locs:
+                if self.pts.objects[o].kind is ObjectKind.UNKNOWN:
+                    return None
+                out.add(o)
+        return frozenset(out) if out else None
+
+    def _access_type(self, func, pc):
+        if func is None or pc is None:
+            return None
+        i = self.P.function(func).body[pc]
+        if isinstance(i, (Load, Store)):
+            return i.type
+        if isinstance(i, Intrinsic) and i.args:
+            t = i.args[0].type
+            if isinstance(t, PtrType) and not isinstance(t.pointee, ir.VoidType):
+                return t.pointee
+        return None
+
+    def _run_objects(self, st, index: int) -> list[int]:
+        """Objects the run created that stand for points-to object ``index``
+        (stack objects of frames pushed since the context, heap blocks)."""
+        o = self.pts.objects[index]
+        out = []
+        if o.kind is ObjectKind.STACK:
+            for t in st.threads:
+                for fr in t.frames:
+                    if fr.func.name == o.func and o.name in fr.stack_objs:
+                        out.append(fr.stack_objs[o.name])
+        elif o.kind in (ObjectKind.HEAP, ObjectKind.ALLOCA):
+            for oid, mo in st.memory.objs.items():
+                if mo.kind in ("heap", "alloca") and self._site_of_span.get(mo.span) == (o.func, o.pc):
+                    out.append(oid)
+        return out
+
+    # ------------------------------------------------------------------
+
+    def resolve_object(self, E, st, ptr, oid_term):
+        """``(object id, offset or None)`` of a pointer whose object id is the
+        symbolic ``oid_term``, forking over the candidates (see the module
+        docstring). The offset is concrete when the object's type leaves few
+        places for the accessed type; None leaves it to the engine."""
+        V, L = E.V, E.L
+        off = V.simplified(L.off(ptr, V))
+        known = _resolved(st, oid_term)
+        if known is not None and (isinstance(off, int) or known[1] is None):
+            return known[0], None
+        func, pc = self._instruction(st)
+        targets = self._targets(func, pc)
+        ctype = self._access_type(func, pc)
+        cands: list[int] = []
+        primary_ok = targets is None
+        if targets is None:
+            cands = [oid for oid in E.global_oids.values() if not st.memory.objs[oid].readonly]
+        else:
+            for k in sorted(targets):
+                cands.extend(self.objects.get(k, ()))
+                cands.extend(self._run_objects(st, k))
+                if k not in self.complete and self.pts.objects[k].kind in (
+                        ObjectKind.HEAP, ObjectKind.ALLOCA, ObjectKind.STACK):
+                    primary_ok = True
+        if known is not None:
+            cands, primary_ok = ([known[0]], False) if known[1] is not None else ([], True)
+        seen = set()
+        cands = [c for c in cands if not (c in seen or seen.add(c)) and c in st.memory.objs]
+        existing = [p for p in _primaries(st) if targets is None or p.objects is None or p.objects & targets]
+
+        def options():
+            opts = []
+            for oid in cands:
+                mo = st.memory.objs[oid]
+                cond = V.eq(oid_term, oid, L.id_bits)
+                if cond is False:
+                    continue
+                offs = field_offsets(mo.ctype, ctype) if not isinstance(off, int) else None
+                if offs is not None and len(offs) <= MAX_OFFSETS:
+                    for k in offs:
+                        opts.append(Option(V.and_(cond, V.eq(off, k, L.bits)), ("object", oid, k)))
+                else:
+                    opts.append(Option(cond, ("object", oid, None)))
+            if primary_ok:
+                base = primary_base(L)
+                cond = V.and_(V.le(base, oid_term, L.id_bits, False), V.lt(off, OFFSET_BOUND, L.bits, False))
+                opts.append(Option(cond, ("primary", None, None)))
+            return opts
+
+        opt = choose(E, st, options)
+        kind, oid, k = opt.payload
+        if kind == "primary":
+            oid = self.primary(E, st, oid_term, targets, existing)
+        ctx = st.ctx
+        if _resolved(st, oid_term) is None:
+            st.ctx = replace(ctx, resolved=ctx.resolved + ((oid_term, oid, kind == "object"),))
+        return oid, k
+
+    def primary(self, E, st, term, targets, aliases) -> int:
+        """The primary object of ``term``, created on first use."""
+        for p in _primaries(st):
+            if p.term.eq(term):
+                return p.oid
+        V, L = E.V, E.L
+        oid = E._alloc(st, f"*{_short(term)}", "primary", (1 << L.off_bits) - 1, None, E.span, zeroed=False)
+        obj = st.memory.writable(oid)
+        contents = V.fresh_array(f"primary{oid}[]", L.bits)
+        for p in reversed(aliases):  # Equation 1: conditionally the alias's current contents
+            other = st.memory.objs[p.oid]
+            arr = other.array if other.array is not None else _as_array(st, p.oid, E)
+            same = V.lift_cond(V.eq(term, p.term, L.id_bits))
+            import z3
+
+            contents = z3.If(same, arr, contents)
+        obj.array = contents
+        obj.cells = {}
+        ctx = st.ctx
+        st.ctx = replace(ctx, primaries=ctx.primaries + (Primary(term, oid, targets),))
+        return oid
+
+    def after_store(self, E, st, oid: int, off, n: int, value) -> None:
+        """A store of ``n`` bytes at ``off`` of object ``oid`` is done: when
+        ``oid`` is a primary, write its aliases conditionally."""
+        mine = None
+        for p in _primaries(st):
+            if p.oid == oid:
+                mine = p
+                break
+        if mine is None:
+            return
+        V, L = E.V, E.L
+        for p in _primaries(st):
+            if p is mine or (mine.objects is not None and p.objects is not None and not (mine.objects & p.objects)):
+                continue
+            same = V.eq(mine.term, p.term, L.id_bits)
+            if same is False:
+                continue
+            old = st.memory.load(p.oid, off, n, V, L, E.fresh_mem(st, st.current or 0))
+            st.memory.store(p.oid, off, n, V.ite(same, value, old, 8 * n), V, L)
+
+    def resolve_function(self, E, st, fp, oid_term) -> int:
+        """The object id of the function a symbolic function pointer calls:
+        the callees points-to allows, then the solver (a fork per feasible one)."""
+        V, L = E.V, E.L
+        func, pc = self._instruction(st)
+        names = ()
+        if func is not None and pc is not None:
+            i = self.P.function(func).body[pc]
+            if isinstance(i, ir.Call):
+                names = self.pts.callees.get((func, pc), ())
+            elif isinstance(i, Intrinsic) and i.op is ir.Op.THREAD_CREATE:
+                names = self.pts.routines.get((func, pc), ())
+        oids = [E.func_oids[n] for n in names if n in E.func_oids]
+        if not oids:
+            return E.concretize(st, oid_term, L.id_bits, "a function pointer")
+        opts = [Option(V.eq(oid_term, o, L.id_bits), o) for o in oids]
+        return choose(E, st, lambda: opts).payload
+
+
+def _resolved(st, term):
+    """``(object id, is an object of the state)`` a term was resolved to on this path."""
+    ctx = getattr(st, "ctx", None)
+    if ctx is None:
+        return None
+    for t, oid, real in ctx.resolved:
+        if t.eq(term):
+            return oid, (True if real else None)
+    return None
+
+
+def _primaries(st) -> tuple:
+    ctx = getattr(st, "ctx", None)
+    return ctx.primaries if ctx is not None else ()
+
+
+def _as_array(st, oid: int, E):
+    from analysis.symex.memory import _ensure_array
+
+    obj = st.memory.writable(oid)
+    return _ensure_array(obj, E.V, E.L)
+
+
+def _short(term) -> str:
+    s = str(term)
+    return s if len(s) <= 24 else s[:21] + "..."
+
+
+def field_offsets(container, want) -> list[int] | None:
+    """Offsets in an object of type ``container`` where an object of type
+    ``want`` lies (its fields, array elements, and itself), or None when the
+    types do not say (unknown container or accessed type, byte access)."""
+    if container is None or want is None:
+        return None
+    if isinstance(want, IntType) and want.bits == 8:
+        return None
+    out: list[int] = []
+
+    def walk(t, base: int) -> None:
+        if len(out) > MAX_OFFSETS:
+            return
+        if _same(t, want):
+            out.append(base)
+        if isinstance(t, ArrayType) and t.length:
+            es = type_size(t.elem)
+            for k in range(t.length):
+                walk(t.elem, base + k * es)
+        elif isinstance(t, StructType):
+            for f in t.fields:
+                walk(f.type, base + f.offset)
+
+    walk(container, 0)
+    if len(out) > MAX_OFFSETS:
+        return None
+    return sorted(set(out))
+
+
+def _same(a, b) -> bool:
+    if a == b:
+        return True
+    if isinstance(a, PtrType) and isinstance(b, PtrType):
+        return True
+    if isinstance(a, IntType) and isinstance(b, IntType):
+        return a.bits == b.bits
+    if isinstance(a, StructType) and isinstance(b, StructType):
+        return a.name == b.name and a.size == b.size
+    return False

@@ -1,0 +1,795 @@
+"""The initial state of a check from a program context.
+
+:func:`plan` runs the static part once per program and context (cached):
+the threads and their call stacks (:mod:`.threads`), the must-reaching
+definitions and locksets along each thread's path (:mod:`.reaching`,
+:mod:`.locksets`), barrier counts and matching (:mod:`.barriers`).
+:func:`initial_state` turns the plan into an engine
+:class:`~analysis.symex.state.State` in the engine's own z3 context, and
+installs :class:`ContextHooks` on the engine: the symbolic heap
+(:mod:`.heap`) and the synchronization invariants (:mod:`.invariants`) it
+consults while running.
+
+What each ingredient of :class:`~analysis.check.Context` contributes:
+
+* ``reaching_defs``: registers, stack objects, conflict-free globals and
+  heap blocks allocated once before the context get the terms of their
+  must-reaching definitions (symbols of the terms become fresh symbols,
+  one per symbol and thread instance, so relations between values survive);
+  each thread's start-routine parameter is the argument of a
+  ``pthread_create`` that may have started it (instances of one routine
+  created in a loop get different values of its induction variable);
+  handles written by those creations name the threads of the context.
+  Without it, all of this is fresh symbols (registers read before written,
+  memory never written).
+* ``sync_invariants``: the lock invariant from the locksets, barrier
+  expected counts from ``Bcnts`` and induction variables equated by
+  barrier matching. Without it, any lock may be held by any thread of the
+  context or be free, and barrier counts are fresh symbols.
+
+In every mode: threads positioned at a ``pthread_cond_wait`` or
+``pthread_barrier_wait`` start blocked in it (initial waiters with
+symbolic timestamps); known call stacks are rebuilt; symbolic pointers
+are resolved through points-to (the paper keeps its points-to restriction
+in all its configurations too); a thread whose outermost frame returns
+ends, and only ``main``'s own return ends the process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from analysis import ir
+from analysis.context import barriers, terms
+from analysis.context.heap import SymbolicHeap
+from analysis.context.invariants import LockFact, RunContext, barrier_entry, notify_one, settle_lock
+from analysis.context.locksets import ANY
+from analysis.context.reaching import Walker, param_symbol, thread_symbol
+from analysis.context.terms import ObjRef, Sym
+from analysis.context.threads import ThreadStart, create_sites, thread_starts
+from analysis.ir import Intrinsic, IntType, Op, PtrType, type_size
+from analysis.static.facts import Facts, analyze
+from analysis.static.pointsto import ObjectKind
+from analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
+from analysis.symex.state import BLOCKED, Symbol
+from analysis.symex.values import mask
+
+_PLANS: dict = {}
+MAX_PLANS = 16
+
+
+# --------------------------------------------------------------------------
+# the static part
+
+
+@dataclass
+class ThreadPlan:
+    """One thread of the context: where it starts, and for each frame the
+    must-reaching fact before its pc and the walk of its function."""
+
+    start: ThreadStart
+    frames: list  # [(Env | None, Activation | None)]
+    waits: Op | None = None  # COND_WAIT / BARRIER_WAIT: it starts blocked there
+    position: barriers.LoopPosition | None = None
+
+
+@dataclass
+class Plan:
+    program: ir.Program
+    facts: Facts
+    walker: Walker
+    threads: list
+    counts: dict = field(default_factory=dict)
+    matches: list = field(default_factory=list)
+    main_act: object = None
+
+
+def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
+    """The static analyses of ``context`` (cached per program and context)."""
+    key = (id(program), tuple((t.func, t.pc) for t in context.threads),
+           bool(getattr(context, "reaching_defs", False)), bool(getattr(context, "sync_invariants", False)))
+    hit = _PLANS.get(key)
+    if hit is not None and hit.program is program:
+        return hit
+    facts = facts or analyze(program)
+    rd = bool(getattr(context, "reaching_defs", False))
+    walker = Walker(program, facts, reaching_defs=rd)
+    main_act = walker.walk_main()
+    starts = thread_starts(program, facts, [(t.func, t.pc) for t in context.threads])
+    threads = []
+    for s in starts:
+        frames = walker.walk_thread(s) if s.given else [(walker.thread_entry(s.routine), None)]
+        tp = ThreadPlan(s, frames)
+        if s.given:
+            i = program.function(s.func).body[s.pc] if s.pc < len(program.function(s.func).body) else None
+            if isinstance(i, Intrinsic) and i.op in (Op.COND_WAIT, Op.BARRIER_WAIT):
+                tp.waits = i.op
+            act = frames[-1][1]
+            if act is not None and frames[-1][0] is not None:
+                tp.position = barriers.loop_position(walker, s, act)
+        threads.append(tp)
+    p = Plan(program, facts, walker, threads, main_act=main_act)
+    p.counts = barriers.expected_counts(walker.observed.barrier_inits)
+    p.matches = barriers.matches(program, walker, starts, [t.position for t in threads], p.counts)
+    if len(_PLANS) >= MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[key] = p
+    return p
+
+
+# --------------------------------------------------------------------------
+# the engine's side
+
+
+class ContextHooks:
+    """What the engine asks a context run (``Engine.context_hooks``)."""
+
+    def __init__(self, heap: SymbolicHeap):
+        self.heap = heap
+
+    def resolve_object(self, E, st, ptr, oid_term) -> int:
+        return self.heap.resolve_object(E, st, ptr, oid_term)
+
+    def resolve_function(self, E, st, fp, oid_term) -> int:
+        return self.heap.resolve_function(E, st, fp, oid_term)
+
+    def after_store(self, E, st, oid, off, n, value) -> None:
+        if st.ctx is not None and st.ctx.primaries:
+            self.heap.after_store(E, st, oid, off, n, value)
+
+    def settle_lock(self, E, st, a) -> None:
+        settle_lock(E, st, a)
+
+    def lock_initialised(self, st, a) -> None:
+        if st.ctx is not None:
+            st.ctx = replace(st.ctx, settled=st.ctx.settled | {a})
+
+    def notify_one(self, E, st, p):
+        return notify_one(E, st, p)
+
+    def barrier_entry(self, E, st, a):
+        return barrier_entry(E, st, a)
+
+
+def initial_state(E, program: ir.Program, context):
+    """The engine state at ``context`` (see the module docstring)."""
+    p = plan(program, context)
+    return _Builder(E, p, context).build()
+
+
+class _Builder:
+    def __init__(self, E, p: Plan, context):
+        self.E = E
+        self.p = p
+        self.P = p.program
+        self.rd = bool(getattr(context, "reaching_defs", False))
+        self.si = bool(getattr(context, "sync_invariants", False))
+        self.V, self.L, self.pb = E.V, E.L, E.ptr_bits
+        self.syms: dict[str, object] = {}
+        self.materialised: dict[str, int] = {}
+        self.tids: list[int] = []
+        self.st = None
+        self.constraints: list = []
+        self.args: dict = {}  # (thread index, parameter symbol name) -> the instance's argument
+        self.handle_ids: dict = {}  # handle symbol name -> thread id
+        self.arrived: dict = {}
+
+    # ------------------------------------------------------------------
+
+    def build(self):
+        E = self.E
+        st = self.st = E._base_state(fresh_globals=True)
+        st.ctx = RunContext()
+        for k, tp in enumerate(self.p.threads):
+            self.tids.append(self._spawn(k, tp))
+        if self.rd:
+            self._thread_args()
+            self._registers_and_stacks()
+            self._globals()
+            self._materialised_cells()
+            self._handles()
+        self._waiters()
+        if self.si:
+            self._locks()
+            self._barriers()
+            self._matches()
+        else:
+            self._unknown_sync()
+        for c in self.constraints:
+            if c is False:
+                st.ended = True  # the context cannot happen: nothing runs from it
+                break
+            if c is not True:
+                E.constrain(st, c)
+        E.context_hooks = ContextHooks(self._heap())
+        return st
+
+    def _spawn(self, k: int, tp: ThreadPlan) -> int:
+        E, st = self.E, self.st
+        s = tp.start
+        outer_func, _ = s.frames[0]
+        f = self.P.function(outer_func)
+        ends = s.full_stack and s.routine == self.P.entry
+        tid = E._spawn(st, f, [], outer_func if not s.full_stack else s.routine, ends_process=ends)
+        t = st.wthread(tid)
+        for j, (func, pc) in enumerate(s.frames):
+            if j == 0:
+                frame = t.frames[0]
+            else:
+                call = self.P.function(s.frames[j - 1][0]).body[s.frames[j - 1][1]]
+                frame = E._new_frame(st, self.P.function(func), [], call.dst if isinstance(call, ir.Call) else None)
+                t.frames.append(frame)
+            frame.pc = pc + 1 if j + 1 < len(s.frames) else pc
+        return tid
+
+    # ------------------------------------------------------------------
+    # values of terms
+
+    def symbol(self, name: str, ctype, span) -> object:
+        v = self.syms.get(name)
+        if v is None:
+            bits = ctype.bits if isinstance(ctype, (IntType, PtrType)) else self.pb
+            signed = isinstance(ctype, IntType) and ctype.signed
+            v = self.V.fresh(name, bits)
+            self.st.add_symbol(Symbol(name, v, bits, signed, span or ir.NO_SPAN, True))
+            fixed = self.E.fixed_inputs
+            if fixed is not None and name in fixed:
+                self.constraints.append(v == self.V.const(fixed[name] & mask(bits), bits))
+            self.syms[name] = v
+        return v
+
+    def _span_of(self, sym: Sym):
+        if sym.origin is None:
+            return None
+        frame, pc = sym.origin
+        from analysis.context.reaching import _func_of_frame
+
+        f = self.P.function(_func_of_frame(frame))
+        if f is None:
+            return None
+        return f.body[pc].span if isinstance(pc, int) and 0 <= pc < len(f.body) else f.span
+
+    def sym_name(self, sym: Sym, k: int) -> str:
+        return f"{sym.name}#{k}" if sym.per_thread else sym.name
+
+    def value(self, t, k: int):
+        """The engine value of term ``t`` in thread ``k`` (None: not expressible)."""
+        try:
+            return terms.evaluate(t, self.V, self.L, self.pb, lambda x: self._leaf(x, k))
+        except _Unknown:
+            return None
+
+    def _leaf(self, x, k: int):
+        if isinstance(x, ir.Addr):
+            if x.kind is ir.ObjKind.STACK:
+                raise _Unknown()
+            return self.E._addr_of(self.st, None, x)
+        if isinstance(x, Sym):
+            name = self.sym_name(x, k)
+            if name not in self.syms:
+                bound = self._bound_symbol(x, k)
+                if bound is not None:
+                    self.syms[name] = bound
+            return self.symbol(name, x.type, self._span_of(x))
+        if isinstance(x, ObjRef):
+            oid = self._object(x.key, k)
+            if oid is None:
+                raise _Unknown()
+            return self.L.make(oid)
+        raise _Unknown()
+
+    def _bound_symbol(self, x: Sym, k: int):
+        """Symbols with a value of their own: thread parameters (the
+        instance's argument) and thread handles (the context thread's id)."""
+        tp = self.p.threads[k]
+        if x.per_thread and tp.start.routine and x.origin == (tp.start.routine, -1):
+            return self.args.get((k, x.name))
+        if x.name in self.handle_ids:
+            return self.handle_ids[x.name]
+        return None
+
+    def _object(self, key: str, k: int) -> int | None:
+        st = self.st
+        if key.startswith("stack:"):
+            frame, name = key[len("stack:"):].rsplit(":", 1)
+            t = st.threads[self.tids[k]] if k < len(self.tids) else None
+            if t is not None:
+                for fr in t.frames:
+                    if fr.func.name == frame and name in fr.stack_objs:
+                        return fr.stack_objs[name]
+            for t in st.threads:  # main's frame, in another thread of the context
+                if t.frames and t.frames[0].func.name == frame == self.P.entry and name in t.frames[0].stack_objs:
+                    return t.frames[0].stack_objs[name]
+            if frame == self.P.entry:
+                return self._materialise(key)
+            return None
+        if key.startswith("heap:"):
+            return self._materialise(key)
+        return None
+
+    def _materialise(self, key: str) -> int | None:
+        oid = self.materialised.get(key)
+        if oid is not None:
+            return oid
+        E, st = self.E, self.st
+        if key.startswith("heap:"):
+            info = self.p.walker.observed.materialised.get(key)
+            if info is None:
+                return None
+            size_t, zeroed, span, label = info
+            size = self.value(size_t, 0)
+            if size is None:
+                size = (1 << self.L.off_bits) - 1
+            else:
+                size = self.V.convert(size, terms._bits(size_t.type), self.pb, False)
+            oid = E._alloc(st, label, "heap", size, None, span, zeroed=zeroed)
+        else:
+            name = key.rsplit(":", 1)[1]
+            sv = next((v for v in self.P.function(self.P.entry).stack if v.name == name), None)
+            if sv is None:
+                return None
+            oid = E._alloc(st, name, "stack", type_size(sv.type), sv.type, sv.span, zeroed=False)
+        self.materialised[key] = oid
+        return oid
+
+    # ------------------------------------------------------------------
+    # reaching definitions
+
+    def _thread_args(self) -> None:
+        """Each thread's routine parameter: the argument of a creation that may
+        have started it (a selector symbol per instance when several may)."""
+        walker, V = self.p.walker, self.V
+        by_routine: dict[str, list[int]] = {}
+        for k, tp in enumerate(self.p.threads):
+            s = tp.start
+            if s.routine and s.routine != self.P.entry:
+                by_routine.setdefault(s.routine, []).append(k)
+        for routine, ks in by_routine.items():
+            f = self.P.function(routine)
+            if not f.params:
+                continue
+            sites = [c for c in create_sites(self.P, self.p.facts, routine)
+                     if (c.func, c.pc) in walker.observed.creates]
+            if not sites:
+                continue
+            param = f.params[0]
+            per_inst = []
+            for k in ks:
+                vals, ivs = [], []
+                for site in sites:
+                    frame = walker.observed.create_frames[(site.func, site.pc)]
+                    env = walker.observed.creates[(site.func, site.pc)]
+                    t = walker.term(env, site.func, site.arg, frame) if site.arg is not None else None
+                    if t is not None and site.in_loop:
+                        t = _per_instance(t, frame, walker._scc_members(self.P.function(site.func), site.pc))
+                    v = self.value(walker._converted(t, param.type), k) if t is not None else None
+                    vals.append(v)
+                    ivs.append(self._creation_iv(site, frame, k))
+                if any(v is None for v in vals):
+                    continue
+                if len(sites) == 1:
+                    chosen, sel = vals[0], None
+                else:
+                    sel = self.symbol(f"site@{routine}#{k}", IntType(32, False), f.span)
+                    self.constraints.append(V.lt(sel, len(sites), 32, False))
+                    chosen = vals[-1]
+                    for j in range(len(sites) - 2, -1, -1):
+                        chosen = V.ite(V.eq(sel, j, 32), vals[j], chosen, terms._bits(param.type))
+                self.args[(k, param_symbol(routine, param.name))] = chosen
+                per_inst.append((k, sel, ivs))
+            # distinct instances: different creations (a site outside loops runs
+            # once; one in a loop runs once per value of its induction variable)
+            for a in range(len(per_inst)):
+                for b in range(a + 1, len(per_inst)):
+                    ka, sa, iva = per_inst[a]
+                    kb, sb, ivb = per_inst[b]
+                    for j, site in enumerate(sites):
+                        same = True if sa is None else V.and_(V.eq(sa, j, 32), V.eq(sb, j, 32))
+                        if not site.in_loop:
+                            apart = False
+                        elif iva[j] is not None and ivb[j] is not None:
+                            apart = V.ne(iva[j][0], ivb[j][0], iva[j][1])
+                        else:
+                            continue
+                        self.constraints.append(V.or_(V.not_(same), apart))
+
+    def _creation_iv(self, site, frame: str, k: int):
+        """The value, in instance ``k``, of the induction variable of the loop a
+        creation sits in, with its width; constrained to the loop's range."""
+        act = self.p.main_act if site.func == self.P.entry else None
+        if act is None or act.env_in[site.pc] is None:
+            return None
+        walker = self.p.walker
+        f = self.P.function(site.func)
+        body = walker._scc_members(f, site.pc)
+        if not body:
+            return None
+        iv = barriers._induction(walker, act, _head(f, body), body)
+        if iv is None:
+            return None
+        sym, init, step = iv
+        inst = _per_instance(sym, frame, body)
+        v = self.value(inst, k)
+        if v is None:
+            return None
+        bits = terms._bits(sym.type)
+        trip = barriers._trip_count(walker, act, _head(f, body), body)
+        init_v = self.value(init, k)
+        if trip is not None and init_v is not None and step == 1:
+            bound = self.value(terms.fold(ir.Binary("+", init, trip, sym.type)), k)
+            signed = isinstance(sym.type, IntType) and sym.type.signed
+            if bound is not None:
+                self.constraints.append(self.V.and_(self.V.le(init_v, v, bits, signed),
+                                                    self.V.lt(v, bound, bits, signed)))
+        return v, bits
+
+    def _registers_and_stacks(self) -> None:
+        for k, tp in enumerate(self.p.threads):
+            if not tp.start.given:
+                self._entry_params(k, tp)
+                continue
+            t = self.st.wthread(self.tids[k])
+            for j, (env, act) in enumerate(tp.frames):
+                if env is None:
+                    continue
+                frame = t.frames[j]
+                fname = tp.start.frames[j][0] if tp.start.full_stack or j == len(tp.frames) - 1 else None
+                if fname is None:
+                    continue
+                for name, term in env.regs.items():
+                    if isinstance(term, Sym) and term.origin == (fname, -1) and self._bound_symbol(term, k) is None:
+                        continue  # the value on entry, never defined: fresh as without a context
+                    v = self.value(term, k)
+                    if v is not None:
+                        frame.regs[name] = v
+                for (base, off, n), term in env.cells.items():
+                    if base[0] == "o" and base[1].startswith(f"stack:{fname}:"):
+                        oid = frame.stack_objs.get(base[1].rsplit(":", 1)[1])
+                        v = self.value(term, k)
+                        if oid is not None and v is not None:
+                            self.st.memory.store(oid, off, n, v, self.V, self.L)
+
+    def _entry_params(self, k: int, tp: ThreadPlan) -> None:
+        t = self.st.wthread(self.tids[k])
+        f = t.frames[0].func
+        for p in f.params[:1]:
+            v = self.args.get((k, param_symbol(tp.start.routine, p.name)))
+            if v is not None:
+                t.frames[0].regs[p.name] = v
+
+    def _cursor_envs(self) -> list:
+        return [tp.frames[-1][0] for tp in self.p.threads if tp.start.given and tp.frames[-1][0] is not None] or \
+            [tp.frames[0][0] for tp in self.p.threads if tp.frames[0][0] is not None]
+
+    def _shared_cells(self, prefix: str) -> dict:
+        """Cells of objects outside any frame that every thread's fact agrees on."""
+        envs = self._cursor_envs()
+        if not envs:
+            return {}
+        out = {}
+        for key, term in envs[0].cells.items():
+            base = key[0]
+            if (base[0] != "g") if prefix == "g" else (base != ("o", prefix)):
+                continue
+            if all(e.cells.get(key) == term for e in envs[1:]):
+                out[key] = term
+        return out
+
+    def _globals(self) -> None:
+        envs = self._cursor_envs()
+        if not envs:
+            return
+        clean = frozenset.intersection(*[e.clean for e in envs])
+        st, E = self.st, self.E
+        for base in clean:
+            if base[0] != "g":
+                continue
+            g = self.P.global_var(base[1])
+            oid = E.global_oids.get(base[1])
+            if g is None or oid is None:
+                continue
+            obj = st.memory.writable(oid)
+            obj.zeroed = True
+            obj.cells = {}
+            obj.array = None
+            for iv in g.init:
+                n = type_size(iv.type)
+                if n:
+                    st.memory.store(oid, iv.offset, n, E._const_expr(st, iv.value), self.V, self.L)
+        for (base, off, n), term in self._shared_cells("g").items():
+            if base[0] != "g":
+                continue
+            oid = E.global_oids.get(base[1])
+            v = self.value(term, 0)
+            if oid is not None and v is not None:
+                st.memory.store(oid, off, n, v, self.V, self.L)
+
+    def _materialised_cells(self) -> None:
+        done = set()
+        while True:
+            todo = [k for k in self.materialised if k not in done]
+            if not todo:
+                return
+            for key in todo:
+                done.add(key)
+                oid = self.materialised[key]
+                for (base, off, n), term in self._shared_cells(key).items():
+                    if base == ("o", key):
+                        v = self.value(term, 0)
+                        if v is not None:
+                            self.st.memory.store(oid, off, n, v, self.V, self.L)
+
+    def _handles(self) -> None:
+        """Thread handles written by creations name the context's thread of
+        that routine, when there is exactly one."""
+        by_routine: dict[str, list[int]] = {}
+        for k, tp in enumerate(self.p.threads):
+            if tp.start.routine and tp.start.routine != self.P.entry:
+                by_routine.setdefault(tp.start.routine, []).append(self.tids[k])
+        ids = {}
+        for (func, pc), frame in self.p.walker.observed.create_frames.items():
+            routines = self.p.facts.calls.routines_at(func, pc)
+            if len(routines) == 1 and len(by_routine.get(routines[0], ())) == 1 and \
+                    not any(c.in_loop for c in create_sites(self.P, self.p.facts, routines[0])):
+                ids[thread_symbol(frame, pc)] = by_routine[routines[0]][0]
+        if not ids:
+            return
+        self.handle_ids = {name: tid for name, tid in ids.items()}
+        # re-evaluate main's frame cells that hold handles (main given)
+        for k, tp in enumerate(self.p.threads):
+            if tp.start.given and tp.start.routine == self.P.entry:
+                t = self.st.wthread(self.tids[k])
+                env = tp.frames[0][0]
+                if env is None:
+                    continue
+                for (base, off, n), term in env.cells.items():
+                    if isinstance(term, Sym) and term.name in ids and base[1].startswith(f"stack:{self.P.entry}:"):
+                        oid = t.frames[0].stack_objs.get(base[1].rsplit(":", 1)[1])
+                        if oid is not None:
+                            self.st.memory.store(oid, off, n, ids[term.name], self.V, self.L)
+
+    # ------------------------------------------------------------------
+    # synchronization
+
+    def _waiters(self) -> None:
+        """Threads positioned at a condition or barrier wait start blocked in it."""
+        from analysis.symex import sync
+
+        E, st = self.E, self.st
+        stamps = []
+        arrived: dict[int, int] = {}
+        for k, tp in enumerate(self.p.threads):
+            if tp.waits is None:
+                continue
+            tid = self.tids[k]
+            i = self.P.function(tp.start.func).body[tp.start.pc]
+            q = E.peek(st, tid, i.args[0])
+            if q is None:
+                continue
+            if tp.waits is Op.COND_WAIT:
+                m = E.peek(st, tid, i.args[1])
+                if m is None:
+                    continue
+                sync.block(st, tid, q, f"a signal on {sync._name(E, st, q)}")
+                t = st.wthread(tid)
+                t.phase, t.phase_arg = "cond", m
+                stamp = self.symbol(f"wait-order@{st.threads[tid].name}", IntType(32, True), i.span)
+                self.constraints.append(self.V.lt(stamp, 0, 32, True))
+                for _, other in stamps:
+                    self.constraints.append(self.V.ne(stamp, other, 32))
+                stamps.append((tid, stamp))
+            else:
+                f = st.wframe(tid)
+                if i.dst is not None:
+                    f.regs[i.dst.name] = 0
+                f.pc += 1
+                sync.block(st, tid, q, f"barrier {sync._name(E, st, q)}")
+                arrived[q] = arrived.get(q, 0) + 1
+        st.ctx = replace(st.ctx, waiters=tuple(stamps))
+        self.arrived = arrived
+
+    def _lock_value(self, t, k: int, tp: ThreadPlan):
+        """The engine value of lock term ``t`` of thread ``k``: the term itself
+        with reaching definitions; without them, the register (plus a
+        constant) of one of its frames that holds it, or a constant address."""
+        if t is ANY:
+            return None
+        if self.rd:
+            return self.value(t, k)
+        if terms.is_constant(t) and not any(isinstance(x, ObjRef) for x in terms.leaves(t)):
+            return self.value(t, k)
+        thread = self.st.threads[self.tids[k]]
+        for j, (env, _) in enumerate(tp.frames):
+            if env is None or j >= len(thread.frames):
+                continue
+            frame = thread.frames[j]
+            for name, rt in env.regs.items():
+                delta = _offset_from(t, rt)
+                if delta is None:
+                    continue
+                reg = next((r for r in _regs(frame.func) if r.name == name), None)
+                if reg is None:
+                    continue
+                v = self.E.reg(self.st, self.tids[k], reg) if j == len(thread.frames) - 1 else frame.regs.get(name)
+                if v is None:
+                    continue
+                return self.L.add(v, delta, self.V) if delta else v
+        return None
+
+    def _locks(self) -> None:
+        facts = []
+        for k, tp in enumerate(self.p.threads):
+            env = tp.frames[-1][0] if tp.start.given else None
+            if env is None:
+                continue
+            tid = self.tids[k]
+            held_may, held_must = set(env.locks.held_may), set(env.locks.held_must)
+            if tp.waits is Op.COND_WAIT and self.st.threads[tid].status == BLOCKED:
+                i = self.P.function(tp.start.func).body[tp.start.pc]
+                act = tp.frames[-1][1]
+                m = self.p.walker.term(env, tp.start.func, i.args[1], act.frame if act else tp.start.func)
+                m = _lock_key(m)
+                held_may.discard(m)
+                held_must.discard(m)
+            for t in held_may:
+                v = self._lock_value(t, k, tp)
+                must = t in held_must and v is not None
+                if v is None:
+                    facts.append(LockFact(None, tid, False))
+                elif must and isinstance(v, int) and v not in self.st.locks:
+                    self.st.locks[v] = tid
+                else:
+                    facts.append(LockFact(v, tid, must))
+        self.st.ctx = replace(self.st.ctx, lock_facts=tuple(facts))
+
+    def _unknown_sync(self) -> None:
+        facts = tuple(LockFact(None, self.tids[k], False) for k, tp in enumerate(self.p.threads) if tp.start.given)
+        counts = []
+        for addr_t in self.p.counts:
+            a = self._lock_value(addr_t, 0, self.p.threads[0]) if self.p.threads else None
+            if isinstance(a, int):
+                counts.append(a)
+        st = self.st
+        for a in counts:
+            n = self.symbol(f"count@{sync_name(self.E, st, a)}", IntType(32, False), None)
+            st.barriers[a] = (n, self.arrived.get(a, 0))
+        for a, k in self.arrived.items():
+            if a not in st.barriers:
+                n = self.symbol(f"count@{sync_name(self.E, st, a)}", IntType(32, False), None)
+                st.barriers[a] = (n, k)
+        st.ctx = replace(st.ctx, lock_facts=facts, unknown_barriers=True)
+
+    def _barriers(self) -> None:
+        st, V = self.st, self.V
+        known = []
+        for addr_t, count_ts in self.p.counts.items():
+            a = self.value(addr_t, 0) if self.rd else self._lock_value(addr_t, 0, self.p.threads[0])
+            if not isinstance(a, int):
+                continue
+            vals = [self.value(c, 0) if self.rd or terms.is_constant(c) else None for c in count_ts]
+            arrived = self.arrived.get(a, 0)
+            if any(v is None for v in vals) or not vals:
+                n = self.symbol(f"count@{sync_name(self.E, st, a)}", IntType(32, False), None)
+            elif len(vals) == 1:
+                n = V.convert(vals[0], terms._bits(count_ts[0].type), 32, False)
+            else:
+                n = self.symbol(f"count@{sync_name(self.E, st, a)}", IntType(32, False), None)
+                self.constraints.append(V.or_(*[V.eq(n, V.convert(v, terms._bits(c.type), 32, False), 32)
+                                               for v, c in zip(vals, count_ts)]))
+            self.constraints.append(V.lt(arrived, n, 32, False))
+            st.barriers[a] = (n, arrived)
+            known.append((a, n))
+        for a, k in self.arrived.items():
+            if a not in st.barriers:
+                n = self.symbol(f"count@{sync_name(self.E, st, a)}", IntType(32, False), None)
+                self.constraints.append(V.lt(k, n, 32, False))
+                st.barriers[a] = (n, k)
+        st.ctx = replace(st.ctx, barrier_counts=tuple(known), unknown_barriers=not self.rd)
+
+    def _matches(self) -> None:
+        V = self.V
+        for ka, sa, kb, sb in self.p.matches:
+            va = self._induction_value(sa, ka)
+            vb = self._induction_value(sb, kb)
+            if va is not None and vb is not None:
+                self.constraints.append(V.eq(va, vb, terms._bits(sa.type)))
+
+    def _induction_value(self, sym: Sym, k: int):
+        if self.rd:
+            return self.value(sym, k)
+        return self._lock_value(sym, k, self.p.threads[k])
+
+    # ------------------------------------------------------------------
+
+    def _heap(self) -> SymbolicHeap:
+        pts = self.p.facts.points_to
+        objects: dict[int, list[int]] = {}
+        complete = set()
+        from analysis.context.reaching import _object_index
+
+        index = _object_index(pts)
+        for g in self.P.globals:
+            k = index.get(("g", g.name))
+            if k is not None and g.name in self.E.global_oids:
+                objects.setdefault(k, []).append(self.E.global_oids[g.name])
+                complete.add(k)
+        for key, oid in self.materialised.items():
+            if key.startswith("heap:"):
+                frame, pc = key[len("heap:"):].rsplit(":", 1)
+                from analysis.context.reaching import _func_of_frame
+
+                k = index.get(("h", _func_of_frame(frame), int(pc)))
+                if k is not None:
+                    objects.setdefault(k, []).append(oid)
+                    if not any(t.start.given and t.start.routine == self.P.entry for t in self.p.threads):
+                        complete.add(k)
+            else:
+                k = index.get(("s", self.P.entry, key.rsplit(":", 1)[1]))
+                if k is not None:
+                    objects.setdefault(k, []).append(oid)
+        stacks_known = all(tp.start.full_stack for tp in self.p.threads)
+        for k, o in enumerate(pts.objects):
+            if o.kind is ObjectKind.STACK and (stacks_known or o.func == self.P.entry):
+                complete.add(k)
+        return SymbolicHeap(self.P, self.p.facts, objects, frozenset(complete))
+
+
+class _Unknown(Exception):
+    pass
+
+
+def sync_name(E, st, a: int) -> str:
+    from analysis.symex.trace import lvalue
+
+    return lvalue(st, E.L, a)
+
+
+def _head(f: ir.Function, body) -> int:
+    heads = [p for p in body if any(p in f.successors(q) for q in range(len(f.body)) if q not in body)]
+    return min(heads) if heads else min(body)
+
+
+def _per_instance(t, frame: str, members):
+    """``t`` with the symbols introduced in the creation loop made per-thread
+    (each instance was created in its own iteration)."""
+    from analysis.context.reaching import _stale
+
+    def sub(x):
+        if isinstance(x, Sym) and not x.per_thread and _stale(x, frame, frozenset(members)):
+            return Sym(x.name, x.type, x.origin, True)
+        return None
+
+    return terms.substitute(t, sub)
+
+
+def _lock_key(t):
+    from analysis.context.reaching import _lock_term
+
+    return _lock_term(t)
+
+
+def _offset_from(t, base) -> int | None:
+    """``k`` when ``t`` is ``base`` plus the constant ``k`` bytes, else None."""
+    if t == base:
+        return 0
+    if isinstance(t, ir.PtrAdd) and isinstance(t.offset, ir.Const) and t.ptr == base:
+        return t.offset.value
+    if isinstance(base, Sym) and isinstance(t, Sym):
+        return 0 if t.name == base.name else None
+    return None
+
+
+def _regs(f: ir.Function) -> list:
+    out, seen = [], set()
+    for r in f.params:
+        out.append(r)
+        seen.add(r.name)
+    for i in f.body:
+        d = getattr(i, "dst", None)
+        if d is not None and d.name not in seen:
+            seen.add(d.name)
+            out.append(d)
+    return out
+
+
+__all__ = ["initial_state", "plan", "ContextHooks", "Plan", "Option", "Leaf", "LeafKind", "LeafReached"]

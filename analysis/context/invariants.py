@@ -1,0 +1,201 @@
+"""Synchronization invariants and symbolic wait-queue order (§4.2, §4.3).
+
+The initial state does not say which thread holds which lock: a lock's
+state is *settled* the first time a thread touches it
+(:func:`settle_lock`), by a fork over what the lockset analysis allows.
+With ``L+(T)`` the locks thread T may hold and ``L!(T)`` those it must
+hold, a lock at address ``a`` is
+
+* held by T when some ``e`` in ``L+(T)`` equals ``a`` and no other thread
+  must hold it;
+* free when no ``e`` in any ``L!(T)`` equals ``a``.
+
+This is the paper's invariant ``taken = 0 <=> no held lock equals p``, with
+"held" read as "must be held" on one side and "may be held" on the other,
+so that the initial state stays an over-approximation when a lock is taken
+on some paths to the context only. Without synchronization invariants
+(naive contexts, ``--no-sync-invariants``) every lock may be free or held
+by any thread of the context. Either way, settling happens where the
+engine would first consult the lock: at a lock, trylock, unlock or
+condition wait, and never at a scheduling point (where forking is not
+allowed): there an unsettled lock is not known to block.
+
+Barriers (§4.3): a barrier the context meets initialised is given its
+expected count from ``Bcnts`` (one of the counts its inits may have set,
+or a fresh symbol without invariants) and its arrival count from the
+initial waiters on it (``L <= arrived <= H`` with ``L = H`` because queue
+addresses are concrete here); the count is larger than the arrivals, or
+the barrier would have opened.
+
+Initial waiters (§4.2): threads of the context that start blocked in
+``pthread_cond_wait`` carry a symbolic timestamp below zero (before any
+wait of the run); ``notify_one`` on a queue wakes the initial waiter whose
+timestamp is least among those on that queue, else the first later waiter
+in FIFO order, else nobody (:func:`notify_one`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
+
+
+@dataclass(frozen=True, slots=True)
+class LockFact:
+    """Thread ``tid`` may hold (``must``: must hold) the lock at ``value``
+    (an engine value; None: any lock)."""
+
+    value: object
+    tid: int
+    must: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The outcome of settling the lock at ``address``: its owner or None (free)."""
+
+    address: int
+    owner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunContext:
+    """What a context run keeps in its state (``State.ctx``): the primary
+    objects made so far, the lock facts and the locks already settled, the
+    initial waiters still waiting with their timestamps, the expected
+    counts of barriers not yet met."""
+
+    primaries: tuple = ()
+    resolved: tuple = ()  # ((object-id term, object id, is an object of the state), ...) on this path
+    lock_facts: tuple = ()
+    settled: frozenset = frozenset()
+    waiters: tuple = ()  # ((tid, timestamp term), ...) in queue order
+    barrier_counts: tuple = ()  # ((address, count value), ...)
+    unknown_barriers: bool = False  # a barrier never seen initialised gets a fresh count
+
+    def woken(self, tids) -> "RunContext":
+        if not self.waiters:
+            return self
+        gone = set(tids)
+        return replace(self, waiters=tuple(w for w in self.waiters if w[0] not in gone))
+
+
+def choose(E, st, make_options, exhaustive: bool = False):
+    """``E.fork`` over options that restrict the state rather than cover it:
+    the chosen option's condition is checked and added to the path even when
+    it was the only one left (the engine takes a lone option as implied)."""
+    opt = E.fork(st, make_options, exhaustive=exhaustive)
+    if opt.cond is not True:
+        if not E.is_sat(st, opt.cond):
+            raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=E.span))
+        E.constrain(st, opt.cond)
+    return opt
+
+
+def settle_lock(E, st, a: int) -> None:
+    """Decide who holds the lock at concrete address ``a``, if nobody did yet
+    (see the module docstring). Forks.
+
+    An instruction that forks again after settling is re-executed from a
+    state in which the lock is already settled; its recorded choices are
+    replayed by position, so the settling choice is consumed here again."""
+    ctx = st.ctx
+    if ctx is None:
+        return
+    if a in ctx.settled:
+        if st.forced and isinstance(st.forced[0][1].payload, Settled) and st.forced[0][1].payload.address == a:
+            st.instr_taken.append(st.forced.pop(0))
+        return
+    if a in st.locks:
+        st.ctx = replace(ctx, settled=ctx.settled | {a})
+        return
+    V, pb = E.V, E.ptr_bits
+    may: dict[int, list] = {}
+    must: dict[int, list] = {}
+    for fact in ctx.lock_facts:
+        if st.threads[fact.tid].status == "ended":
+            continue
+        eq = True if fact.value is None else V.eq(fact.value, a, pb)
+        if eq is False:
+            continue
+        may.setdefault(fact.tid, []).append(eq)
+        if fact.must:
+            must.setdefault(fact.tid, []).append(eq)
+
+    def options():
+        opts = []
+        held = {t: V.or_(*cs) for t, cs in may.items()}
+        forced = {t: V.or_(*cs) for t, cs in must.items()}
+        for t in sorted(held):
+            others = [V.not_(c) for u, c in forced.items() if u != t]
+            opts.append(Option(V.and_(held[t], *others), Settled(a, t)))
+        opts.append(Option(V.and_(*[V.not_(c) for c in forced.values()]), Settled(a, None)))
+        return opts
+
+    owner = choose(E, st, options).payload.owner if may else None
+    if owner is not None:
+        st.locks[a] = owner
+    st.ctx = replace(st.ctx, settled=st.ctx.settled | {a})
+
+
+def unsettled(st, a) -> bool:
+    """Whether the lock at ``a`` may be held by someone the state does not
+    record yet (then a thread trying it is not known to block)."""
+    ctx = st.ctx
+    return ctx is not None and bool(ctx.lock_facts) and isinstance(a, int) and a not in ctx.settled \
+        and a not in st.locks
+
+
+def notify_one(E, st, p):
+    """The wait-queue entry (an index into ``st.wq``) a notify-one on ``p``
+    wakes when initial waiters are still waiting; forks. ``NotImplemented``
+    when there are none (the engine's FIFO rule applies)."""
+    ctx = st.ctx
+    if ctx is None or not ctx.waiters:
+        return NotImplemented
+    V, pb = E.V, E.ptr_bits
+    stamps = dict(ctx.waiters)
+    initial = [(k, a, t) for k, (a, t) in enumerate(st.wq) if t in stamps]
+    later = [(k, a, t) for k, (a, t) in enumerate(st.wq) if t not in stamps]
+
+    def options():
+        opts = []
+        for k, a, t in initial:
+            cond = V.eq(a, p, pb)
+            for k2, a2, t2 in initial:
+                if k2 != k:
+                    cond = V.and_(cond, V.or_(V.ne(a2, p, pb), V.lt(stamps[t], stamps[t2], 32, True)))
+            opts.append(Option(cond, k))
+        none_initial = V.and_(*[V.ne(a, p, pb) for _, a, _ in initial])
+        before = none_initial
+        for k, a, t in later:
+            opts.append(Option(V.and_(before, V.eq(a, p, pb)), k))
+            before = V.and_(before, V.ne(a, p, pb))
+        opts.append(Option(before, None))
+        return opts
+
+    return E.fork(st, options, exhaustive=True).payload
+
+
+def barrier_entry(E, st, a: int):
+    """The ``(count, arrived)`` of a barrier the run meets without having
+    seen it initialised, or None (then it is an error, as without a context)."""
+    ctx = st.ctx
+    if ctx is None:
+        return None
+    for addr, count in ctx.barrier_counts:
+        if addr == a:
+            st.barriers[a] = (count, 0)
+            return count, 0
+    if ctx.unknown_barriers:
+        from analysis.ir import NO_SPAN
+        from analysis.symex.state import Symbol
+        from analysis.symex.trace import lvalue
+
+        name = f"count@{lvalue(st, E.L, a)}"
+        term = E.V.fresh(name, 32)
+        st.add_symbol(Symbol(name, term, 32, False, NO_SPAN, True))
+        st.barriers[a] = (term, 0)
+        return term, 0
+    return None

@@ -1,0 +1,428 @@
+"""Abstract values of the context analyses: IR expressions over symbols.
+
+A *term* is what a dataflow analysis knows about a value at a program
+point: an :mod:`analysis.ir` expression (:class:`~analysis.ir.Const`,
+:class:`~analysis.ir.Addr`, :class:`~analysis.ir.Binary`, ...) whose leaves
+are constants, addresses of globals and functions, and two leaves of our
+own:
+
+* :class:`Sym` -- a symbolic constant of the initial state: a value the
+  analysis could not pin down (the value of a register where paths with
+  different definitions join, a load of shared memory, a call's result).
+  Its ``origin`` is the instruction that introduced it; ``per_thread``
+  symbols stand for a different value in each thread instance (two
+  instances of one routine have different loop counters), the others are
+  shared by all threads (values computed by ``main`` before it created
+  them).
+* :class:`ObjRef` -- the address of a heap block the analysis *materialised*:
+  one allocated exactly once before the context (e.g. by ``main`` before
+  its first ``pthread_create``), which the initial state contains as an
+  object of its own.
+
+Terms are frozen, hashable and compared structurally: two terms that are
+equal denote the same value in every execution (that is what a
+must-reaching definition promises), which the lockset and barrier analyses
+use to decide "must be the same lock". :func:`fold` keeps terms in a normal
+form (constants folded, pointer offsets summed, pointer casts dropped) so
+that equal values built in different ways usually compare equal.
+
+:func:`evaluate` turns a term into a z3 value of the engine, given the z3
+value of each leaf; it follows C semantics without the run-time checks
+(overflow wraps), since the values it builds were computed by the program
+before the context, where those checks belong to a whole-program run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from analysis import ir
+from analysis.ir import (
+    Addr, Binary, Cast, Const, CType, Ite, PtrAdd, PtrDiff, PtrType, Unary, IntType,
+)
+from analysis.symex.values import Val, Values, mask
+
+
+@dataclass(frozen=True, slots=True)
+class Sym:
+    """A symbolic constant (see the module docstring). ``name`` is unique
+    per meaning; ``origin`` is ``(function, pc)`` of the instruction that
+    made it, or None for values fixed before any code ran."""
+
+    name: str
+    type: CType
+    origin: tuple[str, int] | None = None
+    per_thread: bool = True
+
+    def __post_init__(self):
+        object.__setattr__(self, "type", canon_type(self.type))
+
+
+@dataclass(frozen=True, slots=True)
+class ObjRef:
+    """The address of the materialised heap block ``key`` (its start)."""
+
+    key: str
+    type: CType
+
+    def __post_init__(self):
+        object.__setattr__(self, "type", canon_type(self.type))
+
+
+def canon_type(t: CType) -> CType:
+    """Pointer types in terms are all ``void *`` of their width: an address
+    is the same value whatever it is declared to point to."""
+    if isinstance(t, PtrType) and not isinstance(t.pointee, ir.VoidType):
+        return PtrType(ir.VoidType(), t.bits)
+    return t
+
+
+def canon(t):
+    """``t`` with its own type made canonical (see :func:`canon_type`)."""
+    ty = getattr(t, "type", None)
+    if not isinstance(ty, PtrType) or isinstance(ty.pointee, ir.VoidType):
+        return t
+    c = canon_type(ty)
+    if isinstance(t, Addr):
+        return Addr(t.name, t.kind, c)
+    if isinstance(t, Const):
+        return Const(t.value, c)
+    if isinstance(t, PtrAdd):
+        return PtrAdd(t.ptr, t.offset, c)
+    if isinstance(t, Ite):
+        return Ite(t.cond, t.then, t.other, c)
+    if isinstance(t, Cast):
+        return Cast(t.arg, c)
+    if isinstance(t, Unary):
+        return Unary(t.op, t.arg, c)
+    if isinstance(t, Binary):
+        return Binary(t.op, t.left, t.right, c)
+    if isinstance(t, ir.Reg):
+        return ir.Reg(t.name, c)
+    return t
+
+
+Term = object  # an ir.Expr whose leaves may also be Sym and ObjRef
+
+COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
+def leaves(t) -> list:
+    """Every leaf (Const, Addr, Sym, ObjRef, Reg) of a term, with repeats."""
+    out, stack = [], [t]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (Binary, PtrDiff)):
+            stack.extend((x.left, x.right))
+        elif isinstance(x, (Unary, Cast)):
+            stack.append(x.arg)
+        elif isinstance(x, PtrAdd):
+            stack.extend((x.ptr, x.offset))
+        elif isinstance(x, Ite):
+            stack.extend((x.cond, x.then, x.other))
+        else:
+            out.append(x)
+    return out
+
+
+def symbols(t) -> frozenset[Sym]:
+    return frozenset(x for x in leaves(t) if isinstance(x, Sym))
+
+
+def is_constant(t) -> bool:
+    """Whether the term has no symbol: the same value in every execution."""
+    return not any(isinstance(x, Sym) for x in leaves(t))
+
+
+def substitute(t, sub: Callable[[object], object | None]):
+    """``t`` with each leaf ``x`` replaced by ``sub(x)`` (kept when None), folded."""
+    if isinstance(t, Binary):
+        return fold(Binary(t.op, substitute(t.left, sub), substitute(t.right, sub), t.type))
+    if isinstance(t, PtrDiff):
+        return fold(PtrDiff(substitute(t.left, sub), substitute(t.right, sub), t.type))
+    if isinstance(t, Unary):
+        return fold(Unary(t.op, substitute(t.arg, sub), t.type))
+    if isinstance(t, Cast):
+        return fold(Cast(substitute(t.arg, sub), t.type))
+    if isinstance(t, PtrAdd):
+        return fold(PtrAdd(substitute(t.ptr, sub), substitute(t.offset, sub), t.type))
+    if isinstance(t, Ite):
+        return fold(Ite(substitute(t.cond, sub), substitute(t.then, sub), substitute(t.other, sub), t.type))
+    r = sub(t)
+    return canon(t if r is None else r)
+
+
+# --------------------------------------------------------------------------
+# normal form
+
+
+def _bits(t: CType) -> int:
+    return t.bits if isinstance(t, (IntType, PtrType)) else 64
+
+
+def _signed(t: CType) -> bool:
+    return isinstance(t, IntType) and t.signed
+
+
+def _as_signed(v: int, bits: int) -> int:
+    v &= mask(bits)
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def _norm(v: int, t: CType) -> int:
+    """A concrete value in the canonical range of its type (signed types signed)."""
+    b = _bits(t)
+    if isinstance(t, IntType) and t.is_bool:
+        return 1 if v else 0
+    return _as_signed(v, b) if _signed(t) else v & mask(b)
+
+
+def fold(t):
+    """One step of normalisation at the root of ``t`` (children are normal)."""
+    t = canon(t)
+    if isinstance(t, Cast):
+        a = t.arg
+        if isinstance(t.type, PtrType) and isinstance(a.type, PtrType):
+            return _retype(a, t.type)
+        if isinstance(a, Const) and isinstance(t.type, (IntType, PtrType)):
+            if isinstance(t.type, IntType) and t.type.is_bool:
+                return Const(1 if a.value else 0, t.type)
+            return Const(_norm(a.value, t.type), t.type)
+        if a.type == t.type:
+            return a
+        return t
+    if isinstance(t, PtrAdd):
+        off = t.offset
+        if isinstance(off, Const) and off.value == 0:
+            return _retype(t.ptr, t.type)
+        if isinstance(t.ptr, PtrAdd) and isinstance(off, Const) and isinstance(t.ptr.offset, Const):
+            total = Const(_as_signed(t.ptr.offset.value + off.value, 64), IntType(64, True))
+            return fold(PtrAdd(t.ptr.ptr, total, t.type))
+        if isinstance(off, Const) and not (isinstance(off.type, IntType) and off.type.bits == 64 and off.type.signed):
+            return PtrAdd(t.ptr, Const(_as_signed(off.value, _bits(off.type)) if _signed(off.type)
+                                       else off.value, IntType(64, True)), t.type)
+        return t
+    if isinstance(t, Unary) and isinstance(t.arg, Const):
+        v, ty = t.arg.value, t.type
+        if t.op == "-":
+            return Const(_norm(-v, ty), ty)
+        if t.op == "~":
+            return Const(_norm(~v, ty), ty)
+        if t.op == "!":
+            return Const(0 if v else 1, ty)
+        return t
+    if isinstance(t, Binary) and isinstance(t.left, Const) and isinstance(t.right, Const):
+        v = _fold_binary(t.op, t.left, t.right, t.type)
+        return t if v is None else Const(v, t.type)
+    if isinstance(t, Ite) and isinstance(t.cond, Const):
+        return t.then if t.cond.value else t.other
+    return t
+
+
+def _retype(t, ty: CType):
+    """The same pointer value with pointer type ``ty`` (casts between pointer
+    types change no bits)."""
+    if getattr(t, "type", None) == ty:
+        return t
+    if isinstance(t, Addr):
+        return Addr(t.name, t.kind, ty)
+    if isinstance(t, ObjRef):
+        return ObjRef(t.key, ty)
+    if isinstance(t, PtrAdd):
+        return PtrAdd(t.ptr, t.offset, ty)
+    if isinstance(t, Sym):
+        return t  # a symbol keeps its own type: its name identifies it
+    if isinstance(t, Const):
+        return Const(t.value, ty)
+    return Cast(t, ty)
+
+
+def _fold_binary(op: str, a: Const, b: Const, ty: CType) -> int | None:
+    at = a.type
+    bits = _bits(at)
+    s = _signed(at)
+    x = _as_signed(a.value, bits) if s else a.value & mask(bits)
+    y = _as_signed(b.value, _bits(b.type)) if _signed(b.type) else b.value & mask(_bits(b.type))
+    if op in COMPARISONS:
+        return int({"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op])
+    if op == "&&":
+        return int(bool(x) and bool(y))
+    if op == "||":
+        return int(bool(x) or bool(y))
+    if op == "+":
+        return _norm(x + y, ty)
+    if op == "-":
+        return _norm(x - y, ty)
+    if op == "*":
+        return _norm(x * y, ty)
+    if op in ("/", "%"):
+        if y == 0:
+            return None
+        q = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)
+        return _norm(q if op == "/" else x - q * y, ty)
+    if op == "&":
+        return _norm(x & y, ty)
+    if op == "|":
+        return _norm(x | y, ty)
+    if op == "^":
+        return _norm(x ^ y, ty)
+    if op in ("<<", ">>"):
+        if not 0 <= y < bits:
+            return None
+        return _norm(x << y if op == "<<" else x >> y, ty)
+    return None
+
+
+# --------------------------------------------------------------------------
+# addresses
+
+
+def address_parts(t) -> tuple[object, int] | None:
+    """``(base, offset)`` when ``t`` is a known object's address plus a
+    constant: ``base`` an :class:`~analysis.ir.Addr` or :class:`ObjRef`."""
+    off = 0
+    while isinstance(t, PtrAdd):
+        if not isinstance(t.offset, Const):
+            return None
+        off += _as_signed(t.offset.value, _bits(t.offset.type)) if _signed(t.offset.type) else t.offset.value
+        t = t.ptr
+    if isinstance(t, Cast) and isinstance(t.type, PtrType):
+        return address_parts(t.arg)
+    if isinstance(t, (Addr, ObjRef)):
+        return t, off
+    return None
+
+
+def may_equal(a, b) -> bool:
+    """False only when the two address terms are provably different: both
+    known objects' addresses plus constants, differing."""
+    pa, pb = address_parts(a), address_parts(b)
+    if pa is None or pb is None:
+        return True
+    (ba, oa), (bb, ob) = pa, pb
+    same_base = (ba.name, ba.kind) == (bb.name, bb.kind) if isinstance(ba, Addr) and isinstance(bb, Addr) \
+        else (isinstance(ba, ObjRef) and isinstance(bb, ObjRef) and ba.key == bb.key)
+    return same_base and oa == ob
+
+
+# --------------------------------------------------------------------------
+# evaluation into the engine's values
+
+
+def evaluate(t, V: Values, L, ptr_bits: int, leaf: Callable[[object], Val]) -> Val:
+    """The value of term ``t``; ``leaf(x)`` gives the value of each Addr,
+    Sym and ObjRef leaf. Arithmetic wraps (see the module docstring)."""
+    ty = type(t)
+    if ty is Const:
+        return t.value & mask(_bits(t.type))
+    if ty in (Addr, Sym, ObjRef):
+        return leaf(t)
+    if ty is Cast:
+        to = t.type
+        if isinstance(to, IntType) and to.is_bool:
+            return V.of_cond(_cond(t.arg, V, L, ptr_bits, leaf), to.bits)
+        v = evaluate(t.arg, V, L, ptr_bits, leaf)
+        return V.convert(v, _bits(t.arg.type), _bits(to), _signed(t.arg.type))
+    if ty is PtrAdd:
+        p = evaluate(t.ptr, V, L, ptr_bits, leaf)
+        o = evaluate(t.offset, V, L, ptr_bits, leaf)
+        return L.add(p, V.convert(o, _bits(t.offset.type), ptr_bits, _signed(t.offset.type)), V)
+    if ty is PtrDiff:
+        d = V.sub(evaluate(t.left, V, L, ptr_bits, leaf), evaluate(t.right, V, L, ptr_bits, leaf), ptr_bits)
+        return V.convert(d, ptr_bits, _bits(t.type), True)
+    if ty is Unary:
+        b = _bits(t.type)
+        if t.op == "!":
+            return V.of_cond(V.not_(_cond(t.arg, V, L, ptr_bits, leaf)), b)
+        a = evaluate(t.arg, V, L, ptr_bits, leaf)
+        if t.op == "-":
+            return V.neg(a, b)
+        if t.op == "~":
+            return V.bnot(a, b)
+        return a
+    if ty is Ite:
+        c = _cond(t.cond, V, L, ptr_bits, leaf)
+        return V.ite(c, evaluate(t.then, V, L, ptr_bits, leaf), evaluate(t.other, V, L, ptr_bits, leaf),
+                     _bits(t.type))
+    if ty is Binary:
+        if t.op in COMPARISONS or t.op in ("&&", "||"):
+            return V.of_cond(_cond(t, V, L, ptr_bits, leaf), _bits(t.type))
+        return _arith(t, V, L, ptr_bits, leaf)
+    raise ValueError(f"not a term: {ty.__name__}")
+
+
+def _cond(t, V, L, ptr_bits, leaf):
+    if isinstance(t, Binary):
+        if t.op in COMPARISONS:
+            a = evaluate(t.left, V, L, ptr_bits, leaf)
+            b = evaluate(t.right, V, L, ptr_bits, leaf)
+            w, s = _bits(t.left.type), _signed(t.left.type)
+            return {"==": lambda: V.eq(a, b, w), "!=": lambda: V.ne(a, b, w), "<": lambda: V.lt(a, b, w, s),
+                    "<=": lambda: V.le(a, b, w, s), ">": lambda: V.lt(b, a, w, s),
+                    ">=": lambda: V.le(b, a, w, s)}[t.op]()
+        if t.op == "&&":
+            return V.and_(_cond(t.left, V, L, ptr_bits, leaf), _cond(t.right, V, L, ptr_bits, leaf))
+        if t.op == "||":
+            return V.or_(_cond(t.left, V, L, ptr_bits, leaf), _cond(t.right, V, L, ptr_bits, leaf))
+    if isinstance(t, Unary) and t.op == "!":
+        return V.not_(_cond(t.arg, V, L, ptr_bits, leaf))
+    return V.cond_of(evaluate(t, V, L, ptr_bits, leaf), _bits(t.type))
+
+
+def condition(t, V: Values, L, ptr_bits: int, leaf) -> object:
+    """``t != 0`` as a z3 condition (or a Python bool)."""
+    return _cond(t, V, L, ptr_bits, leaf)
+
+
+def _arith(t: Binary, V, L, ptr_bits, leaf) -> Val:
+    b = _bits(t.type)
+    s = _signed(t.type)
+    x = evaluate(t.left, V, L, ptr_bits, leaf)
+    y = evaluate(t.right, V, L, ptr_bits, leaf)
+    op = t.op
+    if op == "+":
+        return V.add(x, y, b)
+    if op == "-":
+        return V.sub(x, y, b)
+    if op == "*":
+        return V.mul(x, y, b)
+    if op in ("/", "%"):
+        return V.div(x, y, b, s) if op == "/" else V.rem(x, y, b, s)
+    if op == "&":
+        return V.band(x, y, b)
+    if op == "|":
+        return V.bor(x, y, b)
+    if op == "^":
+        return V.bxor(x, y, b)
+    if op in ("<<", ">>"):
+        n = V.convert(y, _bits(t.right.type), b, False)
+        return V.shl(x, n, b) if op == "<<" else V.shr(x, n, b, s)
+    raise ValueError(f"operator {op}")
+
+
+def show(t) -> str:
+    """A short C-like rendering, for messages and tests."""
+    if isinstance(t, Const):
+        return str(_as_signed(t.value, _bits(t.type)) if _signed(t.type) else t.value)
+    if isinstance(t, Addr):
+        return f"&{t.name}"
+    if isinstance(t, Sym):
+        return t.name
+    if isinstance(t, ObjRef):
+        return f"&{t.key}"
+    if isinstance(t, ir.Reg):
+        return t.name
+    if isinstance(t, PtrAdd):
+        return f"({show(t.ptr)} +p {show(t.offset)})"
+    if isinstance(t, Binary):
+        return f"({show(t.left)} {t.op} {show(t.right)})"
+    if isinstance(t, Unary):
+        return f"{t.op}{show(t.arg)}"
+    if isinstance(t, Cast):
+        return f"({t.type}){show(t.arg)}"
+    if isinstance(t, PtrDiff):
+        return f"({show(t.left)} -p {show(t.right)})"
+    if isinstance(t, Ite):
+        return f"({show(t.cond)} ? {show(t.then)} : {show(t.other)})"
+    return repr(t)

@@ -1,0 +1,256 @@
+"""The threads of a program context: routines, call stacks, creation sites.
+
+A context thread is given as a statement, ``(function, pc)``. This module
+works out, from the call graph, what the rest of the analysis needs to know
+about it:
+
+* its *start routine*: the thread routine (or ``main``) from which the
+  function is reached by calls;
+* its *call stack*, when the function is reached by exactly one chain of
+  call sites from its routine: the outer frames then exist in the initial
+  state and the thread runs on after the function returns. Otherwise the
+  stack is the one frame of the function, and the thread ends when it
+  returns (arbitrary-context paper §2.2);
+* the routines that may run in parallel and were not given, which start at
+  their entry;
+* where each routine's threads are created, with which argument
+  expression, and whether the creation may repeat (a ``pthread_create`` in a
+  loop): :mod:`analysis.context.initial` turns this into the instances'
+  parameters, different in each instance when the creation loop's induction
+  variable says so (the paper's "unique id parameter" case).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis import ir
+from analysis.ir import Call, Intrinsic, Op
+from analysis.static.cfg import build as build_cfg
+from analysis.static.facts import Facts
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadStart:
+    """Where one context thread starts: ``frames`` from the outermost (the
+    routine's, when the stack is known) to the innermost, each ``(function,
+    pc)``; an outer frame's pc is its call site. ``routine`` is the start
+    routine ('' when none reaches the function). ``given``: from a position;
+    else a routine started at its entry."""
+
+    routine: str
+    frames: tuple[tuple[str, int], ...]
+    given: bool = True
+
+    @property
+    def func(self) -> str:
+        return self.frames[-1][0]
+
+    @property
+    def pc(self) -> int:
+        return self.frames[-1][1]
+
+    @property
+    def full_stack(self) -> bool:
+        """The outermost frame is the routine's: the thread ends when it returns."""
+        return self.frames[0][0] == self.routine
+
+
+@dataclass(frozen=True, slots=True)
+class CreateSite:
+    """A ``pthread_create`` that may start ``routine``: in ``func`` at ``pc``,
+    passing ``arg`` (an IR expression of the creator); ``in_loop`` when it may
+    run more than once."""
+
+    func: str
+    pc: int
+    routine: str
+    arg: ir.Expr | None
+    in_loop: bool
+
+
+def routines_reaching(program: ir.Program, facts: Facts, func: str) -> list[str]:
+    """Thread routines (main included) from which ``func`` is reached by calls."""
+    out = []
+    for r in program.thread_routines():
+        if func in reachable(facts, r):
+            out.append(r)
+    return out
+
+
+def reachable(facts: Facts, root: str) -> set[str]:
+    """Functions reached from ``root`` by calls (``root`` included)."""
+    key = ("context.reachable", root)
+    hit = facts._cache.get(key)
+    if hit is not None:
+        return hit
+    seen, todo = {root}, [root]
+    while todo:
+        for g in facts.calls.called_from(todo.pop()):
+            if g not in seen:
+                seen.add(g)
+                todo.append(g)
+    facts._cache[key] = seen
+    return seen
+
+
+def call_chain(program: ir.Program, facts: Facts, func: str, routines: set[str]) -> tuple[tuple[str, int], ...]:
+    """The unique chain of call sites from a routine down to ``func``
+    (outermost first, ending before ``func``), or () when ``func`` is a
+    routine itself or the chain is not unique."""
+    chain: list[tuple[str, int]] = []
+    seen = {func}
+    f = func
+    while f not in routines:
+        sites = facts.calls.call_sites_of(f)
+        if len(sites) != 1:
+            return ()
+        g, pc = sites[0]
+        if g in seen:
+            return ()
+        seen.add(g)
+        chain.append((g, pc))
+        f = g
+    return tuple(reversed(chain))
+
+
+def thread_starts(program: ir.Program, facts: Facts, positions: list[tuple[str, int]]) -> list[ThreadStart]:
+    """The given threads (one per ``(function, pc)``, in order) followed by
+    the routines that start at their entry."""
+    routines = set(program.thread_routines())
+    given = []
+    for func, pc in positions:
+        reach = routines_reaching(program, facts, func)
+        chain = call_chain(program, facts, func, routines)
+        if func in routines:
+            routine = func
+        elif chain:
+            routine = chain[0][0]
+        else:
+            routine = reach[0] if len(reach) == 1 else ""
+        given.append(ThreadStart(routine, chain + ((func, pc),), True))
+    others = [ThreadStart(r, ((r, 0),), False) for r in parallel_routines(program, facts, given)]
+    return given + others
+
+
+def parallel_routines(program: ir.Program, facts: Facts, given: list[ThreadStart]) -> list[str]:
+    """Routines (not main) that start at their entry: those from which no
+    given thread's function is reached, and, when ``main`` is given at a
+    statement, only those created on some path before that statement."""
+    funcs = {f for t in given for f, _ in t.frames}
+    main_at = [t.pc for t in given if t.frames[0][0] == program.entry]
+    out = []
+    for r in program.thread_routines():
+        if r == program.entry or reachable(facts, r) & funcs:
+            continue
+        if main_at and not any(_created_before(program, facts, r, pc) for pc in main_at):
+            continue
+        out.append(r)
+    return out
+
+
+def _created_before(program: ir.Program, facts: Facts, routine: str, pc: int) -> bool:
+    """Whether some creation of ``routine`` may run in ``main`` before ``pc``
+    (directly, or inside a call ``main`` makes before it)."""
+    main = program.function(program.entry)
+    sites = set()
+    for site_func, site_pc in facts.calls.create_sites_of(routine):
+        if site_func == program.entry:
+            sites.add(site_pc)
+        else:
+            for k, i in enumerate(main.body):
+                if isinstance(i, Call) and site_func in _callees_closure(facts, program.entry, k):
+                    sites.add(k)
+    if not sites:
+        return False
+    succ = build_cfg(main).succ
+    seen, todo = set(), list(sites)
+    while todo:
+        x = todo.pop()
+        for s in succ[x] if x < len(main.body) else ():
+            if s not in seen:
+                seen.add(s)
+                todo.append(s)
+    return pc in seen
+
+
+def _callees_closure(facts: Facts, func: str, pc: int) -> set[str]:
+    out: set[str] = set()
+    for g in facts.calls.callees_at(func, pc):
+        out |= reachable(facts, g)
+    return out
+
+
+def create_sites(program: ir.Program, facts: Facts, routine: str) -> list[CreateSite]:
+    """Every ``pthread_create`` that may start ``routine``."""
+    out = []
+    loops = {}
+    for func, pc in facts.calls.create_sites_of(routine):
+        f = program.function(func)
+        i = f.body[pc]
+        if func not in loops:
+            loops[func] = cyclic_pcs(f)
+        arg = i.args[3] if isinstance(i, Intrinsic) and len(i.args) > 3 else None
+        called_once = func == program.entry or len(facts.calls.call_sites_of(func)) == 1
+        out.append(CreateSite(func, pc, routine, arg, pc in loops[func] or not called_once))
+    return out
+
+
+def cyclic_pcs(f: ir.Function) -> frozenset[int]:
+    """The pcs of ``f`` that lie on a cycle of its control-flow graph."""
+    n = len(f.body)
+    succ = [f.successors(pc) for pc in range(n)]
+    index, low, on, stack, out = {}, {}, set(), [], set()
+    counter = [0]
+
+    def visit(v: int) -> None:
+        work = [(v, iter(succ[v]))]
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        while work:
+            node, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(succ[w])))
+                    break
+                if w in on:
+                    low[node] = min(low[node], index[w])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == node:
+                            break
+                    if len(comp) > 1 or node in succ[node]:
+                        out.update(comp)
+
+    for v in range(n):
+        if v not in index:
+            visit(v)
+    return frozenset(out)
+
+
+def sync_waits(program: ir.Program, facts: Facts, routine: str, op: Op) -> list[tuple[str, int]]:
+    """The instructions with operation ``op`` a thread of ``routine`` may run."""
+    out = []
+    for fname in sorted(reachable(facts, routine)):
+        f = program.function(fname)
+        if f is None:
+            continue
+        for pc, i in enumerate(f.body):
+            if isinstance(i, Intrinsic) and i.op is op:
+                out.append((fname, pc))
+    return out
