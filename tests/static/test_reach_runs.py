@@ -34,7 +34,7 @@ def faddr(name):
 def body(draw, name: str, n: int):
     out = []
     for pc in range(n):
-        kind = draw(hs.sampled_from("aaabbbjcccpteurrs" if name != "main" else "aaabbbjcccptturs"))
+        kind = draw(hs.sampled_from("aabbbjcccppttaeurrsss" if name != "main" else "aabbbjcccppttturss"))
         target = lambda: draw(hs.integers(0, n - 1))
         if kind == "a":
             out.append(assign(Reg("x", I32), Const(pc, I32)))
@@ -61,12 +61,10 @@ def body(draw, name: str, n: int):
         else:
             out.append(Intrinsic(Op.ASSERT, None, (Const(1, I32),), S,
                                  assert_kind=AssertKind.ASSERT, text="1"))
-    if name == "main":
-        choice = Ite(Reg("c", I32), faddr(draw(hs.sampled_from(FUNCS[1:]))),
-                     faddr(draw(hs.sampled_from(FUNCS[1:]))), VP)
-        out.insert(0, assign(FP, choice))
-        out = [_shift(i) for i in out[:1]] + [_shift(i, 1) for i in out[1:]]
-    return out + [Return(None, S)]
+    # Each function first sets its own function pointer register.
+    choice = Ite(Reg("c", I32), faddr(draw(hs.sampled_from(FUNCS[1:]))),
+                 faddr(draw(hs.sampled_from(FUNCS[1:]))), VP)
+    return [assign(FP, choice)] + [_shift(i, 1) for i in out] + [Return(None, S)]
 
 
 def _shift(i, k=0):
@@ -82,7 +80,7 @@ def _shift(i, k=0):
 def programs(draw):
     funcs = []
     for name in FUNCS:
-        n = draw(hs.integers(2, 10))
+        n = draw(hs.integers(1, 10))
         funcs.append(Function(name, FuncType(VP, ()), (), (StackVar("h", I64, S),),
                               tuple(draw(body(name, n))), S))
     return program(*funcs)
@@ -105,16 +103,15 @@ class Walk:
         return self.coins[self.coin % len(self.coins)]
 
     def run_thread(self, thread, func):
-        stack = [[func, 0]]
-        fp = None
+        stack = [[func, 0, None]]  # function, pc, its fp register
         while stack and not self.stopped:
             if self.step > 300 or len(stack) > 6:
                 self.stopped = True
                 return
-            f, pc = stack[-1]
+            f, pc, fp = stack[-1]
             body = self.prog.function(f).body
             i = body[pc]
-            self.events.append((self.step, thread, tuple((g, p) for g, p in stack)))
+            self.events.append((self.step, thread, tuple((g, p) for g, p, _ in stack)))
             self.step += 1
             nxt = pc + 1
             if isinstance(i, Branch):
@@ -127,8 +124,8 @@ class Walk:
                     stack[-1][1] += 1
                 continue
             elif isinstance(i, Call):
-                callee = i.callee.name if isinstance(i.callee, Addr) else self.fp
-                stack.append([callee, 0])
+                callee = i.callee.name if isinstance(i.callee, Addr) else fp
+                stack.append([callee, 0, None])
                 continue
             elif isinstance(i, Intrinsic):
                 if i.op is Op.ASSERT:
@@ -139,14 +136,14 @@ class Walk:
                 elif i.op is Op.THREAD_EXIT:
                     return
                 elif i.op is Op.THREAD_CREATE:
-                    routine = i.args[2].name if isinstance(i.args[2], Addr) else self.fp
+                    routine = i.args[2].name if isinstance(i.args[2], Addr) else fp
                     self.threads += 1
                     child = self.threads
                     self.parent[child] = (thread, self.step - 1)
                     self.run_thread(child, routine)
-            elif i.dst is FP or getattr(i, "dst", None) == FP:
+            elif getattr(i, "dst", None) == FP:
                 e = i.expr
-                self.fp = (e.then if self.flip() else e.other).name
+                stack[-1][2] = (e.then if self.flip() else e.other).name
             stack[-1][1] = nxt
 
 
@@ -155,7 +152,6 @@ class Walk:
 def test_reach_and_distance_bound_every_real_path(prog, coins):
     facts = analyze(prog)
     walk = Walk(prog, coins)
-    walk.fp = None
     walk.run_thread(0, "main")
     for step, thread, func, pc in walk.asserts:
         reach = facts.reach(f"{func}:{pc}")
