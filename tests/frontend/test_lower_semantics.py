@@ -1,9 +1,12 @@
-"""The lowering computes what C computes: random integer expressions over
-variables of every width and signedness (registers and memory) are run
-natively (gcc -fwrapv) and on the IR by a small concrete interpreter, and
-must give the same values. This checks the conversions the front end makes
-explicit (promotions, usual arithmetic conversions, assignment truncation,
-_Bool), constant folding, and the order of side effects."""
+"""The lowering computes what C computes: random straight-line programs
+(integer expressions over variables of every width and signedness, in
+registers and in memory; assignments, compound assignments, ++/--, writes
+guarded by &&, || and ?:, loops, a switch with fall-through, an array and a
+struct) are run natively (gcc -fwrapv) and on the IR by a small concrete
+interpreter, and must record the same values. This checks the conversions
+the front end makes explicit (promotions, usual arithmetic conversions,
+assignment truncation, _Bool), constant folding, control flow and the order
+of side effects."""
 
 from __future__ import annotations
 
@@ -58,11 +61,13 @@ SAFE_BINARY = ["+", "-", "*", "&", "|", "^", "==", "!=", "<", "<=", ">", ">=", "
 
 @st.composite
 def expr(draw, depth: int = 3) -> str:
+    """A side-effect-free integer expression (no undefined behaviour under
+    -fwrapv: divisors are positive, shift counts below 16)."""
     if depth == 0 or draw(st.integers(0, 4)) == 0:
         return draw(st.one_of(st.sampled_from(NAMES), st.integers(-300, 300).map(str),
-                              st.sampled_from(["0x80000000", "4294967295u", "-1L", "'a'"])))
+                              st.sampled_from(["0x80000000", "4294967295u", "-1L", "'a'", "-2147483648"])))
     sub = lambda: draw(expr(depth - 1))  # noqa: E731
-    k = draw(st.integers(0, 8))
+    k = draw(st.integers(0, 7))
     if k <= 2:
         return f"({sub()} {draw(st.sampled_from(SAFE_BINARY))} {sub()})"
     if k == 3:
@@ -75,22 +80,61 @@ def expr(draw, depth: int = 3) -> str:
         return f"{draw(st.sampled_from(['-', '~', '!']))}({sub()})"
     if k == 6:
         return f"(({draw(st.sampled_from(CASTS))})({sub()}))"
-    if k == 7:
-        return f"({sub()} ? {sub()} : {sub()})"
-    target = draw(st.sampled_from(NAMES))
-    return draw(st.sampled_from([f"({target} = {sub()})", f"({target} += {sub()})", f"{target}++",
-                                 f"--{target}", f"({sub()}, {sub()})"]))
+    return f"({sub()} ? {sub()} : {sub()})"
 
 
-def program_text(values: dict[str, int], exprs: list[str], memory: set[str]) -> str:
+@st.composite
+def statement(draw) -> str:
+    """A statement whose side effects C sequences completely: an output, an
+    assignment, or a write guarded by &&, ||, ?: or sequenced by a comma."""
+    e = lambda: draw(expr())  # noqa: E731
+    t = lambda: draw(st.sampled_from(NAMES))  # noqa: E731
+    k = draw(st.integers(0, 11))
+    if k <= 1:
+        return "OUT"
+    if k == 8:
+        return f"for (int k = 0; k < ({e()} & 3); k++) {t()} += k * ({e()});"
+    if k == 9:
+        return (f"switch (({e()}) & 3) {{ case 0: {t()} = {e()}; break; case 1: {t()}++;"
+                f" case 2: {t()} ^= {e()}; break; default: {t()}--; }}")
+    if k == 10:
+        return f"arr[({e()}) & 3] = {e()}; rec.f = arr[({e()}) & 3]; {t()} = rec.f + rec.g;"
+    if k == 11:
+        return f"{{ int n = ({e()}) & 3; do {{ {t()} -= n; }} while (n-- > 0); }}"
+    if k == 2:
+        return f"{t()} = {e()};"
+    if k == 3:
+        return f"{t()} {draw(st.sampled_from(['+=', '-=', '*=', '&=', '|=', '^=']))} {e()};"
+    if k == 4:
+        return draw(st.sampled_from([f"{t()}++;", f"--{t()};", f"{t()}--;", f"++{t()};"]))
+    if k == 5:
+        return f"({e()}) {draw(st.sampled_from(['&&', '||']))} ({t()} = {e()});"
+    if k == 6:
+        return f"({e()}) ? ({t()} = {e()}) : ({t()} += {e()});"
+    return f"({t()} = {e()}, {t()} = {e()});"
+
+
+def program_text(values: dict[str, int], steps: list[str], memory: set[str]) -> tuple[str, int]:
+    """The C program running ``steps`` (``OUT`` records an expression into
+    ``out``), and how many values it records."""
     decls = [f"{t} {n} = {values[n]}{'u' if not t.startswith(('signed', 'short', 'int', 'long', '_Bool')) else ''};"
              for n, t, _ in VARS if n in memory]
-    lines = [*decls, f"long long out[{len(exprs)}];", "int main(void) {"]
-    lines += [f"    {t} {n} = {values[n]};" for n, t, _ in VARS if n not in memory]
-    lines += [f"    out[{k}] = (long long)({e});" for k, e in enumerate(exprs)]
-    lines += ["#ifdef NATIVE", "    for (int k = 0; k < %d; k++) printf(\"%%lld\\n\", out[k]);" % len(exprs),
+    body, n = [], 0
+    for step in steps:
+        if step.startswith("OUT"):
+            body.append(f"    out[{n}] = (long long)({step[3:] or 'i'});")
+            n += 1
+        else:
+            body.append(f"    {step}")
+    body += [f"    out[{n + k}] = (long long){name};" for k, name in enumerate(NAMES)]
+    n += len(NAMES)
+    lines = [*decls, f"long long out[{n}];", "int main(void) {"]
+    lines += [f"    {t} {name} = {values[name]};" for name, t, _ in VARS if name not in memory]
+    lines += ["    int arr[4] = { 1, -2 };", "    struct { short f; unsigned char g; } rec = { 3, 250 };"]
+    lines += body
+    lines += ["#ifdef NATIVE", "    for (int k = 0; k < %d; k++) printf(\"%%lld\\n\", out[k]);" % n,
               "#endif", "    return 0;", "}"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", n
 
 
 def native(text: str) -> list[int]:
@@ -201,18 +245,28 @@ def interpreted(text: str, n: int) -> list[int]:
 values_strategy = st.fixed_dictionaries({n: st.integers(lo, hi) for n, _, (lo, hi) in VARS})
 
 
+@st.composite
+def steps_strategy(draw) -> list[str]:
+    steps = draw(st.lists(statement(), min_size=1, max_size=8))
+    return [f"OUT{draw(expr())}" if s == "OUT" else s for s in steps]
+
+
 @pytest.mark.skipif(GCC is None, reason="no C compiler to run the programs natively")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(values_strategy, st.lists(expr(), min_size=1, max_size=6), st.sets(st.sampled_from(NAMES)))
-def test_lowered_expressions_compute_what_c_computes(values, exprs, memory) -> None:
-    text = program_text(values, exprs, memory)
-    assert interpreted(text, len(exprs)) == native(text), text
+@given(values_strategy, steps_strategy(), st.sets(st.sampled_from(NAMES)))
+def test_lowered_statements_compute_what_c_computes(values, steps, memory) -> None:
+    text, n = program_text(values, steps, memory)
+    assert interpreted(text, n) == native(text), text
 
 
 def test_the_interpreter_sees_conversions() -> None:
     """A fixed case, so that this file fails even without a compiler if the
     conversions go wrong: -1 < 1u is false in C (-1 becomes UINT_MAX)."""
-    text = program_text({n: 0 for n in NAMES} | {"i": -1, "uc": 200, "sc": -1},
-                        ["i < 1u", "uc + 100", "(unsigned char)(uc + 100)", "sc == 255", "(_Bool)256",
-                         "i / 2", "-7 % 3", "(long)i * 3000000000u", "-2147483649", "-2147483648 < 0"], {"uc"})
-    assert interpreted(text, 10) == [0, 300, 44, 0, 1, 0, -1, -3000000000, -2147483649, 1]
+    outs = ["i < 1u", "uc + 100", "(unsigned char)(uc + 100)", "sc == 255", "(_Bool)256", "i / 2",
+            "-7 % 3", "(long)i * 3000000000u", "-2147483649", "-2147483648 < 0"]
+    text, n = program_text({n: 0 for n in NAMES} | {"i": -1, "uc": 200, "sc": -1},
+                           [f"OUT{o}" for o in outs] + ["uc += 100;", "b = 7;", "(i < 0) && (ss = 5);"], {"uc"})
+    got = interpreted(text, n)
+    assert got[:10] == [0, 300, 44, 0, 1, 0, -1, -3000000000, -2147483649, 1]
+    finals = dict(zip(NAMES, got[10:]))
+    assert finals["uc"] == 44 and finals["b"] == 1 and finals["ss"] == 5
