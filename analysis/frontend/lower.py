@@ -180,8 +180,12 @@ def top_level(gl: Lowerer, c: ts.Node, pending: list) -> None:
         gl.global_scope.names[name] = FuncSym(name, t, is_float)
         if is_always_builtin(name):
             return
-        u.func_types[name] = t
         params, _ = gl.param_types(own_parameters(c))
+        old_style = [d for d in c.named_children if d.type == "declaration"]
+        if old_style:  # K&R: int f(a, b) int a; long b; { ... }
+            params, t = kr_parameters(gl, params, old_style, t)
+        u.func_types[name] = t
+        gl.global_scope.names[name] = FuncSym(name, t, is_float)
         if c.child_by_field_id(F.body) is None:
             return
         pending.append((name, t, params, c))
@@ -197,6 +201,26 @@ def top_level(gl: Lowerer, c: ts.Node, pending: list) -> None:
         return
     else:
         u.unsupported(c, f"unsupported top-level construct '{kind}'")
+
+
+def kr_parameters(gl: Lowerer, params: list, decls: list[ts.Node], t: FuncType):
+    """Parameters of an old-style definition typed by its declaration list."""
+    types: dict[str, tuple] = {}
+    for decl in decls:
+        base, is_float = gl.decl_base(decl)
+        for d in decl.children_by_field_id(F.declarator):
+            pname, ptype, _, _ = gl.declarator(base, d)
+            if isinstance(ptype, ArrayType):
+                ptype = gl.ptr(ptype.elem)
+            elif isinstance(ptype, FuncType):
+                ptype = gl.ptr(ptype)
+            if pname is not None:
+                types[pname] = (ptype, is_float)
+    out = []
+    for pname, ptype, pnode, is_float in params:
+        ptype, is_float = types.get(pname, (ptype, is_float))
+        out.append((pname, ptype, pnode, is_float))
+    return out, FuncType(t.ret, tuple(p[1] for p in out), t.variadic)
 
 
 def file_declaration(gl: Lowerer, c: ts.Node) -> None:

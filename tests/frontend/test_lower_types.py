@@ -174,3 +174,11 @@ def test_typeof_and_static_assert() -> None:
     assert program.global_var("y").type == IntType(64, True)
     assert program.global_var("z").type == PtrType(IntType(32, True))
     assert len(program.function("main").body) == 2
+
+
+def test_old_style_definitions_take_their_parameter_types() -> None:
+    program = lower_source("int f(a, b) int a; long b; { return a + b; }\nint main() { return f(1, 2); }", "t.c")
+    f = program.function("f")
+    assert [p.type for p in f.params] == [IntType(32, True), IntType(64, True)]
+    call = program.function("main").body[0]
+    assert call.args[1] == Const(2, IntType(64, True))
