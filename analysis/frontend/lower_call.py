@@ -16,11 +16,13 @@ from analysis.ir import (
     Const,
     Expr,
     FuncType,
-    Intrinsic,
     IntType,
+    Intrinsic,
+    Kind,
     ObjKind,
     Op,
     PtrType,
+    SYNC_OPS,
     StructType,
     VoidType,
 )
@@ -108,10 +110,10 @@ class CallLowering:
         callee = Addr(name, ObjKind.FUNCTION, self.ptr(ft))
         atomic = name.startswith(ATOMIC_PREFIX)
         if atomic:
-            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), span, kind=self.sync_kind, name=name))
+            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), span, kind=Kind.GLOBAL, name=name))
         self.emit(Call(dst, callee, tuple(values), span))
         if atomic:
-            self.emit(Intrinsic(Op.ATOMIC_END, None, (), span, kind=self.sync_kind, name=name))
+            self.emit(Intrinsic(Op.ATOMIC_END, None, (), span, kind=Kind.GLOBAL, name=name))
         if dst is not None and isinstance(sym, FuncSym) and sym.is_float:
             return self.nondet(ft.ret, node, "float")
         return dst if dst is not None else Const(0, INT)
@@ -135,17 +137,9 @@ class CallLowering:
             out.append(v)
         return out
 
-    @property
-    def sync_kind(self):
-        from analysis.ir import Kind
-
-        return Kind.GLOBAL
-
     # -- built-ins ----------------------------------------------------------
 
     def builtin_call(self, name: str, b, args: list[ts.Node], node: ts.Node, used: bool) -> Expr:
-        from analysis.ir import Kind, SYNC_OPS
-
         span = self.span(node)
         if b.op is Op.ASSERT:
             if b.fail:

@@ -25,27 +25,30 @@ from analysis.ir import (
     ArrayType,
     Assign,
     Binary,
-    Cast,
-    PtrAdd,
-    Unary,
     Branch,
-    Const,
     CType,
+    Cast,
+    Const,
     Expr,
     FuncType,
-    Intrinsic,
+    GlobalVar,
+    InitValue,
     IntType,
+    Intrinsic,
     Ite,
     Jump,
     Kind,
     Load,
     ObjKind,
     Op,
+    PtrAdd,
     PtrDiff,
     PtrType,
     Reg,
+    StackVar,
     Store,
     StructType,
+    Unary,
     VoidType,
     type_size,
 )
@@ -334,8 +337,6 @@ class ExprLowering:
         return const(v, INT)
 
     def new_string(self, data: bytes, node: ts.Node):
-        from analysis.ir import GlobalVar, InitValue
-
         name = f".str.{len(self.u.strings)}"
         t = ArrayType(CHAR, len(data) + 1)
         init = tuple(InitValue(i, CHAR, Const(normalise(b, CHAR), CHAR)) for i, b in enumerate(data) if b)
@@ -847,8 +848,6 @@ class ExprLowering:
             self.define_static(name, t, value, node)
             return MemLoc(Addr(name, ObjKind.GLOBAL, self.ptr(t)), t)
         name = self.fresh_name(".compound")
-        from analysis.ir import StackVar
-
         self.stack.append(StackVar(name, t, self.span(node)))
         loc = MemLoc(Addr(name, ObjKind.STACK, self.ptr(t)), t)
         self.init_local(loc, value)

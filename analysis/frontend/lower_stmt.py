@@ -32,7 +32,7 @@ from analysis.ir import (
 )
 from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import binary, cast, const
-from analysis.frontend.lower_env import FuncSym, Scope, TypedefSym, VarSym
+from analysis.frontend.lower_env import FuncSym, GlobalDef, Scope, TypedefSym, VarSym
 from analysis.frontend.lower_expr import MemLoc, RegLoc
 from analysis.frontend.parse import F
 
@@ -356,8 +356,6 @@ class StmtLowering:
         self.scope.names[name] = VarSym(name, t, "vla", reg.name)
 
     def declare_global(self, name: str, t, node: ts.Node) -> None:
-        from analysis.frontend.lower_env import GlobalDef
-
         self.u.globals[name] = GlobalDef(name, t, self.span(node))
 
 
