@@ -308,3 +308,11 @@ def test_do_while_zero_has_no_back_edge() -> None:
     back = [pc for pc, i in enumerate(body) if isinstance(i, Jump) and i.target <= pc]
     assert len(back) == 1 and body[back[0]].target == back[0]  # only the while (1)
     assert not program.threads[0].in_loop
+
+
+def test_spans_of_macro_expansions_cover_the_invocation() -> None:
+    src = "#define BUMP(v) v = v + 1\nint g;\nint main(void) {\n    BUMP(g);\n    return 0;\n}\n"
+    body = lower_source(src, "m.c").function("main").body
+    load, store = body[0], body[2]
+    assert (load.span.line, load.span.col) == (4, 5) and load.span.end_col <= 12
+    assert (store.span.line, store.span.col, store.span.end_col) == (4, 5, 12)
