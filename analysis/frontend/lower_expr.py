@@ -255,9 +255,10 @@ class ExprLowering:
 
     # -- names --------------------------------------------------------------
 
-    def ident_loc(self, node: ts.Node):
-        name = self.text(node)
-        sym = self.scope.lookup(name)
+    def ident_loc(self, node: ts.Node, name: str | None = None, sym=None):
+        if name is None:
+            name = self.text(node)
+            sym = self.scope.lookup(name)
         if isinstance(sym, VarSym):
             if sym.storage == "reg":
                 return RegLoc(Reg(sym.ir_name, sym.type))
@@ -306,7 +307,7 @@ class ExprLowering:
                 return const(v, t)
             if name in ("__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"):
                 return self.load(self.new_string((self.func or "").encode(), node), node)
-        return self.load(self.ident_loc(node), node)
+        return self.load(self.ident_loc(node, name, sym), node)
 
     # -- literals -----------------------------------------------------------
 
