@@ -239,7 +239,13 @@ def _return_if(draw, inputs) -> C.ReturnIf:
 
 
 @st.composite
-def programs(draw) -> C.Program:
+def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
+    """A program of the shape above. ``threads`` lists the thread counts to
+    choose from; ``budgets[n]`` is the (lo, hi) range of global operations of
+    one routine's run when there are n threads (defaults: 1-3 for 2 threads,
+    1-2 for 3: most programs then have under 300 schedules per input). Larger
+    values make programs that stress a reduction more, and take longer."""
+    budgets = {2: (1, 3), 3: (1, 2), **(budgets or {})}
     n_globals = draw(st.integers(1, 3))
     globals_ = tuple((f"g{i}", draw(st.sampled_from([0, 0, 0, 1, 2, -1]))) for i in range(n_globals))
     gnames = tuple(g for g, _ in globals_)
@@ -250,14 +256,14 @@ def programs(draw) -> C.Program:
         inputs.append(C.Input(f"x{i}", lo, draw(st.integers(lo + 1, min(lo + 3, 2)))))
     input_names = tuple(i.name for i in inputs)
 
-    n_threads = draw(st.sampled_from([2, 2, 3]))
+    n_threads = draw(st.sampled_from(threads))
     n_routines = draw(st.integers(1, n_threads)) if n_threads > 2 else draw(st.sampled_from([2, 2, 2, 1]))
     routines = []
     for r in range(n_routines):
         local_names = tuple(f"l{i}" for i in range(draw(st.integers(1, 2))))
         scope = Scope(local_names, gnames, mutexes, concurrent=True)
         depth = draw(st.sampled_from([0, 1, 1, 2]))
-        budget = draw(st.integers(1, 3) if n_threads == 2 else st.integers(1, 2))
+        budget = draw(st.integers(*budgets[n_threads]))
         routines.append(C.Routine(f"t{r}", local_names, _block(draw, scope, depth, 1, 3, budget)))
     if len(mutexes) == 2 and n_routines >= 2 and draw(st.integers(0, 4)) == 0:
         # Lock-order inversion: the first two routines take both mutexes in
