@@ -308,8 +308,9 @@ class Session:
             outcomes.results = {k: r for k, r in outcomes.results.items() if r.status in DECIDED}
             outcomes.findings = []
         else:
+            approximate = getattr(context, "approximate", getattr(context, "naive", True))
             outcomes = st.context = Outcomes(CONTEXT, version, options=okey, label=label,
-                                             approximate=getattr(context, "naive", True))
+                                             approximate=approximate)
         outcomes.run_id = None  # the run this replaces is not current any more
         request = CheckRequest(
             st.snapshot.uri, version, kind, program, options, context,
@@ -420,11 +421,15 @@ class Session:
         source = convert.CONTEXT_SOURCE if context else convert.SOURCE
 
         def prefix(engine_label: str = "") -> str:
+            """"from line 20, context (reaching definitions, ...): ": where the
+            check started and, in the engine's words, which ingredients its
+            initial state had; "approximate" unless it had them all."""
             if not context:
                 return ""
-            # approximate while the context is naive, as we asked or as the engine says
-            approx = outcomes.approximate or any(w in engine_label.lower() for w in ("approximate", "naive"))
-            return f"from {outcomes.label}{' (approximate context)' if approx else ''}: "
+            if engine_label:
+                approx = outcomes.approximate and "approximate" not in engine_label
+                return f"from {outcomes.label}, {'approximate ' if approx else ''}{engine_label}: "
+            return f"from {outcomes.label}, {'approximate context' if outcomes.approximate else 'context'}: "
 
         out = []
         for r in sorted(outcomes.results.values(), key=lambda r: (r.span.line, r.span.col)):
@@ -553,9 +558,13 @@ class Session:
         return await self._await_run(st, run, PROGRAM)
 
     def _context_of(self, program: ir.Program, positions: list[tuple[int, int]]):
-        from analysis.check import context_at  # the engine's, when it exists
-
-        return context_at(program, positions)
+        """The engine's context at these positions, with every ingredient of
+        the initial state it has (the naive context when it has none)."""
+        try:
+            from analysis.context import program_context
+        except ImportError:
+            from analysis.check import context_at as program_context
+        return program_context(program, positions)
 
     async def check_from_here(self, uri: str, line0: int, character: int) -> dict:
         parsed = await self.current_parse(uri)

@@ -194,9 +194,12 @@ async def test_check_from_here_publishes_context_results_apart_and_clears(client
     latest = client.latest(uri)
     context = distaff(latest.diagnostics, "distaff (context)")
     assert context, "context results are published"
-    assert all(d.message.startswith(f"from line {line + 1} (approximate context): ") for d in context)
-    # main starts at the read of x with fresh symbols: x may be anything, so the first assertion can fail
+    # which ingredients the initial state had, in the engine's words; all of them: not approximate
+    full = f"from line {line + 1}, context (reaching definitions, synchronization invariants): "
+    assert all(d.message.startswith(full) for d in context), [d.message for d in context]
+    # main starts at its read of x while the writer may run: the first assertion still fails
     assert any(d.code == "violated" and d.range.start.line == FAIL_LINE for d in context)
+    assert any(d.code == "holds" and d.range.start.line == HOLD_LINE for d in context)
     assert len(verdicts(latest)) == 2  # the whole-program results stay
 
     # pin the writer at its second store, then check from main's read again
@@ -211,7 +214,8 @@ async def test_check_from_here_publishes_context_results_apart_and_clears(client
         lsp.ExecuteCommandParams(command.command, command.arguments))
     assert summary["outcome"] == "done"
     context = distaff(client.latest(uri).diagnostics, "distaff (context)")
-    assert context and all(d.message.startswith(f"from line {line + 1} with 1 pinned thread") for d in context)
+    assert context and all(d.message.startswith(f"from line {line + 1} with 1 pinned thread, context (")
+                           for d in context)
 
     await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams("distaff.clearContext", [{"uri": uri}]))
