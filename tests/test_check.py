@@ -300,7 +300,7 @@ def test_larger_examples_hold_in_baseline_with_their_run_counts(name):
 
 
 def test_parking_blocked_threads_saves_runs_and_changes_no_verdict():
-    for name in ("lock_handoff.c", "deadlock.c", "prodcons.c", "barrier.c"):
+    for name in ("lock_handoff.c", "deadlock.c", "barrier.c"):
         program, results, findings = run(name)
         off = Options(mode="baseline", optimisations=(("park_blocked", False),))
         items = list(check(program, off))

@@ -37,7 +37,7 @@ def ref_div(x: int, y: int) -> int:
     return math.trunc(Fraction(x, y))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(WIDTHS, st.data())
 def test_operations_fold_like_z3_and_like_c(bits, data):
     x = data.draw(st.integers(0, mask(bits)))
