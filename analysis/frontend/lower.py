@@ -39,7 +39,7 @@ from analysis.ir import (
 from analysis.frontend.builtins import is_always_builtin
 from analysis.frontend.ctypes import INT, CTypes
 from analysis.frontend.lower_env import FuncSym, GlobalDef, RawSite, Scope, Spans, Unit, VarSym
-from analysis.frontend.lower_expr import strip_parens
+from analysis.frontend.lower_loc import strip_parens
 from analysis.frontend.lower_func import Lowerer
 from analysis.frontend.parse import LANGUAGE, F, syntax_errors
 

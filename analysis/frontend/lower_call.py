@@ -30,7 +30,7 @@ from analysis.frontend.builtins import BUILTINS, NONDET_PREFIX, is_always_builti
 from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import truth
 from analysis.frontend.lower_env import FuncSym, VarSym
-from analysis.frontend.lower_expr import strip_parens
+from analysis.frontend.lower_loc import strip_parens
 from analysis.frontend.parse import F
 
 ATOMIC_PREFIX = "__VERIFIER_atomic_"

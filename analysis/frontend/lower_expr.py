@@ -9,14 +9,11 @@ Three entry points, by what the context needs:
   memory at an address (:class:`MemLoc`).
 * :meth:`ExprLowering.effect` — evaluated for side effects only.
 
-``&&``, ``||`` and ``?:`` stay pure (``Binary``/``Ite``) when the operands
-they may skip emit no instruction, and become control flow otherwise; this is
-decided by lowering the operand speculatively and rolling back.
+Literals are in :mod:`analysis.frontend.lower_literals`, ``&&``, ``||`` and
+``?:`` in :mod:`analysis.frontend.lower_logic`.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import tree_sitter as ts
 
@@ -25,18 +22,14 @@ from analysis.ir import (
     ArrayType,
     Assign,
     Binary,
-    Branch,
     CType,
     Cast,
     Const,
     Expr,
     FuncType,
-    GlobalVar,
-    InitValue,
     IntType,
     Intrinsic,
     Ite,
-    Jump,
     Kind,
     Load,
     ObjKind,
@@ -52,9 +45,12 @@ from analysis.ir import (
     VoidType,
     type_size,
 )
-from analysis.frontend.ctypes import CHAR, INT, UINT, I64, U64, VOID, align_of, normalise
+from analysis.frontend.ctypes import CHAR, INT, UINT, I64, U64, align_of
 from analysis.frontend.lower_const import binary, cast, const, ptr_add, truth, unary
 from analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSym, VarSym
+from analysis.frontend.lower_literals import LiteralLowering
+from analysis.frontend.lower_loc import MemLoc, RegLoc, same_pointer, strip_parens
+from analysis.frontend.lower_logic import LogicLowering
 from analysis.frontend.parse import F
 
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
@@ -67,43 +63,6 @@ _KNOWN_CONSTANTS = {
     "EXIT_SUCCESS": (0, INT), "EXIT_FAILURE": (1, INT), "true": (1, INT), "false": (0, INT),
     "RAND_MAX": (2**31 - 1, INT),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class RegLoc:
-    reg: Reg
-
-    @property
-    def type(self) -> CType:
-        return self.reg.type
-
-
-@dataclass(frozen=True, slots=True)
-class MemLoc:
-    """Memory of ``type`` at ``addr`` (whose type is a pointer to ``type``).
-    ``is_float``: a floating-point object, whose reads are fresh symbols."""
-
-    addr: Expr
-    type: CType
-    is_float: bool = False
-
-
-def same_pointer(a: CType, b: CType) -> bool:
-    """Pointers to the same struct, one seen before its definition was complete."""
-    return (
-        isinstance(a, PtrType) and isinstance(b, PtrType)
-        and isinstance(a.pointee, StructType) and isinstance(b.pointee, StructType)
-        and a.pointee.name == b.pointee.name
-    )
-
-
-def strip_parens(node: ts.Node) -> ts.Node:
-    while node.type == "parenthesized_expression" and node.named_child_count == 1:
-        inner = node.named_children[0]
-        if inner.type == "compound_statement":
-            return node
-        node = inner
-    return node
 
 
 class ExprLowering:
@@ -308,57 +267,6 @@ class ExprLowering:
             if name in ("__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"):
                 return self.load(self.new_string((self.func or "").encode(), node), node)
         return self.load(self.ident_loc(node, name, sym), node)
-
-    # -- literals -----------------------------------------------------------
-
-    def number(self, node: ts.Node) -> Expr:
-        raw = node.text
-        known = self.u.literals.get(raw)
-        if known is None:
-            known = self.u.literals[raw] = parse_int_literal(raw.decode("utf-8", "replace").replace("'", ""), self.ct)
-        value, t = known
-        if value is None:
-            self.u.unsupported(node, "floating-point constant")
-            single = raw.rstrip().lower().endswith(b"f") and not raw.lower().startswith(b"0x")
-            return self.nondet(IntType(32 if single else 64, True), node, "float")
-        return Const(normalise(value, t), t)
-
-    def char(self, node: ts.Node) -> Expr:
-        text = self.text(node)
-        q = text.find("'")
-        body = text[q + 1 : text.rfind("'")] if q >= 0 else ""
-        data = decode_c_string(body)
-        if not data:
-            return Const(0, INT)
-        v = 0
-        for b in data:
-            v = (v << 8) | b
-        if len(data) == 1:
-            v = normalise(data[0], CHAR)
-        return const(v, INT)
-
-    def new_string(self, data: bytes, node: ts.Node):
-        name = f".str.{len(self.u.strings)}"
-        t = ArrayType(CHAR, len(data) + 1)
-        init = tuple(InitValue(i, CHAR, Const(normalise(b, CHAR), CHAR)) for i, b in enumerate(data) if b)
-        self.u.strings.append(GlobalVar(name, t, init, self.span(node), is_string=True))
-        return MemLoc(Addr(name, ObjKind.STRING, self.ptr(t)), t)
-
-    def string_bytes(self, node: ts.Node) -> bytes:
-        parts = [node] if node.type == "string_literal" else [
-            c for c in node.named_children if c.type == "string_literal"]
-        out = b""
-        for p in parts:
-            text = self.text(p)
-            q = text.find('"')
-            out += decode_c_string(text[q + 1 : text.rfind('"')])
-        return out
-
-    def string_loc(self, node: ts.Node):
-        first = node if node.type == "string_literal" else node.named_children[0] if node.named_children else node
-        if first.text[:1] in (b"L", b"u", b"U") and not first.text.startswith(b"u8"):
-            self.u.unsupported(node, "wide string literal (read as bytes)")
-        return self.new_string(self.string_bytes(node), node)
 
     # -- operators ----------------------------------------------------------
 
@@ -721,122 +629,6 @@ class ExprLowering:
         self.emit(Assign(tmp, e, self.span(node)))
         return tmp
 
-    # -- control flow inside expressions ------------------------------------
-
-    def logical(self, node: ts.Node, used: bool = True) -> Expr:
-        op = node.child_by_field_id(F.operator).type
-        lnode = node.child_by_field_id(F.left)
-        rnode = node.child_by_field_id(F.right)
-        left = self.rvalue(lnode)
-        cp = self.checkpoint()
-        right = self.rvalue(rnode)
-        if len(self.instrs) == cp.instrs and not self.discard:
-            return binary(op, truth(left), truth(right), INT)
-        if self.discard:
-            return Const(0, INT)
-        self.rollback(cp)
-        res = self.temp(INT)
-        rhs, short, end = self.label(), self.label(), self.label()
-        span = self.span(node)
-        c = self.cond_expr(left)
-        self.emit(Branch(c, rhs, short, span) if op == "&&" else Branch(c, short, rhs, span))
-        self.place(rhs)
-        right = self.rvalue(rnode)
-        if used:
-            self.emit(Assign(res, truth(right), span))
-        self.emit(Jump(end, span))
-        self.place(short)
-        if used:
-            self.emit(Assign(res, Const(0 if op == "&&" else 1, INT), span))
-        self.place(end)
-        return res
-
-    def cond(self, node: ts.Node, then, other) -> None:
-        """Branch to label ``then`` if ``node`` is non-zero, else to ``other``."""
-        node = strip_parens(node)
-        kind = node.type
-        if kind == "binary_expression":
-            op = node.child_by_field_id(F.operator).type
-            if op in ("&&", "||"):
-                cp = self.checkpoint()
-                left = self.rvalue(node.child_by_field_id(F.left))
-                mid = len(self.instrs)
-                right = self.rvalue(node.child_by_field_id(F.right))
-                if len(self.instrs) == mid or self.discard:
-                    e = binary(op, truth(left), truth(right), INT)
-                    self.branch_on(e, then, other, node)
-                    return
-                self.rollback(cp)  # the right side has effects: branch on the left first
-                rhs = self.label()
-                if op == "&&":
-                    self.cond(node.child_by_field_id(F.left), rhs, other)
-                else:
-                    self.cond(node.child_by_field_id(F.left), then, rhs)
-                self.place(rhs)
-                self.cond(node.child_by_field_id(F.right), then, other)
-                return
-        elif kind == "unary_expression" and node.child_by_field_id(F.operator).type == "!":
-            self.cond(node.child_by_field_id(F.argument), other, then)
-            return
-        self.branch_on(self.rvalue(node), then, other, node)
-
-    def branch_on(self, e: Expr, then, other, node: ts.Node) -> None:
-        e = self.cond_expr(e)
-        span = self.span(node)
-        if isinstance(e, Const):
-            self.emit(Jump(then if e.value else other, span))
-        else:
-            self.emit(Branch(e, then, other, span))
-
-    def conditional(self, node: ts.Node, used: bool = True) -> Expr:
-        cnode = node.child_by_field_id(F.condition)
-        anode = node.child_by_field_id(F.consequence)
-        bnode = node.child_by_field_id(F.alternative)
-        c = self.rvalue(cnode)
-        if anode is None:  # GNU a ?: b
-            c = self.materialise(c, cnode)
-        cp = self.checkpoint()
-        a = self.rvalue(anode) if anode is not None else c
-        b = self.rvalue(bnode)
-        t = self.result_type(a, b)
-        if len(self.instrs) == cp.instrs and isinstance(t, (IntType, PtrType)) and not self.discard:
-            return self.ite(self.cond_expr(c), self.conv(a, t), self.conv(b, t), t)
-        if self.discard:
-            return self.nondet(t, node)
-        self.rollback(cp)
-        res = self.temp(t) if isinstance(t, (IntType, PtrType)) and used else None
-        la, lb, end = self.label(), self.label(), self.label()
-        span = self.span(node)
-        self.emit(Branch(self.cond_expr(c), la, lb, span))
-        self.place(la)
-        a = self.rvalue(anode) if anode is not None else c
-        if res is not None:
-            self.emit(Assign(res, self.conv(a, t), span))
-        self.emit(Jump(end, span))
-        self.place(lb)
-        if res is not None:
-            b = self.rvalue(bnode)
-            self.emit(Assign(res, self.conv(b, t), span))
-        else:
-            self.effect(bnode)
-        self.place(end)
-        return res if res is not None else Const(0, INT)
-
-    def ite(self, c: Expr, a: Expr, b: Expr, t: CType) -> Expr:
-        if isinstance(c, Const):
-            return a if c.value else b
-        return Ite(c, a, b, t)
-
-    def result_type(self, a: Expr, b: Expr) -> CType:
-        at, bt = a.type, b.type
-        if isinstance(at, IntType) and isinstance(bt, IntType):
-            return self.ct.common(at, bt)
-        if isinstance(at, PtrType):
-            return at
-        if isinstance(bt, PtrType):
-            return bt
-        return at if isinstance(at, (IntType, PtrType)) else bt if isinstance(bt, (IntType, PtrType)) else VOID
-
     # -- compound literals --------------------------------------------------
 
     def compound_literal(self, node: ts.Node):
@@ -865,8 +657,8 @@ _LVALUE_KINDS = frozenset({"subscript_expression", "field_expression", "compound
 
 _RVALUE = {
     "identifier": ExprLowering.identifier,
-    "number_literal": ExprLowering.number,
-    "char_literal": ExprLowering.char,
+    "number_literal": LiteralLowering.number,
+    "char_literal": LiteralLowering.char,
     "string_literal": lambda self, n: self.load(self.string_loc(n), n),
     "concatenated_string": lambda self, n: self.load(self.string_loc(n), n),
     "binary_expression": ExprLowering.binary_expr,
@@ -881,92 +673,6 @@ _RVALUE = {
     "extension_expression": ExprLowering.extension,
     "assignment_expression": ExprLowering.assign,
     "update_expression": ExprLowering.update,
-    "conditional_expression": ExprLowering.conditional,
+    "conditional_expression": LogicLowering.conditional,
     "call_expression": lambda self, n: self.call(n, used=True),
 }
-
-
-# --------------------------------------------------------------------------
-# Literals
-
-
-def parse_int_literal(text: str, ct) -> tuple[int | None, CType]:
-    """Value and C type of an integer constant (None for a floating one)."""
-    t = text.lower().strip()
-    sign = 1
-    if t[:1] in ("-", "+"):  # tree-sitter may fold a sign into the literal: C applies it after typing
-        sign = -1 if t[0] == "-" else 1
-        t = t[1:].strip()
-    i = len(t)
-    while i > 0 and t[i - 1] in "ul":
-        i -= 1
-    digits, suffix = t[:i], t[i:]
-    try:
-        if digits.startswith("0x"):
-            if "." in digits or "p" in digits:
-                return None, INT
-            value, decimal = int(digits[2:], 16), False
-        elif digits.startswith("0b"):
-            value, decimal = int(digits[2:], 2), False
-        elif any(ch in digits for ch in ".e") or "f" in suffix:
-            return None, INT
-        elif len(digits) > 1 and digits.startswith("0"):
-            value, decimal = int(digits, 8), False
-        else:
-            value, decimal = int(digits, 10), True
-    except ValueError:
-        return None, INT
-    unsigned = "u" in suffix
-    longs = suffix.count("l")
-    long_t, ulong_t = ct.long, ct.ulong
-    cands: list[CType] = []
-    if longs == 0:
-        cands = [INT, UINT, long_t, ulong_t, I64, U64]
-    elif longs == 1:
-        cands = [long_t, ulong_t, I64, U64]
-    else:
-        cands = [I64, U64]
-    if unsigned:
-        cands = [c for c in cands if not c.signed]
-    elif decimal:
-        cands = [c for c in cands if c.signed] or [U64]
-    for c in cands:
-        limit = 2 ** (c.bits - 1) if c.signed else 2**c.bits
-        if value < limit:
-            return sign * value, c
-    return sign * value, U64
-
-
-_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27,
-            "\\": 92, "'": 39, '"': 34, "?": 63}
-
-
-def decode_c_string(body: str) -> bytes:
-    """The bytes of a C string/char literal body (escapes resolved, UTF-8)."""
-    out = bytearray()
-    i, n = 0, len(body)
-    while i < n:
-        ch = body[i]
-        if ch != "\\" or i + 1 >= n:
-            out += ch.encode("utf-8")
-            i += 1
-            continue
-        nxt = body[i + 1]
-        if nxt in "01234567":
-            j = i + 1
-            while j < n and j < i + 4 and body[j] in "01234567":
-                j += 1
-            out.append(int(body[i + 1 : j], 8) & 0xFF)
-            i = j
-        elif nxt == "x":
-            j = i + 2
-            while j < n and body[j] in "0123456789abcdefABCDEF":
-                j += 1
-            out.append(int(body[i + 2 : j] or "0", 16) & 0xFF)
-            i = j
-        elif nxt == "\n":
-            i += 2
-        else:
-            out.append(_ESCAPES.get(nxt, ord(nxt) & 0xFF))
-            i += 2
-    return bytes(out)

@@ -19,6 +19,8 @@ from analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
 from analysis.frontend.lower_call import CallLowering
 from analysis.frontend.lower_expr import ExprLowering
 from analysis.frontend.lower_init import InitLowering
+from analysis.frontend.lower_literals import LiteralLowering
+from analysis.frontend.lower_logic import LogicLowering
 from analysis.frontend.lower_stmt import StmtLowering
 from analysis.frontend.lower_types import TypeLowering
 
@@ -42,7 +44,8 @@ class Checkpoint:
     sites: int
 
 
-class Lowerer(TypeLowering, ExprLowering, CallLowering, StmtLowering, InitLowering):
+class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
+              InitLowering):
     def __init__(
         self,
         unit: Unit,

@@ -31,7 +31,7 @@ from analysis.ir import (
 from analysis.frontend.ctypes import INT, normalise
 from analysis.frontend.lower_const import const, is_static_address, ptr_add
 from analysis.frontend.lower_env import GlobalDef, NotConstant
-from analysis.frontend.lower_expr import MemLoc, RegLoc, strip_parens
+from analysis.frontend.lower_loc import MemLoc, RegLoc, strip_parens
 from analysis.frontend.parse import F
 
 _STRINGS = ("string_literal", "concatenated_string")

@@ -33,7 +33,7 @@ from analysis.ir import (
 from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import binary, cast, const
 from analysis.frontend.lower_env import FuncSym, GlobalDef, Scope, TypedefSym, VarSym
-from analysis.frontend.lower_expr import MemLoc, RegLoc
+from analysis.frontend.lower_loc import MemLoc, RegLoc
 from analysis.frontend.parse import F
 
 _IGNORED = frozenset({
