@@ -156,6 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--from", dest="positions", action="append", type=_position, default=[],
                        metavar="LINE[:COL]", help="check from a program context: one per thread, "
                        "the first the cursor's (repeatable; needs exactly one FILE)")
+    ctx = check.add_argument_group("checking from a program context (with --from)")
+    ctx.add_argument("--no-reaching-defs", dest="reaching_defs", action="store_false", default=True,
+                     help="start from fresh symbols instead of must-reaching definitions")
+    ctx.add_argument("--no-sync-invariants", dest="sync_invariants", action="store_false", default=True,
+                     help="leave locks and barriers unconstrained instead of using locksets and barrier counts")
+    ctx.add_argument("--naive-context", action="store_true", default=False,
+                     help="both of the above: fresh symbols everywhere (the arbitrary-context paper's naive approach)")
     check.add_argument("--replay", metavar="RESULT.json", default=None,
                        help="replay the counterexamples of a --format json result and print "
                        "their traces")
@@ -275,11 +282,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.positions and len(args.files) != 1:
         raise UsageError("distaff check: --from needs exactly one FILE")
     options = options_from(args)
+    ingredients = context_ingredients(args)
+    if not args.positions and ingredients != (True, True):
+        raise UsageError("distaff check: --no-reaching-defs, --no-sync-invariants and --naive-context need --from")
     sources = [(path, read_source(path)) for path in args.files]
     reports = []
     with Progress(sys.stderr) as progress:
         for path, text in sources:
-            report = check_file(path, text, options, args.positions, progress)
+            report = check_file(path, text, options, args.positions, progress, ingredients)
             reports.append(report)
             if args.format == "text":
                 progress.clear()
@@ -311,12 +321,21 @@ def parse_file(path: str, text: str, data_model: DataModel):
     return parse_program(text, path, data_model=data_model, read_include=engine._disk_includes)
 
 
-def check_file(path: str, text: str, options: Options, positions=(), progress=None) -> FileReport:
+def context_ingredients(args: argparse.Namespace) -> tuple[bool, bool]:
+    """``(reaching definitions, synchronization invariants)`` the flags ask for."""
+    if getattr(args, "naive_context", False):
+        return False, False
+    return getattr(args, "reaching_defs", True), getattr(args, "sync_invariants", True)
+
+
+def check_file(path: str, text: str, options: Options, positions=(), progress=None,
+               ingredients: tuple[bool, bool] = (True, True)) -> FileReport:
     """Check one file's text; ``positions`` (1-based line, optional column)
-    start the check from that program context instead of ``main``."""
+    start the check from that program context instead of ``main``, its
+    initial state built with ``ingredients`` (see :func:`context_from`)."""
     program = parse_file(path, text, options.data_model)
     where = tuple(resolve_positions(text, list(positions)))
-    context = context_from(program, where) if where else None
+    context = context_from(program, where, ingredients) if where else None
     if progress is not None:
         progress.start_file(path, len(program.assertions()))
     assertions, findings = [], []
@@ -329,14 +348,20 @@ def check_file(path: str, text: str, options: Options, positions=(), progress=No
         if progress is not None:
             progress.decided(len(assertions))
     return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, where,
-                      render.text_digest(text))
+                      render.text_digest(text), ingredients)
 
 
-def context_from(program, where):
-    """The engine's program context for ``--from`` positions; BadInput when
-    a position has no statement."""
+def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
+    """The program context for ``--from`` positions (the first the cursor's
+    thread; the same position twice is two threads), its initial state from
+    must-reaching definitions and synchronization invariants unless
+    ``ingredients`` switch them off (:func:`analysis.context.program_context`);
+    BadInput when a position has no statement."""
+    from analysis.context import program_context
+
+    rd, si = ingredients
     try:
-        return engine.context_at(program, list(where))
+        return program_context(program, list(where), reaching_defs=rd, sync_invariants=si)
     except ValueError as e:
         raise BadInput(f"{program.path}: --from: {e}") from None
 
@@ -440,6 +465,12 @@ def _source_for(path: str, result_path: str) -> tuple[str, str]:
     raise BadInput(f"cannot read {path} (named in {result_path})")
 
 
+def _stored_ingredients(entry: dict) -> tuple[bool, bool]:
+    """The context ingredients a JSON result's file entry was checked with."""
+    ing = entry.get("ingredients") or {}
+    return bool(ing.get("reaching_defs", True)), bool(ing.get("sync_invariants", True))
+
+
 def replay_result(result_path: str, args: argparse.Namespace) -> int:
     """Replay every counterexample of a JSON result and print the traces as
     text, a summary line per file saying how many replayed and how many gave
@@ -465,7 +496,7 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
             _error(f"distaff: warning: {path} changed since {result_path} was written")
         program = parse_file(path, text, options.data_model)
         where = [tuple(p) for p in entry.get("from", [])]
-        context = context_from(program, where) if where else None
+        context = context_from(program, where, _stored_ingredients(entry)) if where else None
         items = [(a, a["counterexample"], None) for a in entry.get("assertions", []) if a.get("counterexample")]
         items += [(f, f["trace"], FindingKind(f["kind"])) for f in entry.get("findings", []) if f.get("trace")]
         items.sort(key=lambda item: (item[0]["line"], item[0]["column"]))

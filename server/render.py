@@ -40,7 +40,9 @@ class FileReport:
     worker finished first. ``time_s`` is the wall time of the whole file's
     check; ``positions`` are the (line, column) of each thread of the program
     context a ``--from`` check started at (empty: from ``main``); ``sha256``
-    is the digest of the text that was checked (for ``--replay``).
+    is the digest of the text that was checked (for ``--replay``);
+    ``ingredients`` are the context's initial-state ingredients (reaching
+    definitions, synchronization invariants) when ``positions`` are given.
     """
 
     path: str
@@ -49,6 +51,7 @@ class FileReport:
     time_s: float = 0.0
     positions: tuple[tuple[int, int], ...] = ()
     sha256: str = ""
+    ingredients: tuple[bool, bool] = (True, True)
 
     @property
     def context(self) -> str:
@@ -301,6 +304,7 @@ def file_json(report: FileReport, options: Options) -> dict:
     if report.positions:
         out["context"] = report.context
         out["from"] = [list(p) for p in report.positions]
+        out["ingredients"] = {"reaching_defs": report.ingredients[0], "sync_invariants": report.ingredients[1]}
     if report.sha256:
         out["sha256"] = report.sha256
     return out

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from analysis import ir
-from analysis.context import barriers, terms
+from analysis.context import barriers, frames, terms
 from analysis.context.heap import SymbolicHeap
 from analysis.context.invariants import LockFact, RunContext, barrier_entry, notify_one, settle_lock
 from analysis.context.locksets import ANY
@@ -436,7 +436,13 @@ class _Builder:
                 fname = tp.start.frames[j][0] if tp.start.full_stack or j == len(tp.frames) - 1 else None
                 if fname is None:
                     continue
+                fpc = tp.start.frames[j][1]
+                live = frames.live_registers(frame.func)[frame.pc] if frame.pc < len(frame.func.body) else frozenset()
+                if act is not None:
+                    self._guards(k, act, fpc)
                 for name, term in env.regs.items():
+                    if name not in live:
+                        continue  # dead here: nothing to say
                     if isinstance(term, Sym) and term.origin == (fname, -1) and self._bound_symbol(term, k) is None:
                         continue  # the value on entry, never defined: fresh as without a context
                     v = self.value(term, k)
@@ -448,6 +454,22 @@ class _Builder:
                         v = self.value(term, k)
                         if oid is not None and v is not None:
                             self.st.memory.store(oid, off, n, v, self.V, self.L)
+
+    def _guards(self, k: int, act, pc: int) -> None:
+        """Branch outcomes that hold at the frame's pc (:func:`frames.guards`)."""
+        walker = self.p.walker
+
+        def cond_at(p, expr):
+            env = act.env_in[p]
+            return walker.term(env, act.func.name, expr, act.frame) if env is not None else None
+
+        for cond, outcome, b in frames.guards(act.func, pc, cond_at):
+            t = cond_at(pc, cond)
+            try:
+                c = terms.condition(t, self.V, self.L, self.pb, lambda x: self._leaf(x, k))
+            except _Unknown:
+                continue
+            self.constraints.append(c if outcome else self.V.not_(c))
 
     def _entry_params(self, k: int, tp: ThreadPlan) -> None:
         t = self.st.wthread(self.tids[k])
