@@ -32,7 +32,9 @@ it counts as dependent with everything).
 
 Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
-sets -- only the first initial of a reversing sequence is added). Counted:
+sets -- only the first initial of a reversing sequence is added),
+``dpor_order`` (off: a node with a free choice takes its lowest thread).
+Counted:
 ``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``,
 ``dpor_wakeup_skipped``.
 """
@@ -54,7 +56,9 @@ from analysis.symex.state import BLOCKED, ENABLED, State
 @dataclass(slots=True)
 class Step:
     """An event of the current run: thread ``tid``'s ``seq``-th (from 1),
-    with its footprint, vector clock and the threads it woke for real."""
+    with its footprint, vector clock and the threads it woke for real.
+    ``sclock`` is the clock through program order, thread creation, joins and
+    wake-ups only: what stays ordered whatever the schedule."""
 
     index: int
     tid: int
@@ -62,6 +66,7 @@ class Step:
     fp: Footprint
     clock: tuple | None
     wakes: tuple = ()
+    sclock: tuple = ()  # happens-before through edges no schedule can reverse
 
 
 def pending_step(tid: int, fp: Footprint | None = None) -> Step:
@@ -97,12 +102,46 @@ def peek_footprint(E, st: State, tid: int) -> Footprint:
         return Footprint(tid, reads=acc) if isinstance(i, ir.Load) else Footprint(tid, writes=acc)
     if isinstance(i, ir.Intrinsic) and i.op is Op.ATOMIC_BEGIN:
         return _atomic_footprint(E, st, tid, f)
+    if isinstance(i, ir.Intrinsic) and i.op is Op.THREAD_JOIN and _null_arg(i.args[1:]):
+        h = E.peek(st, tid, i.args[0])
+        return Footprint(tid, joins=(h,)) if h is not None else Footprint.pending(tid)
+    if isinstance(i, ir.Return) and len(t.frames) == 1:
+        if t.ends_process:
+            return Footprint(tid, exit=True)
+        if i.value is None or not ir.regs_of(i.value):
+            return Footprint(tid, syncs=(("end", tid, False),))
     if isinstance(i, ir.Intrinsic) and i.op in _SYNC_NOTES and t.phase is None:
         a = E.peek(st, tid, i.args[0])
         if a is None:
             return Footprint.pending(tid)
         return Footprint(tid, syncs=tuple((op, a, False) for op in _SYNC_NOTES[i.op]))
     return Footprint.pending(tid)
+
+
+def _null_arg(args) -> bool:
+    """No argument, or a null constant (a join that stores no result)."""
+    if not args:
+        return True
+    e = args[0]
+    while isinstance(e, ir.Cast):
+        e = e.arg
+    return isinstance(e, ir.Const) and e.value == 0
+
+
+def _waits_for_others(st: State, tid: int) -> bool:
+    """Is ``tid``'s next step a join or the end of the process? Such steps are
+    taken last when a node may choose freely, so that runs differing only in
+    when the joiner got through line up in the same control states."""
+    t = st.threads[tid]
+    if not t.frames:
+        return False
+    f = t.frames[-1]
+    if f.pc >= len(f.func.body):
+        return t.ends_process and len(t.frames) == 1
+    i = f.func.body[f.pc]
+    if isinstance(i, ir.Intrinsic):
+        return i.op in (Op.THREAD_JOIN, Op.EXIT, Op.ABORT)
+    return isinstance(i, ir.Return) and t.ends_process and len(t.frames) == 1
 
 
 def _atomic_footprint(E, st: State, tid: int, f) -> Footprint:
@@ -159,6 +198,7 @@ class Dpor(Reduction):
         on = options.enabled if options is not None else (lambda name: True)
         self.use_sleep = on("sleep_sets")
         self.use_wakeup = on("wakeup_trees")
+        self.use_order = on("dpor_order")
         self.steps: list[Step] = []
         self.origin: list[Node] = []
         self.pending: tuple | None = None  # (event index, sleep, wakeup subtree) for the next node
@@ -214,13 +254,34 @@ class Dpor(Reduction):
         st["first"] = {}
         st["child_wut"] = []
         if not wut:
-            enabled = [node.thread_of(i) for i in node.options]
-            p = next((t for t in enabled if t not in sleep), None)
+            p = self._first_choice(node, sleep)
             if p is None:
                 self.count("dpor_sleep_blocked")
                 return []
             wut.append(WakeupNode(p))
         return list(node.options)
+
+    def _first_choice(self, node: Node, sleep: dict) -> int | None:
+        """The thread a node explores first when nothing asks for a particular
+        one: any order is correct; this one finishes a race before starting
+        others (a thread whose next step conflicts with the last step), and
+        leaves joins and the end of the process for last, so that different
+        runs meet in the same control states more often (``dpor_order``)."""
+        awake = [node.thread_of(i) for i in node.options if node.thread_of(i) not in sleep]
+        if not awake:
+            return None
+        if not self.use_order:
+            return awake[0]
+        free = [t for t in awake if not _waits_for_others(node.state, t)] or awake
+        if self.steps:
+            last = self.steps[-1]
+            E = self.explorer.engine
+            for t in free:
+                if t != last.tid and t not in last.fp.creates:
+                    fp = peek_footprint(E, node.state, t)
+                    if not fp.unknown and self.dep.dependent(last.fp, fp):
+                        return t
+        return free[0]
 
     def next_choice(self, node: Node) -> int | None:
         self._truncate(node.event_index)
@@ -266,25 +327,32 @@ class Dpor(Reduction):
                 last = s
                 break
         base: tuple = ()
+        sbase: tuple = ()
         seq = 1
         if last is not None:
-            base, seq = last.clock, last.seq + 1
+            base, sbase, seq = last.clock, last.sclock, last.seq + 1
         else:
             for s in steps:
                 if tid in s.fp.creates:
-                    base = s.clock
+                    base, sbase = s.clock, s.sclock
                     break
         start = last.index + 1 if last is not None else 0
         for s in steps[start:]:
             if tid in s.wakes:
                 base = vclock.join(base, s.clock)
+                sbase = vclock.join(sbase, s.sclock)
         dep = self.dep
-        clock = base
+        clock, sclock = base, sbase
         for s in steps:
-            if s.tid != tid and not vclock.covers(clock, s.tid, s.seq) and dep.dependent(s.fp, fp):
+            if s.tid == tid:
+                continue
+            if s.tid in fp.joins:
+                sclock = vclock.join(sclock, s.sclock)
+            if not vclock.covers(clock, s.tid, s.seq) and dep.dependent(s.fp, fp):
                 clock = vclock.join(clock, s.clock)
         clock = vclock.tick(clock, tid, seq)
-        step = Step(k, tid, seq, fp, clock, self._wakes(N.state, state, fp))
+        sclock = vclock.tick(sclock, tid, seq)
+        step = Step(k, tid, seq, fp, clock, self._wakes(N.state, state, fp), sclock)
         steps.append(step)
         acc = base
         for s in reversed(steps[:k]):

@@ -20,3 +20,4 @@ def _guided(program, options, site):
 
 
 register("dpor", Dpor)
+register("dpor-ag", _guided)

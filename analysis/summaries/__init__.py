@@ -1,0 +1,1 @@
+"""Predicate summaries for assertion-guided pruning (mode ``dpor-ag``)."""

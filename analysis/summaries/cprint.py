@@ -1,0 +1,133 @@
+"""Predicate summaries printed as C expressions over program variable names.
+
+Registers print as their C names (with ``@thread`` when two threads' locals
+share a name in one summary), bytes of memory read together as the global
+(and offset) they belong to, unknown values as ``nondet``; bit-vector
+operations as the C operators that made them, widenings and truncations
+silently (the summary is about the values a C programmer sees). Anything the
+printer does not know prints the way z3 prints it.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, parse
+
+_BIN = {
+    z3.Z3_OP_BADD: "+", z3.Z3_OP_BSUB: "-", z3.Z3_OP_BMUL: "*", z3.Z3_OP_BSDIV: "/", z3.Z3_OP_BUDIV: "/",
+    z3.Z3_OP_BSREM: "%", z3.Z3_OP_BUREM: "%", z3.Z3_OP_BAND: "&", z3.Z3_OP_BOR: "|", z3.Z3_OP_BXOR: "^",
+    z3.Z3_OP_BSHL: "<<", z3.Z3_OP_BASHR: ">>", z3.Z3_OP_BLSHR: ">>",
+    z3.Z3_OP_SLEQ: "<=", z3.Z3_OP_SLT: "<", z3.Z3_OP_SGEQ: ">=", z3.Z3_OP_SGT: ">",
+    z3.Z3_OP_ULEQ: "<=", z3.Z3_OP_ULT: "<", z3.Z3_OP_UGEQ: ">=", z3.Z3_OP_UGT: ">",
+    z3.Z3_OP_EQ: "==", z3.Z3_OP_IMPLIES: "implies",
+}
+
+
+class Printer:
+    """Prints summaries of one check (``engine`` names the objects)."""
+
+    def __init__(self, engine, program):
+        self.E = engine
+        self.L = engine.L
+        self.objects = {oid: name for name, oid in engine.global_oids.items()}
+        self.sizes = {}
+        for g in program.globals:
+            from analysis.ir import type_size
+
+            self.sizes[g.name] = type_size(g.type)
+
+    def text(self, phi) -> str:
+        if phi is True:
+            return "1"
+        if phi is False:
+            return "0"
+        phi = z3.simplify(phi)
+        self._threads = {}
+        for name in self.E.V.symbols(phi):
+            v = parse(name)
+            if isinstance(v, RegVar):
+                self._threads.setdefault(v.name, set()).add(v.tid)
+        return self._p(phi)
+
+    # ------------------------------------------------------------------
+
+    def _global(self, addr: int, n: int) -> str:
+        oid = addr >> self.L.off_bits
+        off = addr & ((1 << self.L.off_bits) - 1)
+        name = self.objects.get(oid, f"object{oid}")
+        if off == 0 and self.sizes.get(name) == n:
+            return name
+        return f"{name}[+{off}]"
+
+    def _memory_read(self, e):
+        """A concat of consecutive byte selects on M (or one select), as the
+        variable it reads."""
+        parts = e.children() if z3.is_app_of(e, z3.Z3_OP_CONCAT) else [e]
+        idx = []
+        for p in parts:
+            if not (z3.is_select(p) and z3.is_const(p.arg(0)) and p.arg(0).decl().name() == MEMORY
+                    and z3.is_bv_value(p.arg(1))):
+                return None
+            idx.append(p.arg(1).as_long())
+        lo = idx[-1]
+        if idx != list(range(lo + len(idx) - 1, lo - 1, -1)):
+            return None
+        return self._global(lo, len(idx))
+
+    def _const(self, e) -> str:
+        v = e.as_long()
+        bits = e.size()
+        if bits > 1 and v >> (bits - 1):
+            v -= 1 << bits
+        return str(v)
+
+    def _p(self, e) -> str:
+        if z3.is_true(e):
+            return "1"
+        if z3.is_false(e):
+            return "0"
+        if z3.is_bv_value(e):
+            return self._const(e)
+        mem = self._memory_read(e) if (z3.is_select(e) or z3.is_app_of(e, z3.Z3_OP_CONCAT)) else None
+        if mem is not None:
+            return mem
+        if z3.is_const(e):
+            v = parse(e.decl().name())
+            if isinstance(v, RegVar):
+                name = "tmp" if v.name.startswith("%") else v.name
+                return f"{name}@t{v.tid}" if len(self._threads.get(v.name, ())) > 1 else name
+            if isinstance(v, StackVar):
+                return f"&{v.name}"
+            if isinstance(v, FreeVar):
+                return "nondet"
+            return str(e)
+        k = e.decl().kind()
+        args = e.children()
+        if k == z3.Z3_OP_NOT:
+            return f"!({self._p(args[0])})"
+        if k in (z3.Z3_OP_AND, z3.Z3_OP_OR):
+            op = " && " if k == z3.Z3_OP_AND else " || "
+            return op.join(self._wrap(a) for a in args)
+        if k == z3.Z3_OP_DISTINCT and len(args) == 2:
+            return f"{self._wrap(args[0])} != {self._wrap(args[1])}"
+        if k == z3.Z3_OP_ITE:
+            return f"{self._wrap(args[0])} ? {self._wrap(args[1])} : {self._wrap(args[2])}"
+        if k in (z3.Z3_OP_SIGN_EXT, z3.Z3_OP_ZERO_EXT, z3.Z3_OP_EXTRACT):
+            return self._p(args[0])
+        if k == z3.Z3_OP_BNEG:
+            return f"-{self._wrap(args[0])}"
+        if k == z3.Z3_OP_BNOT:
+            return f"~{self._wrap(args[0])}"
+        op = _BIN.get(k)
+        if op is not None and len(args) >= 2:
+            if op == "implies":
+                return f"!{self._wrap(args[0])} || {self._wrap(args[1])}"
+            return f" {op} ".join(self._wrap(a) for a in args)
+        return str(e)
+
+    def _wrap(self, e) -> str:
+        s = self._p(e)
+        if z3.is_const(e) or z3.is_bv_value(e) or " " not in s:
+            return s
+        return f"({s})"

@@ -1,0 +1,132 @@
+"""A summary under the current state's memory: ``PS[s][M]`` (§5.1).
+
+:func:`instantiate` replaces every program variable of a summary by its value
+in a state: registers and stack addresses from the threads' frames (a
+register not set yet is an unknown value, as the engine would read it), the
+bytes the summary reads from memory from the state's memory objects. What is
+left mentions only the run's own symbols and the summary's unknown values, so
+``pcon && !PS[s][M]`` can go to the solver.
+
+It gives up (None) when the summary reads memory at an address that is not a
+constant once the registers are known, or when one of the accesses it relies
+on would not be a valid access in this state (dead object, out of bounds):
+the summary says nothing there, which is always sound.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
+from analysis.symex.state import State
+
+
+def _valid(st: State, L, addr: int, n: int, write: bool) -> bool:
+    oid = addr >> L.off_bits
+    off = addr & ((1 << L.off_bits) - 1)
+    obj = st.memory.objs.get(oid)
+    if obj is None or not obj.alive or obj.kind in ("null", "function", "thread"):
+        return False
+    if write and obj.readonly:
+        return False
+    return isinstance(obj.size, int) and off + n <= obj.size
+
+
+def _byte(st: State, L, V, X: Variables, addr: int):
+    oid = addr >> L.off_bits
+    off = addr & ((1 << L.off_bits) - 1)
+    obj = st.memory.objs.get(oid)
+    if obj is None or not obj.alive:
+        return None
+    if obj.array is not None:
+        return z3.Select(obj.array, V.const(off, L.bits))
+    cells = obj.cells
+    for s in range(off, off - obj.widest, -1):
+        c = cells.get(s)
+        if c is not None and s + c[0] > off:
+            b = V.extract(c[1], (off - s) * 8 + 7, (off - s) * 8)
+            return V.lift(b, 8)
+    if obj.zeroed:
+        return V.const(0, 8)
+    return X.fresh(8)
+
+
+def instantiate(phi, accesses, st: State, engine, X: Variables):
+    """``phi`` with the state's values for its program variables (a z3
+    condition or a Python bool), or None when that cannot be done."""
+    if isinstance(phi, bool):
+        return phi
+    V, L = engine.V, engine.L
+    for addr, n, write in accesses:
+        if not _valid(st, L, addr, n, write):
+            return None
+    pairs = []
+    memory = False
+    for name in V.symbols(phi):
+        var = parse(name)
+        if var is None or isinstance(var, FreeVar):
+            continue
+        if var == MEMORY:
+            memory = True
+            continue
+        frames = st.threads[var.tid].frames if var.tid < len(st.threads) else []
+        f = frames[var.depth] if var.depth < len(frames) else None
+        if f is not None and f.func.name != var.func:
+            f = None
+        if isinstance(var, RegVar):
+            v = f.regs.get(var.name) if f is not None else None
+            if v is None:
+                v = X.fresh(var.bits)
+            elif isinstance(v, int):
+                v = V.const(v & ((1 << var.bits) - 1), var.bits)
+            elif v.sort() != z3.BitVecSort(var.bits, V.ctx):
+                return None
+            pairs.append((X.term(var), v))
+        elif isinstance(var, StackVar):
+            if f is None or var.name not in f.stack_objs:
+                return None
+            pairs.append((X.term(var), V.const(L.make(f.stack_objs[var.name]), L.bits)))
+    out = z3.substitute(phi, *pairs) if pairs else phi
+    out = z3.simplify(out)
+    if memory:
+        selects = _selects(out, X.memory)
+        if selects is None:
+            return None
+        byte_pairs = []
+        for sel, idx in selects:
+            b = _byte(st, L, V, X, idx)
+            if b is None:
+                return None
+            byte_pairs.append((sel, b))
+        if byte_pairs:
+            out = z3.simplify(z3.substitute(out, *byte_pairs))
+        if MEMORY in V.symbols(out):
+            return None
+    return V.concrete(out)
+
+
+def _selects(phi, memory):
+    """Every ``select(M, k)`` in ``phi`` with its constant index ``k``; None
+    when ``M`` is read at an index that is not constant (or through a store
+    the simplifier could not resolve)."""
+    out = []
+    seen = set()
+    todo = [phi]
+    mid = memory.get_id()
+    while todo:
+        x = todo.pop()
+        xid = x.get_id()
+        if xid in seen:
+            continue
+        seen.add(xid)
+        if z3.is_select(x):
+            arr, idx = x.arg(0), x.arg(1)
+            if arr.get_id() == mid:
+                if not z3.is_bv_value(idx):
+                    return None
+                out.append((x, idx.as_long()))
+                continue
+        if z3.is_store(x) or (z3.is_const(x) and x.get_id() == mid):
+            return None
+        todo.extend(x.children())
+    return out

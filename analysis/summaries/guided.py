@@ -1,0 +1,434 @@
+"""Assertion-guided pruning on top of DPOR: mode ``dpor-ag`` (Algorithm 2).
+
+:class:`AssertionGuided` is :class:`~analysis.explore.dpor.Dpor` plus:
+
+* **summaries**: when a node leaves the explorer's stack, its weakest
+  precondition (:mod:`analysis.summaries.wp`) is merged into PS of its
+  global control state (:mod:`analysis.summaries.keys`): the conjunction of
+  its explored children's at an interleaving node (line 8), their disjunction
+  at a branch node (line 15). Leaves: ``true`` at a normal end and at a
+  pruned or sleep-blocked run's end, ``false`` at a deadlock, a run-time
+  error or a bound cut (those must be found again wherever they occur),
+  ``!c`` where another assertion ``c`` failed or an ``assume(c)`` could not
+  hold. At every interleaving node whose control state has a summary usable
+  under its sleep set, the run is pruned when ``pcon && !PS[s][M]`` is
+  unsatisfiable (:mod:`analysis.summaries.evaluate`); the pruned node's
+  precondition is PS[s] itself;
+* **RVar/WVar** (§5.2): every event's footprint is recorded for the control
+  states of the nodes above it; pruning at a node adds the backtracking its
+  skipped events would have caused: for each recorded event and each earlier
+  event of the run it races with and that does not happen before its
+  thread's current position, the node before that earlier event explores the
+  thread (all enabled threads when it is not enabled there);
+* **slicing** (:mod:`analysis.summaries.slicing`): Type A stops at
+  interleaving points, Type B one-sided branches.
+
+Optimisations by name (``Options.optimisations``): ``summaries``,
+``rvar_wvar`` (off: a pruned run makes every earlier node explore every
+enabled thread -- sound and costly), ``slicing``; bounds
+``summary_table_size`` and ``summary_max_size`` (integers; 0 or absent: no
+bound). Counted: ``ag_pruned_summary``, ``ag_pruned_type_a``,
+``ag_type_b``, ``ag_type_b_reopened``, ``ag_prune_checks``,
+``ag_wp_false``, ``ag_rvar_wvar_races`` and the table's counts.
+"""
+
+from __future__ import annotations
+
+from analysis import ir
+from analysis.explore import vclock
+from analysis.explore.dependence import Footprint
+from analysis.explore.dpor import Dpor, Step, pending_step
+from analysis.explore.reduction import Node
+from analysis.report import StatementSummary
+from analysis.summaries import cprint
+from analysis.summaries.evaluate import instantiate
+from analysis.summaries.keys import control_state
+from analysis.summaries.slicing import SliceGuide
+from analysis.summaries.table import SummaryTable
+from analysis.summaries.variables import Variables
+from analysis.summaries.wp import WeakestPreconditions, unsupported_reason
+from analysis.symex.pivots import Leaf, LeafKind, PivotKind
+from analysis.symex.state import State
+
+_TAINTING = frozenset({LeafKind.ERROR, LeafKind.CUT, LeafKind.DEADLOCK, LeafKind.STOPPED, LeafKind.INFEASIBLE})
+
+
+def _meet(a: tuple, b: tuple) -> tuple:
+    """The element-wise minimum of two clocks (the weaker happens-before)."""
+    n = max(len(a), len(b))
+    a = a + (0,) * (n - len(a))
+    b = b + (0,) * (n - len(b))
+    return tuple(min(x, y) for x, y in zip(a, b))
+
+
+def _add(into: dict, key, fp, clock) -> None:
+    old = into.get(key)
+    into[key] = (fp, clock if old is None else _meet(old[1], clock))
+
+
+def _merge(into: dict, other: dict) -> None:
+    for key, (fp, clock) in other.items():
+        _add(into, key, fp, clock)
+
+
+def _limit(options, name: str) -> int | None:
+    if options is None:
+        return None
+    v = dict(options.optimisations).get(name)
+    if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+        return None
+    return v
+
+
+def _sleep_tag(sleep: dict) -> frozenset | None:
+    """The sleep set as a hashable set of ``(thread, footprint keys)``; None
+    when a footprint is not known exactly."""
+    out = []
+    for q, fps in sleep.items():
+        if fps is None:
+            return None
+        keys = []
+        for f in fps:
+            k = f.key
+            if k is None:
+                return None
+            keys.append(k)
+        out.append((q, tuple(sorted(keys, key=repr))))
+    return frozenset(out)
+
+
+class AssertionGuided(Dpor):
+    """See the module docstring."""
+
+    name = "dpor-ag"
+    record_effects = True
+
+    def __init__(self, program, options, site):
+        super().__init__(program, options, site)
+        on = options.enabled if options is not None else (lambda name: True)
+        self.use_summaries = on("summaries")
+        self.use_rvar = on("rvar_wvar")
+        self.use_slicing = on("slicing")
+        self.unsupported = unsupported_reason(program) if program is not None else "no program"
+        if self.unsupported:
+            self.use_summaries = False
+        self.target = program.function(site.func).body[site.pc]
+        self.table = SummaryTable(_limit(options, "summary_table_size"), _limit(options, "summary_max_size"))
+        self.guide: SliceGuide | None = None
+        self._pruned = None  # (precondition, accesses, RVar/WVar) of the run being pruned
+        self.stmt: dict = {}  # span -> control states of nodes there
+        self.stmt_pruned: dict = {}
+
+    def start(self, explorer) -> None:
+        super().start(explorer)
+        E = explorer.engine
+        self.X = Variables(E.V.ctx, E.ptr_bits)
+        self.W = WeakestPreconditions(E, self.X, self.target)
+        if self.use_slicing:
+            try:
+                self.guide = SliceGuide(self.program, self.site)
+            except Exception:  # noqa: BLE001 - slicing is an optimisation: without it, explore more
+                self.guide = None
+                self.count("ag_slicing_failed")
+
+    def counters(self) -> dict[str, int]:
+        out = super().counters()
+        out.update(self.table.counts)
+        if hasattr(self, "W"):
+            out["ag_wp_false"] = self.W.bails
+        if self.unsupported:
+            out["ag_summaries_off"] = 1
+        return out
+
+    # ------------------------------------------------------------------ pivots
+
+    def on_pivot(self, node: Node) -> list[int]:
+        self._pruned = None
+        st = node.store
+        st["wps"] = {}
+        st["acc"] = {}
+        if node.kind is PivotKind.BRANCH:
+            return self._branch(node)
+        k = node.event_index
+        incoming = {}
+        if self.pending is not None and self.pending[0] == k:
+            incoming = self.pending[1]
+        state = node.state
+        if self.guide is not None and self.guide.type_a(state):
+            self.count("ag_pruned_type_a")
+            self._pruned = (True, frozenset(), {})
+            self._note_prune(node)
+            return []
+        key = control_state(state) if self.use_summaries else None
+        st["key"] = key
+        if key is not None:
+            tag = _sleep_tag(incoming) or frozenset()
+            hit = self.table.usable(key, tag)
+            if hit is not None and self._implied(node, hit):
+                self.count("ag_pruned_summary")
+                entry = self.table.get(key)
+                entry.pruned += 1
+                self._note_prune(node)
+                del self.steps[k:]
+                del self.origin[k:]
+                skipped = self._skipped_races(node, entry.accesses)
+                self._pruned = (hit[0], hit[1], skipped)
+                return []
+        choices = super().on_pivot(node)
+        if not choices:
+            self._pruned = (True, frozenset(), {})
+        return choices
+
+    def _implied(self, node: Node, hit) -> bool:
+        """Does the path condition imply the summary under the node's memory?"""
+        phi, accesses = hit
+        self.count("ag_prune_checks")
+        E = self.explorer.engine
+        val = instantiate(phi, accesses, node.state, E, self.X)
+        if val is None or val is False:
+            return False
+        if val is True:
+            return True
+        return not E.solver.is_sat(node.state.pc, [E.item(E.V.not_(val))])
+
+    def _branch(self, node: Node) -> list[int]:
+        g = self.guide
+        p = node.pivot
+        if g is not None and p.tid is not None and len(p.options) == 2:
+            t = node.state.threads[p.tid]
+            f = t.frames[-1]
+            instr = f.func.body[f.pc] if f.pc < len(f.func.body) else None
+            if isinstance(instr, ir.Branch) and {o.payload for _, o in p.options} == {True, False} \
+                    and g.type_b(f.func.name, f.pc):
+                self.count("ag_type_b")
+                node.store["type_b"] = [1]
+                node.store["tainted"] = False
+                return [0]
+        return list(node.options)
+
+    def next_choice(self, node: Node) -> int | None:
+        st = node.store
+        rest = st.get("type_b")
+        if rest and st.get("tainted") and not node.todo:
+            node.todo.extend(rest)
+            st["type_b"] = []
+            self.count("ag_type_b_reopened")
+        return super().next_choice(node)
+
+    # ------------------------------------------------------------------ RVar/WVar
+    #
+    # Events below a node are kept as (thread, its creators, footprint key) ->
+    # (footprint, vector clock) while the node is on the stack (clocks of one
+    # prefix), and in the table as (thread, creators, key, covers) -> footprint,
+    # ``covers`` being the threads whose position at the node the event
+    # happens after: that is what stays true at another node of the same
+    # control state, whatever its prefix.
+
+    def _skipped_races(self, node: Node, accesses: dict) -> dict:
+        """Backtracking as if the events recorded below this control state had
+        happened after the current run's prefix (§5.2); the events, with
+        clocks of this prefix, for the nodes above."""
+        nthreads = len(node.state.threads)
+        k = node.event_index
+        prefix = self.steps[:k]
+        if not self.use_rvar:
+            for n in self.origin[:k]:
+                for i in n.options:
+                    self.insert_at(n, [pending_step(n.thread_of(i))])
+            return {}
+        last: dict[int, Step] = {}
+        for s in prefix:
+            last[s.tid] = s
+        out = {}
+        for (tid, ancestors, key, covers), fp in accesses.items():
+            a = next((x for x in (tid,) + ancestors if x < nthreads), None)
+            if a is None:
+                continue
+            clock, sclock = self._thread_clocks(a, last)
+            for u in covers:
+                if u in last:
+                    clock = vclock.join(clock, last[u].clock)
+                    sclock = vclock.join(sclock, last[u].sclock)
+            _add(out, (tid, ancestors, key), fp, sclock)
+            for s in prefix:
+                if s.tid == a or vclock.covers(clock, s.tid, s.seq) or not self.dep.race(s.fp, fp):
+                    continue
+                self.count("ag_rvar_wvar_races")
+                origin = self.origin[s.index]
+                if origin.option_for_thread(a) is not None:
+                    self.insert_at(origin, [pending_step(a)])
+                else:
+                    for i in origin.options:
+                        q = origin.thread_of(i)
+                        if q != s.tid:
+                            self.insert_at(origin, [pending_step(q)])
+        return out
+
+    def _thread_clocks(self, tid: int, last: dict) -> tuple:
+        """(clock, structural clock) of ``tid``'s position after the prefix."""
+        s = last.get(tid)
+        if s is None:
+            s = next((x for x in self.steps if tid in x.fp.creates), None)
+        return (s.clock, s.sclock) if s is not None else ((), ())
+
+    def _ancestors(self, tid: int) -> tuple:
+        out = []
+        seen = {tid}
+        t = tid
+        while True:
+            parent = next((s.tid for s in self.steps if t in s.fp.creates), None)
+            if parent is None or parent in seen:
+                return tuple(out)
+            out.append(parent)
+            seen.add(parent)
+            t = parent
+
+    def _record(self, steps, into: dict) -> dict:
+        """Add ``steps`` to the raw record ``into``."""
+        for s in steps:
+            fp = s.fp
+            key = fp.key
+            if key is None:
+                fp, key = Footprint.pending(s.tid), "unknown"
+            _add(into, (s.tid, self._ancestors(s.tid), key), fp, s.sclock)
+        return into
+
+    def _relative(self, node: Node, acc: dict) -> dict:
+        """The raw record ``acc`` of events below ``node`` for the table."""
+        counts: dict[int, int] = {}
+        for s in self.steps[: node.event_index]:
+            counts[s.tid] = s.seq
+        out = {}
+        for (tid, ancestors, key), (fp, clock) in acc.items():
+            covers = frozenset(u for u, n in counts.items() if vclock.covers(clock, u, n))
+            out[(tid, ancestors, key, covers)] = fp
+        return out
+
+    # ------------------------------------------------------------------ summaries
+
+    def on_run_end(self, leaf: Leaf, state: State) -> None:
+        super().on_run_end(leaf, state)
+        k = leaf.kind
+        if k is LeafKind.VIOLATION:
+            return
+        if k in _TAINTING:
+            for n in self.explorer.stack:
+                if n.store.get("type_b") is not None:
+                    n.store["tainted"] = True
+        if not self.explorer.stack:
+            return
+        parent = self.explorer.stack[-1]
+        acc = self._record(self.steps[parent.event_index:], {})
+        if k is LeafKind.PRUNED:
+            phi, accesses, skipped = self._pruned or (False, frozenset(), {})
+            _merge(acc, skipped)
+        elif k is LeafKind.END:
+            phi, accesses = True, frozenset()
+        elif k is LeafKind.STOPPED:
+            phi, accesses = self.W.leaf("stopped", state, leaf.tid), frozenset()
+        elif k is LeafKind.INFEASIBLE:
+            phi, accesses = self.W.leaf("infeasible", state, state.current), frozenset()
+        else:
+            phi, accesses = False, frozenset()
+        self._pruned = None
+        self._give(parent, state, phi, accesses, acc)
+
+    def _give(self, parent: Node, state: State, phi, accesses, acc: dict) -> None:
+        """Hand the precondition at ``state`` (reached from ``parent`` by its
+        current option) to ``parent``."""
+        pst = parent.store
+        _merge(pst.setdefault("acc", {}), acc)
+        if not self.use_summaries or not parent.done:
+            return
+        pre, acc2 = self.W.through(parent.state, state, phi)
+        pst.setdefault("wps", {})[parent.done[-1]] = (pre, accesses | acc2)
+
+    def on_backtrack(self, node: Node) -> None:
+        st = node.store
+        stack = self.explorer.stack
+        parent = stack[-2] if len(stack) >= 2 else None
+        acc = st.get("acc", {})
+        phi, accesses = False, frozenset()
+        if self.use_summaries:
+            phi, accesses = self._combine(node)
+            key = st.get("key")
+            if node.kind is PivotKind.INTERLEAVE and key is not None:
+                tag = _sleep_tag(st.get("sleep_in", {}))
+                if tag is not None:
+                    self.table.add(key, tag, phi, accesses)
+                self.table.record_accesses(key, self._relative(node, acc))
+                if phi is not False:
+                    self._note_node(node, key)
+        if parent is not None:
+            acc = self._record(self.steps[parent.event_index:node.event_index], dict(acc))
+            self._give(parent, node.state, phi, accesses, acc)
+
+    def _combine(self, node: Node):
+        V = self.V
+        wps = node.store.get("wps", {})
+        parts, accesses = [], frozenset()
+        for c in node.done:
+            got = wps.get(c)
+            if got is None:
+                if node.kind is PivotKind.INTERLEAVE:
+                    return False, frozenset()
+                continue
+            parts.append(got[0])
+            accesses |= got[1]
+        if node.kind is PivotKind.INTERLEAVE:
+            return (V.and_(*parts) if parts else False), accesses
+        p = node.pivot
+        if p.by_value:
+            return False, frozenset()
+        t = node.state.threads[p.tid] if p.tid is not None else None
+        if t is not None and t.frames:
+            f = t.frames[-1]
+            i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
+            if isinstance(i, ir.Intrinsic) and i.op in (ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN):
+                return False, frozenset()
+        return V.or_(*parts), accesses
+
+    # ------------------------------------------------------------------ what the language server shows
+
+    def _spans(self, node: Node) -> list:
+        out = []
+        for i in node.options:
+            t = node.state.threads[node.thread_of(i)]
+            if t.frames:
+                f = t.frames[-1]
+                if f.pc < len(f.func.body):
+                    out.append(f.func.body[f.pc].span)
+        return out
+
+    def _note_node(self, node: Node, key) -> None:
+        for span in self._spans(node):
+            keys = self.stmt.setdefault(span, [])
+            if key not in keys:
+                keys.append(key)
+
+    def _note_prune(self, node: Node) -> None:
+        for span in self._spans(node):
+            self.stmt_pruned[span] = self.stmt_pruned.get(span, 0) + 1
+
+    def statement_summaries(self, limit: int = 3) -> list[StatementSummary]:
+        """Per source statement, the summaries of the nodes at it, as C."""
+        E = self.explorer.engine
+        printer = cprint.Printer(E, self.program)
+        out = []
+        for span in sorted(set(self.stmt) | set(self.stmt_pruned), key=lambda s: (s.file, s.line, s.col)):
+            texts = []
+            for key in self.stmt.get(span, []):
+                e = self.table.get(key)
+                if e is None:
+                    continue
+                for p in e.parts:
+                    text = printer.text(p.phi)
+                    if text not in texts:
+                        texts.append(text)
+            if not texts:
+                continue
+            expr = texts[0] if len(texts) == 1 else " || ".join(f"({t})" for t in texts[:limit])
+            if len(texts) > limit:
+                expr += " || ..."
+            out.append(StatementSummary(span, expr, self.stmt_pruned.get(span, 0)))
+        return out

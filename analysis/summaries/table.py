@@ -1,0 +1,134 @@
+"""The predicate summary table PS and the RVar/WVar record, per global
+control state.
+
+An :class:`Entry` holds, for one control state:
+
+* ``parts``: predicate summaries, each learned under a sleep set (the threads
+  partial order reduction did not explore from that node, with their next
+  footprints). A part is usable at a node whose own sleep set includes the
+  part's: the traces it left out are then left out here too. Parts with the
+  same sleep set are merged by disjunction (Algorithm 2, line 24);
+* ``accesses`` (RVar/WVar, §5.2): the footprints of every event explored
+  below nodes with this control state, by thread, so that pruning there can
+  still tell partial order reduction which races the skipped events have.
+
+Under-approximations (§6.2), both optional: ``slots`` bounds the table (a
+state hashing to a slot held by another state replaces it: the other's
+summary becomes ``false``), ``max_size`` bounds a summary's size in AST
+nodes (a disjunct that would exceed it is not added). Neither can make
+pruning unsound: a smaller summary prunes less.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+
+@dataclass(slots=True)
+class Part:
+    sleep: frozenset
+    phi: object
+    accesses: frozenset
+
+
+@dataclass(slots=True)
+class Entry:
+    key: object
+    parts: list = field(default_factory=list)
+    accesses: dict = field(default_factory=dict)
+    pruned: int = 0
+
+
+def size(phi, limit: int) -> int:
+    """Distinct AST nodes of ``phi``, counted up to ``limit + 1``."""
+    if isinstance(phi, bool):
+        return 1
+    seen = set()
+    todo = [phi]
+    while todo and len(seen) <= limit:
+        x = todo.pop()
+        i = x.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        todo.extend(x.children())
+    return len(seen)
+
+
+class SummaryTable:
+    """PS and RVar/WVar; ``counts`` collects the table's statistics."""
+
+    def __init__(self, slots: int | None = None, max_size: int | None = None):
+        self.slots = slots
+        self.max_size = max_size
+        self._entries: dict = {}
+        self._slot_of: dict = {}
+        self.counts: dict[str, int] = {}
+
+    def _count(self, name: str, k: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + k
+
+    def get(self, key) -> Entry | None:
+        return self._entries.get(key)
+
+    def entry(self, key) -> Entry:
+        e = self._entries.get(key)
+        if e is not None:
+            return e
+        if self.slots:
+            slot = hash(key) % self.slots
+            old = self._slot_of.get(slot)
+            if old is not None and old != key:
+                self._entries.pop(old, None)
+                self._count("summary_collisions")
+            self._slot_of[slot] = key
+        e = self._entries[key] = Entry(key)
+        return e
+
+    def add(self, key, sleep: frozenset, phi, accesses: frozenset) -> None:
+        """PS[key] := PS[key] || phi (under ``sleep``)."""
+        if phi is False:
+            return
+        e = self.entry(key)
+        for p in e.parts:
+            if p.sleep == sleep:
+                if p.phi is True:
+                    return
+                merged = True if phi is True else z3.Or(p.phi, phi)
+                if self.max_size and size(merged, self.max_size) > self.max_size:
+                    self._count("summary_size_drops")
+                    return
+                p.phi = merged
+                p.accesses = p.accesses | accesses
+                self._count("summary_merges")
+                return
+        if self.max_size and size(phi, self.max_size) > self.max_size:
+            self._count("summary_size_drops")
+            return
+        e.parts.append(Part(sleep, phi, accesses))
+        self._count("summary_entries")
+
+    def usable(self, key, sleep: frozenset):
+        """``(phi, accesses)`` of the parts of PS[key] valid under ``sleep``, or None."""
+        e = self._entries.get(key)
+        if e is None:
+            return None
+        phis, acc = [], frozenset()
+        for p in e.parts:
+            if p.sleep <= sleep:
+                if p.phi is True:
+                    return True, p.accesses
+                phis.append(p.phi)
+                acc |= p.accesses
+        if not phis:
+            return None
+        return (phis[0] if len(phis) == 1 else z3.Or(*phis)), acc
+
+    def record_accesses(self, key, accesses: dict) -> None:
+        if accesses:
+            self.entry(key).accesses.update(accesses)
+
+    def entries(self):
+        return list(self._entries.values())
