@@ -148,13 +148,21 @@ def _counts_from(f: ir.Function, head: int, body: set[int], waits: set[int]) -> 
 
 def _induction(walker: Walker, act: Activation, head: int, body: set[int]):
     """``(symbol at the head, start term, step)`` of a register that every
-    iteration moves by the same constant, or None."""
+    iteration moves by the same constant, or None (the first such register)."""
+    found = inductions(walker, act, head, body)
+    return found[0] if found else None
+
+
+def inductions(walker: Walker, act: Activation, head: int, body: set[int]) -> list:
+    """Every induction variable of the loop at ``head``: ``(symbol at the
+    head, start term, step)``, its start mentioning no per-thread symbol."""
     f = act.func
     env = act.env_in[head]
-    if env is None:
-        return None
+    if env is None or head == 0:
+        return []
     outside = [q for q in _preds(f, head) if q not in body]
     inside = [q for q in _preds(f, head) if q in body]
+    out = []
     for name, v in sorted(env.regs.items()):
         if not (isinstance(v, Sym) and v.origin == (act.frame, head)):
             continue
@@ -168,15 +176,13 @@ def _induction(walker: Walker, act: Activation, head: int, body: set[int]):
         if len(steps) != 1 or None in steps:
             continue
         inits = {_after(walker, act, q).regs.get(name) for q in outside if act.env_in[q] is not None}
-        if head == 0:
-            inits.add(act.env_in[0].regs.get(name) if False else None)
         if len(inits) != 1 or None in inits:
             continue
         init = inits.pop()
         if any(isinstance(x, Sym) and x.per_thread for x in leaves(init)):
             continue
-        return v, init, steps.pop()
-    return None
+        out.append((v, init, steps.pop()))
+    return out
 
 
 def _after(walker: Walker, act: Activation, pc: int):

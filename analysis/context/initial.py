@@ -440,6 +440,7 @@ class _Builder:
                 live = frames.live_registers(frame.func)[frame.pc] if frame.pc < len(frame.func.body) else frozenset()
                 if act is not None:
                     self._guards(k, act, fpc)
+                    self._loop_ranges(k, act, fpc)
                 for name, term in env.regs.items():
                     if name not in live:
                         continue  # dead here: nothing to say
@@ -470,6 +471,25 @@ class _Builder:
             except _Unknown:
                 continue
             self.constraints.append(c if outcome else self.V.not_(c))
+
+    def _loop_ranges(self, k: int, act, pc: int) -> None:
+        """A signed induction variable of a loop around ``pc`` stays on its side
+        of its start (it moved by whole steps, and signed overflow is an error
+        a whole-program run reports): start <= i for a step up."""
+        walker, V = self.p.walker, self.V
+        f = act.func
+        members = walker._scc_members(f, pc)
+        if not members:
+            return
+        for v, init, step in barriers.inductions(walker, act, _head(f, members), members):
+            if not (isinstance(v.type, IntType) and v.type.signed) or step == 0:
+                continue
+            here = self.value(v, k)
+            start = self.value(init, k)
+            if here is None or start is None:
+                continue
+            bits = v.type.bits
+            self.constraints.append(V.le(start, here, bits, True) if step > 0 else V.le(here, start, bits, True))
 
     def _entry_params(self, k: int, tp: ThreadPlan) -> None:
         t = self.st.wthread(self.tids[k])

@@ -410,10 +410,11 @@ class Walker:
         for op, locs in zip(ops, targets):
             if op.role is not role:
                 continue
-            if not locs or any(self.pts.objects[o].kind is ObjectKind.UNKNOWN for o, _ in locs):
+            if not locs:
                 _kill_all(env)
                 return
-            objs.update(o for o, _ in locs)
+            # UNKNOWN memory is memory the program does not name: never one of our cells
+            objs.update(o for o, _ in locs if self.pts.objects[o].kind is not ObjectKind.UNKNOWN)
         if not objs:
             return
         for key in list(env.cells):
@@ -802,25 +803,28 @@ def _concurrent_code(program: ir.Program, facts: Facts) -> tuple[set[str], set[i
 
 
 def _conflict_free(program: ir.Program, facts: Facts, funcs: set[str], late_main: set[int]) -> frozenset[int]:
-    """Objects no instruction that may run concurrently writes (§4.4)."""
-    w = facts.writers
-
-    def concurrent(site) -> bool:
-        func, pc = site
-        if func == program.entry and func not in funcs:
-            return pc in late_main
-        return func in funcs
-
-    if any(concurrent(s) for s in w.wild):
-        return frozenset()
-    out = set()
-    for o, obj in enumerate(facts.points_to.objects):
-        if obj.kind is ObjectKind.FUNCTION:
+    """Objects no instruction that may run concurrently writes (§4.4). A write
+    into UNKNOWN memory (made from an integer, or an external's) writes no
+    object the program names; a write whose address denotes nothing known
+    writes anything."""
+    pts = facts.points_to
+    ptr_bytes = program.data_model.pointer_bits // 8
+    written: set[int] = set()
+    for f in program.functions:
+        if f.name not in funcs and f.name != program.entry:
             continue
-        writers = w.by_object.get(o, ())
-        if not any(concurrent(site) for site, _, _ in writers):
-            out.add(o)
-    return frozenset(out)
+        for pc, instr in enumerate(f.body):
+            if f.name == program.entry and f.name not in funcs and pc not in late_main:
+                continue
+            ops = access.operands(instr, ptr_bytes)
+            for op, locs in zip(ops, pts.operand_ids(f.name, pc)):
+                if op.role is not access.Role.WRITE:
+                    continue
+                if not locs:
+                    return frozenset()
+                written.update(o for o, _ in locs)
+    return frozenset(o for o, obj in enumerate(pts.objects)
+                     if obj.kind is not ObjectKind.FUNCTION and o not in written)
 
 
 __all__ = ["Env", "Walker", "Activation", "Observed", "param_symbol", "stack_key", "heap_key", "ANY"]
