@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from analysis import ir
 from analysis.ir import (
-    Addr, Assign, Binary, Branch, Call, Const, Function, FuncType, GlobalVar, InitValue,
+    Addr, Assign, Branch, Call, Const, Function, FuncType, GlobalVar, InitValue,
     IntType, Intrinsic, Jump, Kind, Load, ObjKind, Op, Program, PtrAdd, PtrType, Reg,
     Return, Span, StackVar, Store, ThreadSite,
 )

@@ -8,7 +8,7 @@ from analysis.ir import ArrayType, Field, InitValue, Op, StructType
 from analysis.static.pointsto import UNKNOWN, Loc, MemObject, ObjectKind, points_to
 from tests.static.irbuild import (
     I32, I64, P, PP, VP, add, assign, c, call, create, fa, fn, g, gvar, load, op, program,
-    r, ret, st, store, with_threads,
+    r, ret, st, store,
 )
 
 

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from analysis.frontend import parse_program
-from analysis.ir import Branch, Load, Store
+from analysis.ir import Branch
 from analysis.static.facts import analyze
 from analysis.static.slicing import slice_of
 
