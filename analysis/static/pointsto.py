@@ -13,9 +13,10 @@ hold such a set. Offsets stay exact through constant :class:`~analysis.ir.PtrAdd
 (struct fields, constant array indices) while they stay inside the object; a
 symbolic offset, an offset outside the object, and arithmetic on pointers cast
 to integers give ``None``; so do offsets of an object beyond the first
-:data:`OFFSET_LIMIT` distinct ones the analysis meets (a pointer stepping through
-an array in a loop would otherwise make ever new offsets). A load at an exact offset reads that cell and the
-object's any-offset cell; a load at any offset reads every cell of the object.
+:data:`OFFSET_LIMIT` distinct ones the analysis meets (a pointer stepping
+through an array in a loop would otherwise make ever new offsets). A load at an
+exact offset reads that cell and the object's any-offset cell; a load at any
+offset, or narrower than a pointer, reads every cell of the object.
 
 Sound for the C the front end lowers, with these modelling choices:
 

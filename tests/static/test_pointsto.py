@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from analysis.ir import ArrayType, Field, InitValue, Op, StructType
+from analysis.ir import ArrayType, Field, InitValue, Ite, Op, PtrType, StructType
 from analysis.static.pointsto import UNKNOWN, Loc, MemObject, ObjectKind, points_to
 from tests.static.irbuild import (
     I32, I64, P, PP, VP, add, assign, c, call, create, fa, fn, g, gvar, load, op, program,
@@ -47,9 +47,9 @@ def test_struct_fields_stay_apart():
     main = fn("main", [
         store(st("s", PAIR), st("x", I32)),
         store(add(st("s", PAIR), 8), st("y", I32)),
-        assign(r("sp", PtrType_(PAIR)), st("s", PAIR)),
-        load(r("u"), r("sp", PtrType_(PAIR))),
-        assign(r("fb", PP), add(r("sp", PtrType_(PAIR)), 8)),
+        assign(r("sp", PtrType(PAIR)), st("s", PAIR)),
+        load(r("u"), r("sp", PtrType(PAIR))),
+        assign(r("fb", PP), add(r("sp", PtrType(PAIR)), 8)),
         load(r("v"), r("fb", PP)),
         ret(c(0)),
     ], stack={"s": PAIR, "x": I32, "y": I32})
@@ -57,11 +57,6 @@ def test_struct_fields_stay_apart():
     assert objs(pts.reg("main", "u")) == {"main.x"}
     assert objs(pts.reg("main", "v")) == {"main.y"}
     assert pts.deref("main", 5) == {Loc(stack("main", "s"), 8)}
-
-
-def PtrType_(t):
-    from analysis.ir import PtrType
-    return PtrType(t)
 
 
 def test_symbolic_index_reads_every_element_and_writes_any_offset():
@@ -99,7 +94,7 @@ def test_function_pointers_resolve_callees_and_bind_parameters():
     h = fn("h", [ret(c(0))], params=(r("hp"),))
     main = fn("main", [
         # fp = c ? f : h; table[1] = fp; (*table[1])(&x)
-        assign(r("fp", VP), __import__("analysis.ir", fromlist=["Ite"]).Ite(r("c", I32), fa("f"), fa("h"), VP)),
+        assign(r("fp", VP), Ite(r("c", I32), fa("f"), fa("h"), VP)),
         store(add(g("table", ArrayType(VP, 2)), 8), r("fp", VP)),
         load(r("q", VP), add(g("table", ArrayType(VP, 2)), 8)),
         call(r("q", VP), st("x", I32), dst=r("res", I32)),
@@ -195,7 +190,7 @@ def realistic_program(functions: int = 300):
     functions with stack structs, heap nodes linked into a global list, a
     helper called with many different addresses, locks and thread creation."""
     node = StructType("node", (Field("next", VP, 0), Field("val", P, 8)), 16, 8)
-    np = PtrType_(node)
+    np = PtrType(node)
     helper = fn("set", [store(r("hp"), r("hv", I32)), ret(c(0))], params=(r("hp"), r("hv", I32)))
     funcs = [helper]
     for k in range(functions):
