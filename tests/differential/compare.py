@@ -10,7 +10,8 @@ each other. An empty list is agreement. What counts as disagreement:
   (the programs are loop-bounded well below the unwind bound, no budget set);
 * a violation the engine reports whose failing inputs (mapped to the
   program's inputs by the line of their nondet call) admit no violating
-  schedule in the oracle; likewise for a deadlock;
+  schedule in the oracle, or whose trace is not a run of the oracle step by
+  step (:mod:`trace_replay`); a deadlock whose inputs admit none;
 * HOLDS where the oracle never evaluates the assertion, or UNREACHABLE where
   it does; a deadlock finding on one side only; any other finding (syntax,
   unsupported, run-time error) on a program that has none;
@@ -27,6 +28,7 @@ from analysis.report import AssertionResult, Finding, FindingKind, Status
 
 from tests.differential import cprog as C
 from tests.differential import oracle
+from tests.differential.trace_replay import replay_violation
 
 UNWIND = 4
 TIMEOUT_S = 120.0  # a safety net: a timeout is reported as a discrepancy
@@ -112,6 +114,10 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems) -> t
             if not again.violated:
                 problems.append(f"[{m}] line {line}: engine reports a violation with inputs "
                                 f"{fixed} that no schedule has (oracle: {want.label})")
+                continue
+            why = replay_violation(program, rendered, r.trace, verdict.label, fixed)
+            if why is not None:
+                problems.append(f"[{m}] line {line}: the engine's trace does not replay: {why}")
         elif verdict.violated:
             w = verdict.violation
             problems.append(f"[{m}] line {line}: engine says {r.status.label}, oracle violates it "

@@ -88,6 +88,12 @@ def test_regression(path, mode):
     ev = compare.run_engine(text, mode)
     got = {line: [r.status.label for r in ev.assertions.get(line, [])] for line in want}
     assert got == {line: [status] for line, status in want.items()}
+    for line, (r,) in ev.assertions.items():
+        if r.status.label == "violated":
+            # a counterexample is a C run: it ends where its assertion fails
+            failures = [i for i, s in enumerate(r.trace.steps) if s.action.endswith(" fails")]
+            assert failures == [len(r.trace.steps) - 1], r.trace.steps
+            assert r.trace.steps[-1].span.line == line
     kinds = {f.kind.value for f in ev.findings}
     assert ("deadlock" in kinds) == deadlock
     assert kinds <= {"deadlock", "data-race"}, ev.findings

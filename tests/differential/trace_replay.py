@@ -1,0 +1,144 @@
+"""Replay an engine counterexample, step by step, in the oracle.
+
+The engine's :class:`analysis.report.Trace` lists what each thread did, in
+order, in words (``read g == 3``, ``write g = 4``, ``lock m``, ``create
+t1#1``, ``join t1#1``, ``assert ... fails``). :func:`replay_violation` runs
+the oracle along those steps: each step of a thread must be that thread's next
+global operation in the oracle, reading and writing the same values, and the
+run must end with the reported assertion failing. Steps the oracle has no
+counterpart for (branches, returns, reads of ``pthread_t`` handles, wake-ups)
+are passed over; so are the oracle's reads the engine need not perform (the
+right operand of a short-circuited ``&&``) and its passing assertion checks.
+
+Only the action texts above are relied on; a step whose action is not
+recognised is passed over, so the replay can only get weaker, never wrong,
+if the engine words its actions differently.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from tests.differential import cprog as C
+from tests.differential import oracle as O
+
+_READ = re.compile(r"^read (\w+) == (-?\d+)$")
+_WRITE = re.compile(r"^write (\w+) = (-?\d+)$")
+_LOCK = re.compile(r"^(lock|unlock) (\w+)$")
+_CREATE = re.compile(r"^create (?:thread )?(\S+)$")
+_JOIN = re.compile(r"^join (\S+)$")
+_FAILS = re.compile(r"^assert .* fails$")
+
+
+class Mismatch(Exception):
+    pass
+
+
+def replay_violation(program: C.Program, rendered: C.Rendered, trace, label: int,
+                     inputs: dict) -> str | None:
+    """None if ``trace`` (with the failing ``inputs``, by our input names) is a
+    run of ``program`` in the oracle ending in the failure of assertion
+    ``label``; otherwise why not (for the first input completion tried, when
+    the trace leaves inputs out)."""
+    missing = [i for i in program.inputs if i.name not in inputs]
+    first_reason = None
+    for values in itertools.product(*(range(i.lo, i.hi + 1) for i in missing)):
+        full = dict(inputs, **{i.name: v for i, v in zip(missing, values)})
+        try:
+            _replay(program, trace, label, full)
+            return None
+        except Mismatch as e:
+            first_reason = first_reason or f"inputs {full}: {e}"
+    return first_reason or "no input completion"
+
+
+def _replay(program, trace, label, inputs) -> None:
+    compiled = O.compile_program(program)
+    gnames = [g for g, _ in program.globals]
+    if any(not i.lo <= inputs[i.name] <= i.hi for i in program.inputs):
+        raise Mismatch("an input outside its assumed domain")
+    state, exited = O._initial(compiled, tuple(inputs[i.name] for i in program.inputs))
+    if exited:
+        raise Mismatch("main returns before any thread runs")
+    slots = {"main": 0}
+
+    def advance(state, t, matches, what):
+        """Take thread t's transitions up to the one ``matches`` accepts
+        (passing over reads and passing assertion checks); the transition
+        taken and the state after it."""
+        while True:
+            th = state[0][t]
+            if th is None or th[1] is O.DONE:
+                raise Mismatch(f"{compiled.names[t]} has nothing left to do at {what}")
+            op = compiled.codes[t].ops[th[0]]
+            step = O._step(compiled, state, t)
+            if matches(op):
+                return op, step
+            if op[0] not in (O.READ, O.ASSERT):
+                raise Mismatch(f"{what}: the oracle's {compiled.names[t]} does "
+                               f"{compiled.codes[t].texts[th[0]]!r} next")
+            if step.kind == "violated":
+                raise Mismatch(f"{what}: an assertion of {compiled.names[t]} fails first")
+            state = step.state
+
+    def finish(state, t, what):
+        """Thread t's state run to its end through reads and passing checks."""
+        while state[0][t] is not None and state[0][t][1] is not O.DONE:
+            op = compiled.codes[t].ops[state[0][t][0]]
+            step = O._step(compiled, state, t)
+            if op[0] not in (O.READ, O.ASSERT) or step.kind != "next":
+                raise Mismatch(f"{what}: {compiled.names[t]} has not ended in the oracle")
+            state = step.state
+        return state
+
+    for s in trace.steps:
+        action = s.action.strip()
+        if s.thread not in slots:
+            continue  # a thread not created in the replay so far: mismatch comes later
+        t = slots[s.thread]
+        what = f"step {s.thread}: {action!r} (line {s.span.line})"
+        if m := _READ.match(action):
+            if m.group(1) not in gnames:
+                continue
+            g = gnames.index(m.group(1))
+            op, step = advance(state, t, lambda op: op[0] == O.READ and op[1] == g, what)
+            if step.value != int(m.group(2)):
+                raise Mismatch(f"{what}: the oracle reads {step.value}")
+        elif m := _WRITE.match(action):
+            if m.group(1) not in gnames:
+                continue
+            g = gnames.index(m.group(1))
+            op, step = advance(state, t, lambda op: op[0] == O.WRITE and op[1] == g, what)
+            if step.value != int(m.group(2)):
+                raise Mismatch(f"{what}: the oracle writes {step.value}")
+        elif m := _LOCK.match(action):
+            if m.group(2) not in program.mutexes:
+                continue
+            code = O.LOCK if m.group(1) == "lock" else O.UNLOCK
+            mu = program.mutexes.index(m.group(2))
+            op, step = advance(state, t, lambda op: op[0] == code and op[1] == mu, what)
+            if step.kind == "blocked":
+                raise Mismatch(f"{what}: the mutex is held")
+        elif m := _CREATE.match(action):
+            op, step = advance(state, t, lambda op: op[0] == O.CREATE, what)
+            slots[m.group(1)] = op[1]
+        elif m := _JOIN.match(action):
+            if m.group(1) not in slots:
+                raise Mismatch(f"{what}: joins a thread never created")
+            u = slots[m.group(1)]
+            state = finish(state, u, what)
+            op, step = advance(state, t, lambda op: op[0] == O.JOIN and op[1] == u, what)
+            if step.kind == "blocked":
+                raise Mismatch(f"{what}: the joined thread has not ended")
+        elif _FAILS.match(action):
+            op, step = advance(state, t, lambda op: op[0] == O.ASSERT and op[1] == label, what)
+            if step.kind != "violated":
+                raise Mismatch(f"{what}: the assertion holds in the oracle")
+            return
+        else:
+            continue
+        if step.kind != "next":
+            raise Mismatch(f"{what}: the oracle's run ends here ({step.kind})")
+        state = step.state
+    raise Mismatch("the trace does not end with the assertion failing")
