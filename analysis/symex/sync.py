@@ -174,7 +174,9 @@ def _note(st: State, op: str, obj, blocked: bool = False) -> None:
 def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:
     """The concrete address of a synchronization object (forks per value)."""
     p = E.ev(st, tid, e)
-    E.resolve(st, p, 0, False)
+    oid, off = E.resolve(st, p, 0, False)
+    if E.context_hooks is not None and not isinstance(p, int):  # a context's symbolic pointer
+        return E.context_hooks.sync_address(E, st, oid, off, what)
     return E.concretize(st, p, E.ptr_bits, what)
 
 
