@@ -39,11 +39,23 @@ from analysis import ir
 from analysis.ir import ArrayType, Intrinsic, IntType, Load, PtrType, Store, StructType, type_size
 from analysis.static.pointsto import ObjectKind
 from analysis.symex.memory import MemObject
-from analysis.context.invariants import choose
+from analysis.context.invariants import choose, replay_skipped
 from analysis.symex.pivots import Option
 
 OFFSET_BOUND = 1 << 20  # a primary object's offsets stay below this (no spurious out-of-bounds)
 MAX_OFFSETS = 16
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Resolution:
+    """One way a symbolic pointer resolves: to ``oid`` (``kind`` "object") or
+    to the primary object of ``term`` ("primary"), at ``offset`` (None: the
+    pointer's own offset)."""
+
+    term: object
+    kind: str
+    oid: int | None
+    offset: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +122,21 @@ class SymbolicHeap:
                 out.add(o)
         return frozenset(out) if out else None
 
+    def _exact_offsets(self, func, pc) -> dict:
+        """Points-to object index -> the exact offsets the instruction's address
+        operands may denote in it (field-sensitive points-to), or None when
+        some offset is unknown."""
+        out: dict = {}
+        if func is None or pc is None:
+            return out
+        for locs in self.pts.operand_ids(func, pc):
+            for o, k in locs:
+                if k is None or out.get(o, ()) is None:
+                    out[o] = None
+                else:
+                    out.setdefault(o, set()).add(k)
+        return out
+
     def _access_type(self, func, pc):
         if func is None or pc is None:
             return None
@@ -148,22 +175,32 @@ class SymbolicHeap:
         V, L = E.V, E.L
         off = V.simplified(L.off(ptr, V))
         known = _resolved(st, oid_term)
-        if known is not None and (isinstance(off, int) or known[1] is None):
+        if known is not None and isinstance(off, int):
+            replay_skipped(st, lambda p: isinstance(p, Resolution) and p.term.eq(oid_term))
             return known[0], None
         func, pc = self._instruction(st)
         targets = self._targets(func, pc)
         ctype = self._access_type(func, pc)
+        exact = self._exact_offsets(func, pc)
         cands: list[int] = []
+        cand_offsets: dict[int, list | None] = {}
         primary_ok = targets is None
+        primary_offsets: set | None = set()
         if targets is None:
             cands = [oid for oid in E.global_oids.values() if not st.memory.objs[oid].readonly]
         else:
             for k in sorted(targets):
-                cands.extend(self.objects.get(k, ()))
-                cands.extend(self._run_objects(st, k))
+                offs = exact.get(k)
+                for oid in list(self.objects.get(k, ())) + self._run_objects(st, k):
+                    cands.append(oid)
+                    cand_offsets[oid] = sorted(offs) if offs is not None else None
                 if k not in self.complete and self.pts.objects[k].kind in (
                         ObjectKind.HEAP, ObjectKind.ALLOCA, ObjectKind.STACK):
                     primary_ok = True
+                    if offs is None or primary_offsets is None:
+                        primary_offsets = None
+                    else:
+                        primary_offsets |= offs
         if known is not None:
             cands, primary_ok = ([known[0]], False) if known[1] is not None else ([], True)
         seen = set()
@@ -177,20 +214,31 @@ class SymbolicHeap:
                 cond = V.eq(oid_term, oid, L.id_bits)
                 if cond is False:
                     continue
-                offs = field_offsets(mo.ctype, ctype) if not isinstance(off, int) else None
+                offs = None
+                if not isinstance(off, int):
+                    offs = cand_offsets.get(oid)
+                    if offs is None:
+                        offs = field_offsets(mo.ctype, ctype)
                 if offs is not None and len(offs) <= MAX_OFFSETS:
                     for k in offs:
-                        opts.append(Option(V.and_(cond, V.eq(off, k, L.bits)), ("object", oid, k)))
+                        opts.append(Option(V.and_(cond, V.eq(off, k, L.bits)), Resolution(oid_term, "object", oid, k)))
                 else:
-                    opts.append(Option(cond, ("object", oid, None)))
+                    opts.append(Option(cond, Resolution(oid_term, "object", oid, None)))
             if primary_ok:
                 base = primary_base(L)
-                cond = V.and_(V.le(base, oid_term, L.id_bits, False), V.lt(off, OFFSET_BOUND, L.bits, False))
-                opts.append(Option(cond, ("primary", None, None)))
+                is_primary = V.le(base, oid_term, L.id_bits, False)
+                if primary_offsets and not isinstance(off, int) and len(primary_offsets) <= MAX_OFFSETS:
+                    for k in sorted(primary_offsets):
+                        opts.append(Option(V.and_(is_primary, V.eq(off, k, L.bits)),
+                                           Resolution(oid_term, "primary", None, k)))
+                else:
+                    cond = V.and_(is_primary, V.lt(off, OFFSET_BOUND, L.bits, False))
+                    opts.append(Option(cond, Resolution(oid_term, "primary", None, None)))
             return opts
 
         opt = choose(E, st, options)
-        kind, oid, k = opt.payload
+        res = opt.payload
+        kind, oid, k = res.kind, res.oid, res.offset
         if kind == "primary":
             oid = self.primary(E, st, oid_term, targets, existing)
         ctx = st.ctx
@@ -239,6 +287,34 @@ class SymbolicHeap:
                 continue
             old = st.memory.load(p.oid, off, n, V, L, E.fresh_mem(st, st.current or 0))
             st.memory.store(p.oid, off, n, V.ite(same, value, old, 8 * n), V, L)
+
+    def sync_address(self, E, st, oid: int, off, what: str) -> int:
+        """The concrete address naming a synchronization object at offset
+        ``off`` of object ``oid`` (resolved from a symbolic pointer). A
+        primary object's lock is named by the first primary it aliases:
+        a fork over which earlier primary (if any) it is, so that one lock
+        has one name in ``State.locks`` and the wait queue."""
+        V, L = E.V, E.L
+        if not isinstance(off, int):
+            off = E.concretize(st, off, L.bits, what)
+        prims = _primaries(st)
+        mine = next((p for p in prims if p.oid == oid), None)
+        if mine is None:
+            return L.make(oid, off)
+        earlier = [p for p in prims if p.oid < oid and (
+            mine.objects is None or p.objects is None or p.objects & mine.objects)]
+
+        def options():
+            opts, before = [], True
+            for p in earlier:
+                same = V.eq(mine.term, p.term, L.id_bits)
+                opts.append(Option(V.and_(before, same), p.oid))
+                before = V.and_(before, V.not_(same))
+            opts.append(Option(before, oid))
+            return opts
+
+        name = choose(E, st, options, exhaustive=True).payload if earlier else oid
+        return L.make(name, off)
 
     def resolve_function(self, E, st, fp, oid_term) -> int:
         """The object id of the function a symbolic function pointer calls:

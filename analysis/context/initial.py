@@ -130,6 +130,9 @@ class ContextHooks:
     def resolve_object(self, E, st, ptr, oid_term) -> int:
         return self.heap.resolve_object(E, st, ptr, oid_term)
 
+    def sync_address(self, E, st, oid, off, what) -> int:
+        return self.heap.sync_address(E, st, oid, off, what)
+
     def resolve_function(self, E, st, fp, oid_term) -> int:
         return self.heap.resolve_function(E, st, fp, oid_term)
 

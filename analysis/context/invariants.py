@@ -93,6 +93,18 @@ def choose(E, st, make_options, exhaustive: bool = False):
     return opt
 
 
+def replay_skipped(st, match) -> None:
+    """Consume the recorded choice of a fork this instruction made before it
+    was re-executed, when the fork is skipped now because its outcome is in
+    the state already. The engine re-runs an instruction that pivots from the
+    state it had then, replaying its earlier choices by position; a hook that
+    changed the state and skips its fork on the second run must take its
+    choice off the list, or the next fork would get it. ``match(payload)``
+    recognises that choice."""
+    if st.forced and match(st.forced[0][1].payload):
+        st.instr_taken.append(st.forced.pop(0))
+
+
 def settle_lock(E, st, a: int) -> None:
     """Decide who holds the lock at concrete address ``a``, if nobody did yet
     (see the module docstring). Forks.
@@ -104,8 +116,7 @@ def settle_lock(E, st, a: int) -> None:
     if ctx is None:
         return
     if a in ctx.settled:
-        if st.forced and isinstance(st.forced[0][1].payload, Settled) and st.forced[0][1].payload.address == a:
-            st.instr_taken.append(st.forced.pop(0))
+        replay_skipped(st, lambda p: isinstance(p, Settled) and p.address == a)
         return
     if a in st.locks:
         st.ctx = replace(ctx, settled=ctx.settled | {a})
