@@ -228,7 +228,11 @@ def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     V, pb = E.V, E.ptr_bits
     h = i.args[0]
-    target = E.concretize(st, E.ev(st, tid, h), bits_of(h.type, pb), "a thread handle")
+    hv = E.ev(st, tid, h)
+    if E.context_hooks is not None and not isinstance(hv, int):  # a handle the context does not know
+        target = E.context_hooks.thread_handle(E, st, hv, bits_of(h.type, pb))
+    else:
+        target = E.concretize(st, hv, bits_of(h.type, pb), "a thread handle")
     if target >= len(st.threads) or target == tid:
         raise LeafReached(Leaf(LeafKind.ERROR, "join of an invalid thread", i.span, tid))
     tt = st.threads[target]
