@@ -133,6 +133,20 @@ class ContextHooks:
     def sync_address(self, E, st, oid, off, what) -> int:
         return self.heap.sync_address(E, st, oid, off, what)
 
+    def thread_handle(self, E, st, h, bits: int) -> int:
+        """The thread a symbolic handle names: one of the run's threads, or
+        none of them (then the join is of an invalid thread), a fork."""
+        from analysis.context.invariants import choose
+
+        V = E.V
+
+        def options():
+            opts = [Option(V.eq(h, t.tid, bits), t.tid) for t in st.threads]
+            opts.append(Option(V.and_(*[V.ne(h, t.tid, bits) for t in st.threads]), len(st.threads)))
+            return opts
+
+        return choose(E, st, options, exhaustive=True).payload
+
     def resolve_function(self, E, st, fp, oid_term) -> int:
         return self.heap.resolve_function(E, st, fp, oid_term)
 

@@ -253,6 +253,7 @@ class Walker:
                 preds[s].append(pc)
         cyclic = self._cyclic_of(f)
         out: list[Env | None] = [None] * n
+        taken: list = [()] * n  # the successors each pc's fact flows to
         act.env_in[0] = entry
         visits = [0] * n
         work = {0}
@@ -263,11 +264,13 @@ class Walker:
             visits[pc] += 1
             env = act.env_in[pc]
             res = self._transfer(act, pc, env, once and pc not in cyclic, depth, active, rets, False)
-            if res is not None and res.same(out[pc]):
+            flows = self._flows(act, pc, env, succ[pc])
+            if res is not None and res.same(out[pc]) and flows == taken[pc]:
                 continue
             out[pc] = res
+            taken[pc] = flows
             for s in succ[pc]:
-                ins = [out[p] for p in preds[s] if out[p] is not None]
+                ins = [out[p] for p in preds[s] if out[p] is not None and s in taken[p]]
                 if s == 0:
                     ins = [entry] + ins
                 if not ins:
@@ -292,6 +295,16 @@ class Walker:
             elif values and f.type.ret is not None and ir.is_scalar(f.type.ret):
                 act.ret = self.sym(f"{f.name}()", f.type.ret, (frame, -2))
         return act
+
+    def _flows(self, act: Activation, pc: int, env: Env, succ: tuple) -> tuple:
+        """The successors a pc's fact flows to: a branch whose condition is a
+        constant under the fact goes one way only (its other side cannot run)."""
+        i = act.func.body[pc]
+        if type(i) is Branch and i.then != i.other:
+            c = self.term(env, act.func.name, i.cond, act.frame)
+            if isinstance(c, Const):
+                return (i.then,) if c.value else (i.other,)
+        return succ
 
     def _cyclic_of(self, f: ir.Function) -> frozenset[int]:
         c = self._cyclic.get(f.name)

@@ -13,7 +13,7 @@
  *
  * FROM: 28 38
  * UNWIND: 2
- * EXPECT: full=holds naive=violated
+ * EXPECT: full=holds -SI=violated naive=violated
  */
 #include <pthread.h>
 #include <assert.h>
