@@ -148,9 +148,16 @@ def _sub_check(program, site, options, cancel, context):
     """``check_assertion`` plus whether the exploration ran to its end."""
     from analysis.explore.explorer import Explorer
 
-    ex = Explorer(program, options, site, cancel, context).run()
+    explorer = Explorer(program, options, site, cancel, context)
+    ex = explorer.run()
     complete = ex.violation is None and ex.stop is None
-    return _verdict(program, site, options, ex, context), ex.findings, complete
+    result = _verdict(program, site, options, ex, context)
+    summaries = getattr(explorer.reduction, "statement_summaries", None)  # mode dpor-ag
+    if summaries is not None:
+        from dataclasses import replace
+
+        result = replace(result, summaries=tuple(summaries()))
+    return result, ex.findings, complete
 
 
 def _verdict(program, site, options, ex, context) -> AssertionResult:
