@@ -1,0 +1,56 @@
+"""Program contexts a whole-program run passes through.
+
+:func:`contexts_along` replays a counterexample found from ``main`` and
+records, at every scheduling point of the run, where each live thread
+stands: each such point is a program context the violation passes
+through, as a :class:`~analysis.check.Context` with every ingredient of the
+initial state on.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from analysis.check import Context, ContextThread
+from analysis.replay import replay
+from analysis.symex import engine as engine_module
+from analysis.symex.state import ENDED
+
+
+@contextmanager
+def _recording(snapshots: list):
+    original = engine_module.Engine.start_block
+
+    def start_block(self, st, tid):
+        threads = []
+        usable = True
+        for t in st.threads:
+            if t.status == ENDED:
+                continue
+            if t.phase is not None or t.pending is not None or len(t.frames) != 1:
+                usable = False  # mid-wait, a deferred abort, or a call stack: not a plain context
+            f = t.frames[-1]
+            threads.append(ContextThread(f.func.name, f.pc))
+        if usable and threads:
+            snapshots.append(tuple(threads))
+        return original(self, st, tid)
+
+    engine_module.Engine.start_block = start_block
+    try:
+        yield
+    finally:
+        engine_module.Engine.start_block = original
+
+
+def contexts_along(program, trace, options, target: str) -> list[Context]:
+    """The contexts at the scheduling points of the run ``trace`` records
+    (without repeats, in the order the run meets them)."""
+    snapshots: list = []
+    with _recording(snapshots):
+        replay(program, trace, options, target)
+    out, seen = [], set()
+    for threads in snapshots:
+        if threads not in seen:
+            seen.add(threads)
+            out.append(Context(threads, naive=False, reaching_defs=True, sync_invariants=True))
+    return out
