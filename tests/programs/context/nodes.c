@@ -9,16 +9,18 @@
  * before the threads start) and that the adder holds that slot's lock, so
  * the bumper waits for it: the assertion holds. Fresh symbols everywhere
  * let the two slots be the same slot with its lock free, and the adder's
- * write lands between the bumper's write and its check.
+ * write lands between the bumper's write and its check. (The counts are
+ * unsigned: a context cannot know their values, which other threads
+ * write, and with `int` it would also report the possible overflows.)
  *
- * FROM: 28 38
+ * FROM: 30 40
  * UNWIND: 2
  * EXPECT: full=holds -SI=violated naive=violated
  */
 #include <pthread.h>
 #include <assert.h>
 
-struct slot { pthread_mutex_t guard; int count; };
+struct slot { pthread_mutex_t guard; unsigned count; };
 
 struct slot slots[3];
 int rounds_bump = 2, rounds_add = 2, pick;
@@ -26,7 +28,7 @@ int rounds_bump = 2, rounds_add = 2, pick;
 void bump(struct slot *s) {
     for (int r = 0; r < rounds_bump; r++) {
         pthread_mutex_lock(&s->guard);               /* from here (1): bumper */
-        int old = s->count;
+        unsigned old = s->count;
         s->count = old + 1;
         assert(s->count == old + 1);
         pthread_mutex_unlock(&s->guard);
