@@ -291,15 +291,20 @@ def assertion_hover(result: AssertionResult | None, site: AssertionSite, checkin
 
 
 def summaries_hover(results, line: int, col: int) -> str | None:
-    """The predicate summaries stored at the statement under (line, col)."""
+    """The predicate summaries stored at the statement under (line, col): the
+    summaries whose span contains the position, else those on its line (a
+    summary sits on one instruction, e.g. the read in ``b = x;``)."""
     parts = []
     for r in results:
-        for summary in r.summaries:
-            if contains(summary.span, line, col):
-                pruned = f"pruned {summary.pruned_runs} run{'s' if summary.pruned_runs != 1 else ''}"
-                parts.append(
-                    f"Predicate summary for `{r.text}` ({pruned}):\n```c\n{summary.expr}\n```"
-                )
+        here = [s for s in r.summaries if contains(s.span, line, col)] or \
+            [s for s in r.summaries if s.span.line == line]
+        for summary in here:
+            pruned = f"pruned {summary.pruned_runs} run{'s' if summary.pruned_runs != 1 else ''}"
+            if summary.expr.strip() in ("1", "true"):
+                parts.append(f"Predicate summary for `{r.text}` ({pruned}): true, "
+                             "no explored run through here violates it")
+            else:
+                parts.append(f"Predicate summary for `{r.text}` ({pruned}):\n```c\n{summary.expr}\n```")
     return "\n\n".join(parts) if parts else None
 
 

@@ -114,7 +114,11 @@ def test_hover_parts():
     assert "holds for all interleavings" in text and "13 runs (4 full, 9 pruned)" in text
     r = result(Status.HOLDS, summaries=(StatementSummary(span(3, 21, 33), "x <= 10", 4),))
     assert convert.summaries_hover([r], 3, 25) == "Predicate summary for `a1 <= b` (pruned 4 runs):\n```c\nx <= 10\n```"
+    assert convert.summaries_hover([r], 3, 5) == convert.summaries_hover([r], 3, 25)  # anywhere on its line
     assert convert.summaries_hover([r], 2, 25) is None
+    true = result(Status.HOLDS, summaries=(StatementSummary(span(2, 21, 28), "1", 1),))
+    assert convert.summaries_hover([true], 2, 22) == (
+        "Predicate summary for `a1 <= b` (pruned 1 run): true, no explored run through here violates it")
 
 
 def test_code_actions_carry_the_statement_position():

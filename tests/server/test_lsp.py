@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
@@ -108,6 +109,42 @@ int main(void) {
 }
 """
 
+# The assertion-guided paper's Figure 2 kind of program: two writes, two
+# reads, one symbolic input; the reads never see the writes out of order.
+REORDER = """#include <pthread.h>
+#include <assert.h>
+
+extern int __VERIFIER_nondet_int(void);
+
+int g;
+
+void *store_twice(void *arg) {
+    g = 5;
+    g = 15;
+    return 0;
+}
+
+void *load_twice(void *arg) {
+    int first, second;
+    first = g;
+    second = g;
+    assert(first <= second);
+    return 0;
+}
+
+int main(void) {
+    pthread_t w, r;
+    g = __VERIFIER_nondet_int();
+    if (g > 5)
+        return 0;
+    pthread_create(&w, 0, store_twice, 0);
+    pthread_create(&r, 0, load_twice, 0);
+    pthread_join(w, 0);
+    pthread_join(r, 0);
+    return 0;
+}
+"""
+
 FAIL_LINE = line_of(FAIL_AND_HOLD, "assert(seen == 0")
 HOLD_LINE = line_of(FAIL_AND_HOLD, "assert(y == 1)")
 
@@ -162,6 +199,29 @@ async def test_failing_and_holding_assertions_with_their_trace(client):
         lsp.TextDocumentIdentifier(uri), lsp.Position(line_of(FAIL_AND_HOLD, "int seen = x;"), 15)))
     assert "global `x`" in hover.contents.value
     assert "read by `main`; written by `writer`" in hover.contents.value
+
+
+async def test_hover_shows_the_predicate_summaries_of_a_statement(client):
+    uri = "file:///tmp/e2e_summaries.c"
+    open_doc(client, uri, REORDER, 1)
+    final = await wait_for(lambda: (p := client.latest(uri)) and verdicts(p) and p, 60, "the verdict")
+    holds = verdicts(final)[0]
+    assert holds.code == "holds" and "pruned" in holds.message  # mode dpor-ag pruned runs
+    lines = REORDER.splitlines()
+    summaries = {}
+    for n, text in enumerate(lines):
+        if not text.strip():
+            continue
+        hover = await client.text_document_hover_async(lsp.HoverParams(
+            lsp.TextDocumentIdentifier(uri), lsp.Position(n, len(text) - len(text.lstrip()))))
+        if hover is not None and "Predicate summary for `first <= second`" in hover.contents.value:
+            summaries[n] = hover.contents.value
+    assert summaries, "some statement shows a summary"
+    # a summary over program variables, printed as C in a code block, with the runs it pruned
+    shown = [v for v in summaries.values() if "```c\n" in v]
+    assert shown and all(re.search(r"\(pruned \d+ runs?\)", v) for v in summaries.values())
+    assert any(re.search(r"```c\n.*\b(first|g)\b.*\n```", v) for v in shown)
+    assert sum(int(m) for v in summaries.values() for m in re.findall(r"pruned (\d+) run", v)) > 0
 
 
 async def test_deadlock_is_a_warning_with_its_schedule(client):
