@@ -4,6 +4,7 @@ assertion; the naive context explores more paths and reports a violation
 that no run from main has."""
 
 import json
+import re
 
 from analysis.check import Options, check, check_assertion
 from analysis.report import AssertionResult, Status
@@ -71,3 +72,15 @@ def test_without_synchronization_invariants_the_lock_may_be_free(capsys):
 def test_ingredient_switches_need_a_context(capsys):
     code, out, err = run(capsys, "check", "--naive-context", str(FIGURE1.path))
     assert code == 2 and out == "" and "need --from" in err and err.count("\n") == 1
+
+
+def test_a_counterexample_from_a_context_replays_with_the_same_ingredients(capsys, tmp_path):
+    code, out, _ = run(capsys, "check", "--format", "json", "--mode", "dpor", "--unwind", "2",
+                       "--no-sync-invariants", *FROM, str(FIGURE1.path))
+    assert code == 1
+    result = tmp_path / "result.json"
+    result.write_text(out)
+    code, out, _ = run(capsys, "check", "--replay", str(result))
+    assert code == 1
+    m = re.search(r"replayed (\d+) of (\d+) counterexamples?, (\d+) identical", out.splitlines()[-1])
+    assert m and int(m[1]) == int(m[2]) == int(m[3]) >= 1
