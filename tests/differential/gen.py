@@ -24,11 +24,19 @@ reject the rare program above their budget.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
+from hypothesis import Phase
 from hypothesis import strategies as st
 
 from tests.differential import cprog as C
+
+# The phases of this package's slow hypothesis tests. Shrinking reruns the
+# engine (or gcc) hundreds of times, minutes in all: by default a failure is
+# reported as generated; DISTAFF_DIFF_SHRINK=1 shrinks it.
+PHASES = tuple(Phase) if os.environ.get("DISTAFF_DIFF_SHRINK") == "1" else (
+    Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
 
 CONSTS = st.integers(-2, 3)
 FACTORS = st.integers(-2, 2)

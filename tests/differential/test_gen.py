@@ -70,7 +70,8 @@ def _compile(program, workdir) -> str:
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc to run the generated C")
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, phases=gen.PHASES,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(gen.programs())
 def test_oracle_allows_what_real_runs_do(program):
     """Each input is run natively a few times. An assertion failure seen in
