@@ -37,7 +37,7 @@ from analysis import ir
 from analysis.context.reaching import Activation, Walker, _scc_ids
 from analysis.context.terms import Sym, address_parts, fold, is_constant, leaves, show
 from analysis.context.threads import ThreadStart, reachable
-from analysis.ir import Binary, Branch, Const, Intrinsic, Op, Reg
+from analysis.ir import Binary, Branch, Const, Intrinsic, Op
 
 
 @dataclass(frozen=True, slots=True)

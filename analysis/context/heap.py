@@ -35,10 +35,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import z3
+
 from analysis import ir
 from analysis.ir import ArrayType, Intrinsic, IntType, Load, PtrType, Store, StructType, type_size
 from analysis.static.pointsto import ObjectKind
-from analysis.symex.memory import MemObject
 from analysis.context.invariants import choose, replay_skipped
 from analysis.symex.pivots import Option
 
@@ -259,8 +260,6 @@ class SymbolicHeap:
             other = st.memory.objs[p.oid]
             arr = other.array if other.array is not None else _as_array(st, p.oid, E)
             same = V.lift_cond(V.eq(term, p.term, L.id_bits))
-            import z3
-
             contents = z3.If(same, arr, contents)
         obj.array = contents
         obj.cells = {}

@@ -50,7 +50,7 @@ from analysis.context.threads import ThreadStart, create_sites, thread_starts
 from analysis.ir import Intrinsic, IntType, Op, PtrType, type_size
 from analysis.static.facts import Facts, analyze
 from analysis.static.pointsto import ObjectKind
-from analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
+from analysis.symex.pivots import Option
 from analysis.symex.state import BLOCKED, Symbol
 from analysis.symex.values import mask
 
@@ -851,4 +851,4 @@ def _regs(f: ir.Function) -> list:
     return out
 
 
-__all__ = ["initial_state", "plan", "ContextHooks", "Plan", "Option", "Leaf", "LeafKind", "LeafReached"]
+__all__ = ["initial_state", "plan", "ContextHooks", "Plan"]

@@ -21,8 +21,7 @@ interprocedural control-flow graph from ``main`` to the context's pcs:
   known: globals, stack objects of the frames walked, heap blocks
   *materialised* because they are allocated exactly once before the
   context. Which cells survive once other threads run (§4.4): a cell is
-  kept only when its object is *conflict-free* -- written by no
-  instruction that can run after the first ``pthread_create`` -- or
+  kept only when its object is *conflict-free* (:mod:`.conflicts`) or
   thread-local (the escape analysis says no other thread reaches it).
   Stores through unknown pointers kill the cells points-to says they may
   write. Reads of untracked memory give fresh symbols.
@@ -45,6 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analysis import ir
+from analysis.context.conflicts import concurrent_code, conflict_free
 from analysis.context.locksets import ANY, TOP, LockState
 from analysis.context.terms import ObjRef, Sym, address_parts, fold, leaves, substitute
 from analysis.context.threads import ThreadStart, cyclic_pcs
@@ -121,8 +121,8 @@ class Walker:
         self._objects = _object_index(self.pts)
         self._sccs: dict[str, dict[int, int]] = {}
         self._cyclic: dict[str, frozenset[int]] = {}
-        self.concurrent_funcs, self.concurrent_main = _concurrent_code(program, facts)
-        self.conflict_free = _conflict_free(program, facts, self.concurrent_funcs, self.concurrent_main)
+        self.concurrent_funcs, self.concurrent_main = concurrent_code(program, facts)
+        self.conflict_free = conflict_free(program, facts, self.concurrent_funcs, self.concurrent_main)
         self.observed = Observed()
         self._observing = False
         self._per_thread = True
@@ -772,72 +772,6 @@ def _forget(env: Env, walker: Walker, at: tuple) -> Env:
     regs = {name: Sym(f"{name}@{frame}:{pc}", v.type, (frame, pc), walker._per_thread)
             for name, v in env.regs.items() if hasattr(v, "type")}
     return Env(regs, {}, frozenset(), TOP, env.concurrent)
-
-
-def _concurrent_code(program: ir.Program, facts: Facts) -> tuple[set[str], set[int]]:
-    """Functions that may run after the first ``pthread_create`` (all of a
-    routine's, and those ``main`` calls after a creation), and the pcs of
-    ``main`` that may."""
-    from analysis.context.threads import reachable
-
-    funcs: set[str] = set()
-    for r in program.thread_routines():
-        if r != program.entry:
-            funcs |= reachable(facts, r)
-    main = program.function(program.entry)
-    late: set[int] = set()
-    if main is None:
-        return funcs, late
-    creators = {f for f in (fn.name for fn in program.functions)
-                if any(isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE for i in program.function(f).body)}
-    def creates(pc: int) -> bool:
-        i = main.body[pc]
-        if isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE:
-            return True
-        if isinstance(i, Call):
-            return any(reachable(facts, g) & creators for g in facts.calls.callees_at(main.name, pc))
-        return False
-
-    todo = [pc for pc in range(len(main.body)) if creates(pc)]
-    seen = set(todo)
-    while todo:
-        for s in main.successors(todo.pop()):
-            if s not in seen:
-                seen.add(s)
-                todo.append(s)
-    late = seen
-    for pc in late:
-        if isinstance(main.body[pc], Call):
-            for g in facts.calls.callees_at(main.name, pc):
-                funcs |= reachable(facts, g)
-    if main.name in funcs:  # main reached again (recursion into main): all of it is late
-        late = set(range(len(main.body)))
-    return funcs, late
-
-
-def _conflict_free(program: ir.Program, facts: Facts, funcs: set[str], late_main: set[int]) -> frozenset[int]:
-    """Objects no instruction that may run concurrently writes (§4.4). A write
-    into UNKNOWN memory (made from an integer, or an external's) writes no
-    object the program names; a write whose address denotes nothing known
-    writes anything."""
-    pts = facts.points_to
-    ptr_bytes = program.data_model.pointer_bits // 8
-    written: set[int] = set()
-    for f in program.functions:
-        if f.name not in funcs and f.name != program.entry:
-            continue
-        for pc, instr in enumerate(f.body):
-            if f.name == program.entry and f.name not in funcs and pc not in late_main:
-                continue
-            ops = access.operands(instr, ptr_bytes)
-            for op, locs in zip(ops, pts.operand_ids(f.name, pc)):
-                if op.role is not access.Role.WRITE:
-                    continue
-                if not locs:
-                    return frozenset()
-                written.update(o for o, _ in locs)
-    return frozenset(o for o, obj in enumerate(pts.objects)
-                     if obj.kind is not ObjectKind.FUNCTION and o not in written)
 
 
 __all__ = ["Env", "Walker", "Activation", "Observed", "param_symbol", "stack_key", "heap_key", "ANY"]

@@ -15,7 +15,7 @@ Budget: ``DISTAFF_CONTEXT_EXAMPLES`` programs (default 25), at most
 
 import os
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 
 from analysis.check import Options, check_assertion
 from analysis.frontend import parse_program
