@@ -8,8 +8,9 @@ our IR and engine:
   routines start at their entry, where threads are created and with what;
 * :mod:`.terms` -- abstract values: IR expressions over symbols;
 * :mod:`.reaching` -- context-specific must-reaching definitions of
-  registers and memory (conflict-free vs shared locations), forward from
-  ``main`` to the context;
+  registers and memory, forward from ``main`` to the context;
+* :mod:`.conflicts` -- conflict-free versus shared memory;
+* :mod:`.frames` -- live registers and branch outcomes known at a frame's pc;
 * :mod:`.locksets` -- may-held and must-held locksets with relative
   function summaries;
 * :mod:`.barriers` -- barrier expected counts and barrier matching with
