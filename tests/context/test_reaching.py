@@ -184,3 +184,37 @@ def test_barrier_counts_and_matching_equate_the_round_counters():
     assert (ka, kb) == (0, 1) and sa == sb and sa.per_thread  # one symbol, renamed per thread
     three = initial.plan(program, program_context(program, [(10, 9), (10, 9), (10, 9)]))
     assert three.matches == []  # three participants for a barrier of two: no lock-step
+
+
+PHASES = """
+pthread_barrier_t b;
+int warmup = 2;
+void *w(void *arg) {
+    int me = (int)(long)arg;
+    for (int j = 0; j < %s; j++)
+        pthread_barrier_wait(&b);
+    for (int r = 0; r < 4; r++) {
+        pthread_barrier_wait(&b);
+        int x = r;
+    }
+    return 0;
+}
+int main(void) {
+    pthread_t x, y;
+    pthread_barrier_init(&b, 0, 2);
+    pthread_create(&x, 0, w, (void *)0);
+    pthread_create(&y, 0, w, (void *)1);
+    return 0;
+}
+"""
+
+
+def test_matching_counts_earlier_barrier_loops_by_their_symbolic_trip_counts():
+    from analysis.context import initial, program_context
+
+    def matches(bound: str):
+        program = parse_program(HEAD + PHASES % bound, "t.c")
+        return initial.plan(program, program_context(program, [(13, 9), (13, 9)])).matches
+
+    assert len(matches("warmup")) == 1  # both passed `warmup - 0` waits first: the same number
+    assert matches("me + 1") == []  # a trip count that differs per thread: no lock-step claimed
