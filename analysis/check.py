@@ -22,8 +22,9 @@ Verdicts (truthful by construction):
 
 * VIOLATED, with a counterexample, when a run fails the target;
 * HOLDS when runs reached the target and none failed it; ``bounded`` when
-  some run was cut by the unwind bound -- also when no run reached it but
-  some run was cut ("holds within the bound": the cut runs might have);
+  some run was cut by the unwind bound ("holds within the bound");
+* UNKNOWN with reason BOUND ("bound reached") when no run reached it but
+  some run was cut: nothing about it was checked, the cut runs might reach it;
 * UNREACHABLE when no run reached it and none was cut;
 * UNKNOWN with a :class:`~analysis.report.Reason` when a budget ran out, the
   check was cancelled, the solver gave up, or the engine met something it
@@ -32,8 +33,9 @@ Verdicts (truthful by construction):
 Programs with front-end findings: with a SYNTAX finding no assertion is
 checked (all UNKNOWN, reason SKIPPED); with an UNSUPPORTED finding a HOLDS or
 UNREACHABLE becomes UNKNOWN (reason UNSUPPORTED) naming the first unsupported
-construct, while a violation stays a violation (its run is real as far as the
-covered part of the program goes). A sub-check stops at its first violation,
+construct, while a violation stays a violation when its run executes no
+function containing an unsupported construct (the run is real as far as the
+covered part of the program goes); otherwise it becomes UNKNOWN too. A sub-check stops at its first violation,
 so when no sub-check explored the whole program (every assertion violated or
 undecided, or there is none) one more exploration without a target looks for
 deadlocks and run-time errors, after the verdicts. Findings met by several
@@ -169,12 +171,18 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
         status, reason, message = Status.UNKNOWN, ex.stop, ex.stop_message
     elif ex.reached:
         status, bounded = Status.HOLDS, s.bound_cuts > 0
-    elif s.bound_cuts > 0:
-        status, bounded = Status.HOLDS, True
-        message = "no run reached it within the unwind bound"
+    elif s.bound_cuts > 0:  # nothing about it was checked: "bound reached", undecided
+        status, reason = Status.UNKNOWN, Reason.BOUND
+        message = f"no run reached it within the unwind bound ({options.unwind}); a larger bound may"
     else:
         status = Status.UNREACHABLE
     unsupported = [f for f in program.findings if f.kind is ir.FindingKind.UNSUPPORTED]
+    if unsupported and status is Status.VIOLATED:
+        met = _unsupported_on_run(program, unsupported, trace)
+        if met is not None:
+            status, reason, trace = Status.UNKNOWN, Reason.UNSUPPORTED, None
+            message = (f"the failing run goes through what distaff does not cover: {met.message} "
+                       f"(line {met.span.line})")
     if unsupported and status in (Status.HOLDS, Status.UNREACHABLE):
         first = unsupported[0]
         status, reason, bounded = Status.UNKNOWN, Reason.UNSUPPORTED, False
@@ -184,6 +192,22 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
         message=message, trace=trace, stats=s, unwind=options.unwind, mode=ex.mode,
         context=context.label if context is not None else "",
     )
+
+
+def _within(inner, outer) -> bool:
+    return ((outer.line, outer.col) <= (inner.line, inner.col)
+            and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col))
+
+
+def _unsupported_on_run(program: ir.Program, unsupported, trace):
+    """The first unsupported construct inside a function the run executed (a
+    step of the trace lies in that function), or None: only a run that stays
+    clear of them is a counterexample we can vouch for."""
+    for f in unsupported:
+        for fn in program.functions:
+            if _within(f.span, fn.span) and any(_within(s.span, fn.span) for s in trace.steps):
+                return f
+    return None
 
 
 def _undecided(site: ir.AssertionSite, options: Options, reason: Reason, message: str,

@@ -36,6 +36,7 @@ class Reason(enum.Enum):
     SKIPPED = "skipped"  # not checked: the file has syntax errors, or the user asked
     CRASHED = "crashed"  # the worker died; the message says how
     UNSUPPORTED = "unsupported"  # the program uses C the engine does not cover; the message names it
+    BOUND = "bound-reached"  # no run reached the assertion within the unwind bound, and some run was cut
 
 
 @dataclass(frozen=True, slots=True)

@@ -569,9 +569,11 @@ class Engine:
     def _run_block(self, st: State) -> None:
         tid = st.current
         budget = self.budget
-        pending = st.threads[tid].pending
-        if pending is not None:
-            raise LeafReached(pending)
+        t = st.threads[tid]
+        if t.pending is not None:
+            if t.pending_step is not None:  # the failure happens now, so its step is recorded now
+                st.steps = (t.pending_step, st.steps)
+            raise LeafReached(t.pending)
         while True:
             t = st.threads[tid]
             if t.status != ENABLED or st.ended:
@@ -626,7 +628,13 @@ class Engine:
             return False
         if not any(o.status == ENABLED and o.tid != tid for o in st.threads):
             return False
-        st.wthread(tid).pending = leaf
+        w = st.wthread(tid)
+        w.pending = leaf
+        if leaf.kind is LeafKind.STOPPED and st.steps is not None and st.steps[0].tid == tid:
+            # the failing assertion's step leaves the trace until the failure happens:
+            # a run in which another thread goes first never sees it (the process
+            # has not aborted yet)
+            w.pending_step, st.steps = st.steps
         self._end_block(st)
         return True
 

@@ -116,11 +116,13 @@ class Thread:
     ends_process: bool = False
     pending: object = None  # a Leaf (abort or crash) this thread performs when next scheduled
     gen: int = 0
+    # the step naming a pending assertion failure: recorded only when the failure happens
+    pending_step: object = None
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
-                      self.ends_process, self.pending, gen)
+                      self.ends_process, self.pending, gen, self.pending_step)
 
     @property
     def top(self) -> Frame:
