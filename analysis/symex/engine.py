@@ -22,7 +22,8 @@ owner while an atomic region is open). Exiting the process (``main``
 returning, ``exit``, ``abort``) counts as global, so other threads may run
 before it; so does a failure that ends the process from local code (another
 assertion failing, a run-time error) when it comes after the block's global
-operation: it is kept pending and performed as the thread's next step. Each
+operation: it is kept pending and performed as the thread's next step (the
+failing assertion's step enters the trace then, not before). Each
 step produces one :class:`~analysis.symex.state.Event` (reported to
 ``observer``) for partial order reduction.
 
@@ -39,7 +40,11 @@ inconclusive). Registers read before any write, and memory of stack objects
 and ``malloc`` never written, are fresh symbols. ``main``'s ``argc`` is a
 symbol in ``1..3``; ``argv`` points to ``{s0, s1, s2, NULL}``, three 8-byte
 strings of 7 symbolic characters and a terminating zero. External functions
-(no body) return fresh symbols and do not touch memory.
+(no body) return fresh symbols (a ``_Bool`` one 0 or 1) and make the objects
+their pointer arguments point to unknown (a few read-only library functions
+excepted); body-less synchronization or atomic functions (rwlocks,
+semaphores, ``__sync_*``, ``__atomic_*``, ...) are not modelled: the check
+stops undecided (unsupported) rather than drop their effect.
 
 Checks: the *target* assertion (``target``, an ``AssertionSite.id``) fails
 when its negation is feasible (leaf VIOLATION); when another assertion's
