@@ -57,8 +57,9 @@ from analysis.symex.state import BLOCKED, ENABLED, State
 class Step:
     """An event of the current run: thread ``tid``'s ``seq``-th (from 1),
     with its footprint, vector clock and the threads it woke for real.
-    ``sclock`` is the clock through program order, thread creation, joins and
-    wake-ups only: what stays ordered whatever the schedule."""
+    ``sclock`` is the clock through program order, thread creation, joins,
+    wake-ups and barrier rounds only: what stays ordered whatever the
+    schedule."""
 
     index: int
     tid: int
@@ -350,9 +351,16 @@ class Dpor(Reduction):
                 sclock = vclock.join(sclock, s.sclock)
             if not vclock.covers(clock, s.tid, s.seq) and dep.dependent(s.fp, fp):
                 clock = vclock.join(clock, s.clock)
+        wakes = self._wakes(N.state, state, fp)
+        if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
+            # the last arrival at a barrier comes after every other arrival,
+            # in whatever order they arrived
+            for s in reversed(steps):
+                if s.tid in wakes:
+                    sclock = vclock.join(sclock, s.sclock)
         clock = vclock.tick(clock, tid, seq)
         sclock = vclock.tick(sclock, tid, seq)
-        step = Step(k, tid, seq, fp, clock, self._wakes(N.state, state, fp), sclock)
+        step = Step(k, tid, seq, fp, clock, wakes, sclock)
         steps.append(step)
         acc = base
         for s in reversed(steps[:k]):
@@ -445,9 +453,45 @@ class Dpor(Reduction):
     # ------------------------------------------------------------------ leaves
 
     def on_run_end(self, leaf: Leaf, state: State) -> None:
-        if leaf.kind in (LeafKind.VIOLATION, LeafKind.DEADLOCK, LeafKind.PRUNED) or not self.steps:
+        if leaf.kind in (LeafKind.VIOLATION, LeafKind.PRUNED) or not self.steps:
             return
-        self.pending_races(state)
+        self.blocked_races(state)
+        if leaf.kind is not LeafKind.DEADLOCK:
+            self.pending_races(state)
+
+    def blocked_attempts(self, state: State) -> list[Footprint]:
+        """The lock attempts of threads parked on a held mutex when the run
+        ended: the engine parks them without running the attempt, so the
+        attempt never became an event."""
+        out = []
+        E = self.explorer.engine
+        for t in state.threads:
+            if t.status != BLOCKED or not t.frames:
+                continue
+            f = t.frames[-1]
+            i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
+            a = None
+            if isinstance(i, ir.Intrinsic) and i.op is Op.COND_WAIT and t.phase == "cond":
+                a = t.phase_arg
+            elif isinstance(i, ir.Intrinsic) and i.op is Op.MUTEX_LOCK:
+                a = E.peek(state, t.tid, i.args[0])
+            if isinstance(a, int):
+                out.append(Footprint(t.tid, syncs=(("mutex_lock", a, True),)))
+        return out
+
+    def blocked_races(self, state: State) -> None:
+        """Each parked lock attempt races with the acquisitions of its mutex
+        that do not happen before it: in another run it comes first."""
+        for fp in self.blocked_attempts(state):
+            q = fp.tid
+            acc = next((s.clock for s in reversed(self.steps) if s.tid == q), ())
+            later = Step(len(self.steps), q, 0, fp, None)
+            for s in reversed(self.steps):
+                if s.tid == q or not self.dep.race(s.fp, fp):
+                    continue
+                if not vclock.covers(acc, s.tid, s.seq):
+                    self._reverse(s.index, later)
+                acc = vclock.join(acc, s.clock)
 
     def pending_races(self, state: State) -> None:
         """The run ended with threads still able to run: their next steps
