@@ -4,8 +4,10 @@ Registers print as their C names (with ``@thread`` when two threads' locals
 share a name in one summary), bytes of memory read together as the global
 (and offset) they belong to, unknown values as ``nondet``; bit-vector
 operations as the C operators that made them, widenings and truncations
-silently (the summary is about the values a C programmer sees). Anything the
-printer does not know prints the way z3 prints it.
+silently (the summary is about the values a C programmer sees), other
+operations by name. Long summaries are cut short with ``...``. Conjuncts
+about nothing but stack addresses, thread handles and lowering temporaries
+(what keeps the runs a summary covers alike) are left out of the text.
 """
 
 from __future__ import annotations
@@ -24,6 +26,21 @@ _BIN = {
 }
 
 
+MAX_TEXT = 300
+
+_COMPARE = {
+    z3.Z3_OP_SLEQ: "<=", z3.Z3_OP_SLT: "<", z3.Z3_OP_SGEQ: ">=", z3.Z3_OP_SGT: ">",
+    z3.Z3_OP_ULEQ: "<=", z3.Z3_OP_ULT: "<", z3.Z3_OP_UGEQ: ">=", z3.Z3_OP_UGT: ">",
+    z3.Z3_OP_EQ: "==",
+}
+_NEGATED = {
+    z3.Z3_OP_SLEQ: ">", z3.Z3_OP_SLT: ">=", z3.Z3_OP_SGEQ: "<", z3.Z3_OP_SGT: "<=",
+    z3.Z3_OP_ULEQ: ">", z3.Z3_OP_ULT: ">=", z3.Z3_OP_UGEQ: "<", z3.Z3_OP_UGT: "<=",
+    z3.Z3_OP_EQ: "!=",
+}
+_MIRROR = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "==", "!=": "!="}
+
+
 class Printer:
     """Prints summaries of one check (``engine`` names the objects)."""
 
@@ -31,24 +48,28 @@ class Printer:
         self.E = engine
         self.L = engine.L
         self.objects = {oid: name for name, oid in engine.global_oids.items()}
+        self._relevant: dict = {}  # AST id -> (term, mentions a C variable)
         self.sizes = {}
         for g in program.globals:
             from analysis.ir import type_size
 
             self.sizes[g.name] = type_size(g.type)
 
-    def text(self, phi) -> str:
+    def text(self, phi, budget: int = 400) -> str:
+        """``phi`` as C; past ``budget`` printed operations the rest is ``...``."""
         if phi is True:
             return "1"
         if phi is False:
             return "0"
+        self._budget = budget
+        self._memo: dict = {}
         phi = z3.simplify(phi)
         self._threads = {}
         for name in self.E.V.symbols(phi):
             v = parse(name)
             if isinstance(v, RegVar):
                 self._threads.setdefault(v.name, set()).add(v.tid)
-        return self._p(phi)
+        return self._p(phi) if self._interesting(phi) else "1"
 
     # ------------------------------------------------------------------
 
@@ -83,6 +104,17 @@ class Printer:
         return str(v)
 
     def _p(self, e) -> str:
+        key = e.get_id()
+        hit = self._memo.get(key)
+        if hit is None:
+            self._budget -= 1
+            text = "..." if self._budget < 0 else self._print(e)
+            if len(text) > MAX_TEXT:
+                text = text[:MAX_TEXT] + "..."
+            hit = self._memo[key] = (e, text)
+        return hit[1]
+
+    def _print(self, e) -> str:
         if z3.is_true(e):
             return "1"
         if z3.is_false(e):
@@ -101,14 +133,26 @@ class Printer:
                 return f"&{v.name}"
             if isinstance(v, FreeVar):
                 return "nondet"
-            return str(e)
+            return e.decl().name()
         k = e.decl().kind()
         args = e.children()
         if k == z3.Z3_OP_NOT:
-            return f"!({self._p(args[0])})"
-        if k in (z3.Z3_OP_AND, z3.Z3_OP_OR):
-            op = " && " if k == z3.Z3_OP_AND else " || "
-            return op.join(self._wrap(a) for a in args)
+            inner = args[0]
+            ik = inner.decl().kind() if z3.is_app(inner) else None
+            if ik in _NEGATED and inner.num_args() == 2:
+                return self._compare(_NEGATED[ik], inner.arg(0), inner.arg(1))
+            return f"!({self._p(inner)})"
+        if k in _COMPARE and len(args) == 2:
+            return self._compare(_COMPARE[k], args[0], args[1])
+        if k == z3.Z3_OP_AND:
+            kept = [a for a in args if self._interesting(a)]
+            if len(kept) == 1:
+                return self._p(kept[0])
+            texts = [t for t in (self._wrap(a) for a in kept) if t != "1"]
+            return " && ".join(texts) if texts else "1"
+        if k == z3.Z3_OP_OR:
+            parts = [self._wrap(a) for a in args]
+            return "1" if "1" in parts else " || ".join(parts)
         if k == z3.Z3_OP_DISTINCT and len(args) == 2:
             return f"{self._wrap(args[0])} != {self._wrap(args[1])}"
         if k == z3.Z3_OP_ITE:
@@ -124,7 +168,37 @@ class Printer:
             if op == "implies":
                 return f"!{self._wrap(args[0])} || {self._wrap(args[1])}"
             return f" {op} ".join(self._wrap(a) for a in args)
-        return str(e)
+        return f"{e.decl().name()}({', '.join(self._p(a) for a in args)})"
+
+    def _interesting(self, e) -> bool:
+        """Does ``e`` mention a C variable (not only the addresses, thread
+        handles and lowering temporaries that keep a summary's runs alike)?"""
+        memo = self._relevant
+        todo = [(e, False)]
+        while todo:
+            x, expanded = todo.pop()
+            key = x.get_id()
+            if key in memo:
+                continue
+            if z3.is_select(x) and z3.is_bv_value(x.arg(1)):
+                memo[key] = (x, (x.arg(1).as_long() >> self.L.off_bits) in self.objects)
+                continue
+            if z3.is_const(x):
+                v = None if z3.is_bv_value(x) else parse(x.decl().name())
+                memo[key] = (x, isinstance(v, FreeVar) or (isinstance(v, RegVar) and not v.name.startswith("%")))
+                continue
+            kids = x.children()
+            if expanded:
+                memo[key] = (x, any(memo[k.get_id()][1] for k in kids))
+            else:
+                todo.append((x, True))
+                todo.extend((k, False) for k in kids if k.get_id() not in memo)
+        return memo[e.get_id()][1]
+
+    def _compare(self, op: str, a, b) -> str:
+        if z3.is_bv_value(a) and not z3.is_bv_value(b):
+            a, b, op = b, a, _MIRROR[op]
+        return f"{self._wrap(a)} {op} {self._wrap(b)}"
 
     def _wrap(self, e) -> str:
         s = self._p(e)

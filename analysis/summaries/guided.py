@@ -7,10 +7,12 @@
   global control state (:mod:`analysis.summaries.keys`): the conjunction of
   its explored children's at an interleaving node (line 8), their disjunction
   at a branch node (line 15). Leaves: ``true`` at a normal end and at a
-  pruned or sleep-blocked run's end, ``false`` at a deadlock, a run-time
-  error or a bound cut (those must be found again wherever they occur),
-  ``!c`` where another assertion ``c`` failed or an ``assume(c)`` could not
-  hold. At every interleaving node whose control state has a summary usable
+  pruned or sleep-blocked run's end, ``false`` at a deadlock or a bound cut
+  (those must be met again wherever they occur), ``!c`` where another
+  assertion ``c`` failed or an ``assume(c)`` could not hold, and at a
+  run-time error the condition under which that instruction fails that way
+  (a summary covering it only hides occurrences of a finding already
+  reported; ``false`` when the error is not one arithmetic check). At every interleaving node whose control state has a summary usable
   under its sleep set, the run is pruned when ``pcon && !PS[s][M]`` is
   unsatisfiable (:mod:`analysis.summaries.evaluate`); the pruned node's
   precondition is PS[s] itself;
@@ -319,6 +321,10 @@ class AssertionGuided(Dpor):
             return
         parent = self.explorer.stack[-1]
         acc = self._record(self.steps[parent.event_index:], {})
+        if k is not LeafKind.PRUNED:
+            for fp in self.blocked_attempts(state):
+                last = next((x for x in reversed(self.steps) if x.tid == fp.tid), None)
+                _add(acc, (fp.tid, self._ancestors(fp.tid), fp.key), fp, last.sclock if last else ())
         if k is LeafKind.PRUNED:
             phi, accesses, skipped = self._pruned or (False, frozenset(), {})
             _merge(acc, skipped)
@@ -328,6 +334,8 @@ class AssertionGuided(Dpor):
             phi, accesses = self.W.leaf("stopped", state, leaf.tid), frozenset()
         elif k is LeafKind.INFEASIBLE:
             phi, accesses = self.W.leaf("infeasible", state, state.current), frozenset()
+        elif k is LeafKind.ERROR:
+            phi, accesses = self.W.error(state, leaf.tid, leaf.message), frozenset()
         else:
             phi, accesses = False, frozenset()
         self._pruned = None
@@ -410,23 +418,40 @@ class AssertionGuided(Dpor):
         for span in self._spans(node):
             self.stmt_pruned[span] = self.stmt_pruned.get(span, 0) + 1
 
-    def statement_summaries(self, limit: int = 3) -> list[StatementSummary]:
-        """Per source statement, the summaries of the nodes at it, as C."""
+    def statement_summaries(self, limit: int = 3, time_s: float = 0.5) -> list[StatementSummary]:
+        """Per source statement, the summaries of the nodes at it, as C (at
+        most ``limit`` per statement; printing stops after ``time_s``)."""
+        import time
+
         E = self.explorer.engine
         printer = cprint.Printer(E, self.program)
+        stop = time.monotonic() + time_s
         out = []
+        printed: dict = {}
         for span in sorted(set(self.stmt) | set(self.stmt_pruned), key=lambda s: (s.file, s.line, s.col)):
             texts = []
             for key in self.stmt.get(span, []):
                 e = self.table.get(key)
-                if e is None:
+                if e is None or len(texts) > limit:
                     continue
                 for p in e.parts:
-                    text = printer.text(p.phi)
-                    if text not in texts:
+                    text = printed.get(id(p))
+                    if text is None and time.monotonic() > stop:
+                        text = ""
+                    if text is None:
+                        try:
+                            text = printer.text(p.phi, budget=150)
+                        except Exception:  # noqa: BLE001 - a summary we cannot print is left out
+                            text = ""
+                        printed[id(p)] = text
+                    if text and text not in texts:
                         texts.append(text)
+                    if len(texts) > limit:
+                        break
             if not texts:
                 continue
+            if "1" in texts:
+                texts = ["1"]
             expr = texts[0] if len(texts) == 1 else " || ".join(f"({t})" for t in texts[:limit])
             if len(texts) > limit:
                 expr += " || ..."

@@ -8,7 +8,8 @@ placeholders (:mod:`analysis.summaries.variables`) when a weakest
 precondition is being built, recorded values when the address an operation
 used has to be recomputed. It never forks: where the engine would fork on a
 run-time error, the condition under which the expression evaluates safely is
-collected in ``checks`` instead, so a weakest precondition can require it.
+collected in ``checks`` instead (with the engine's message for the error), so
+a weakest precondition can require it.
 
 Memory is the array ``M`` of :class:`~analysis.summaries.variables.Variables`:
 :func:`load` and :func:`store` read and write ``n`` bytes little-endian.
@@ -78,7 +79,7 @@ class Translator:
             a = self.expr(e.arg, reg, stack, checks)
             if e.op == "-":
                 if is_signed(e.type):
-                    checks.append(V.ne(a, V.min_signed(b), b))
+                    checks.append(("signed integer overflow in negation", V.ne(a, V.min_signed(b), b)))
                 return V.neg(a, b)
             if e.op == "~":
                 return V.bnot(a, b)
@@ -152,20 +153,21 @@ class Translator:
         y = self.expr(e.right, reg, stack, checks)
         if op == "+":
             if s:
-                checks.append(V.not_(V.add_overflows(x, y, b)))
+                checks.append(("signed integer overflow in addition", V.not_(V.add_overflows(x, y, b))))
             return V.add(x, y, b)
         if op == "-":
             if s:
-                checks.append(V.not_(V.sub_overflows(x, y, b)))
+                checks.append(("signed integer overflow in subtraction", V.not_(V.sub_overflows(x, y, b))))
             return V.sub(x, y, b)
         if op == "*":
             if s:
-                checks.append(V.not_(V.mul_overflows(x, y, b)))
+                checks.append(("signed integer overflow in multiplication", V.not_(V.mul_overflows(x, y, b))))
             return V.mul(x, y, b)
         if op in ("/", "%"):
-            checks.append(V.ne(y, 0, b))
+            checks.append(("division by zero" if op == "/" else "modulo by zero", V.ne(y, 0, b)))
             if s:
-                checks.append(V.or_(V.ne(x, V.min_signed(b), b), V.ne(y, mask(b), b)))
+                checks.append(("signed integer overflow in division",
+                               V.or_(V.ne(x, V.min_signed(b), b), V.ne(y, mask(b), b))))
             return V.div(x, y, b, s) if op == "/" else V.rem(x, y, b, s)
         if op == "&":
             return V.band(x, y, b)
@@ -177,12 +179,17 @@ class Translator:
             rt = e.right.type
             rb = self.bits(rt)
             if is_signed(rt):
-                checks.append(V.and_(V.le(0, y, rb, True), V.lt(y, b, rb, True)))
+                checks.append(("shift count out of range", V.and_(V.le(0, y, rb, True), V.lt(y, b, rb, True))))
             else:
-                checks.append(V.lt(y, b, rb, False))
+                checks.append(("shift count out of range", V.lt(y, b, rb, False)))
             n = V.convert(y, rb, b, False)
             return V.shl(x, n, b) if op == "<<" else V.shr(x, n, b, s)
         raise Untranslatable(f"binary {op}")
+
+
+def conds(checks: list) -> list:
+    """The conditions of collected ``(message, condition)`` checks."""
+    return [c for _, c in checks]
 
 
 def load(memory, addr, nbytes: int, V, pb: int):

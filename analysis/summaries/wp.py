@@ -98,6 +98,7 @@ class WeakestPreconditions:
         self.pb = engine.ptr_bits
         self.target = target
         self.bails = 0
+        self._regs: dict = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -130,21 +131,38 @@ class WeakestPreconditions:
             out.append((a, b))
         return z3.substitute(phi, *out)
 
-    def _vars(self, phi):
-        if isinstance(phi, bool):
-            return []
-        return [v for v in (parse(n) for n in self.V.symbols(phi)) if v is not None]
+    def _registers(self, f: ir.Function) -> list:
+        """``(name, bits)`` of every register ``f`` mentions."""
+        hit = self._regs.get(f.name)
+        if hit is None:
+            names: dict = {p.name: p.type for p in f.params}
+            for i in f.body:
+                dst = getattr(i, "dst", None)
+                if dst is not None:
+                    names[dst.name] = dst.type
+                for e in _exprs(i):
+                    for r in _reg_nodes(e):
+                        names[r.name] = r.type
+            hit = self._regs[f.name] = [(n, self.T.bits(t)) for n, t in names.items()]
+        return hit
 
-    def _forget_frame(self, phi, tid: int, depth_from: int, func: str | None = None):
-        """Registers of frames at ``depth_from`` and deeper of ``tid`` become
-        unknown values (the frame did not exist before); their stack objects
-        cannot be described."""
-        pairs = []
-        for v in self._vars(phi):
-            if isinstance(v, RegVar) and v.tid == tid and v.depth >= depth_from:
-                pairs.append((self.X.term(v), self.X.fresh(v.bits)))
-            elif isinstance(v, StackVar) and v.tid == tid and v.depth >= depth_from:
-                raise Bail("a new frame's stack object")
+    def _mentions(self, phi, terms) -> bool:
+        """Does ``phi`` contain one of the constants ``terms``?"""
+        if isinstance(phi, bool) or not terms:
+            return False
+        marks = [(t, z3.FreshConst(t.sort(), "probe")) for t in terms]
+        return not z3.substitute(phi, *marks).eq(phi) if marks else False
+
+    def _forget_frame(self, phi, tid: int, depth: int, f: ir.Function):
+        """The frame of ``f`` at ``depth`` of ``tid`` did not exist before: its
+        registers are unknown values; its stack objects cannot be described."""
+        if isinstance(phi, bool):
+            return phi
+        X = self.X
+        stack = [X.stack(tid, depth, f.name, sv.name) for sv in f.stack]
+        if self._mentions(phi, stack):
+            raise Bail("a new frame's stack object")
+        pairs = [(X.reg(tid, depth, f.name, n, b), X.fresh(b)) for n, b in self._registers(f)]
         return self._subst(phi, pairs)
 
     # ------------------------------------------------------------------ pieces
@@ -182,6 +200,37 @@ class WeakestPreconditions:
             self.bails += 1
             return False, frozenset()
 
+    def error(self, st: State, tid: int | None, message: str):
+        """The precondition at a run-time error's leaf: the inputs for which
+        the failing instruction fails that way (so a summary covering them
+        only hides occurrences of this very finding); ``False`` when that is
+        not one check of the instruction with this message."""
+        found = self._instruction(st, tid)
+        if found is None:
+            return False
+        i, t, fi = found
+        depth = len(t.frames) - 1
+        reg, stack = self._reg_ph(t.tid, depth, fi), self._stack_ph(t.tid, depth, fi)
+        checks: list = []
+        try:
+            for e in _exprs(i):
+                self.T.expr(e, reg, stack, checks)
+        except Untranslatable:
+            return False
+        same = [c for m, c in checks if m == message]
+        if len(same) != 1 or len(checks) != len(same):
+            return False
+        return self.V.not_(same[0])
+
+    def _instruction(self, st: State, tid: int | None):
+        if tid is None or tid >= len(st.threads) or not st.threads[tid].frames:
+            return None
+        t = st.threads[tid]
+        f = t.frames[-1]
+        if f.pc >= len(f.func.body):
+            return None
+        return f.func.body[f.pc], t, FrameInfo(f.uid, f.func, f.ret_dst, f.stack_objs)
+
     def leaf(self, kind: str, st: State, tid: int | None):
         """The precondition at a run's last state: a failed assume (the run is
         infeasible) or another assertion failing (the run stops) needs that
@@ -203,7 +252,7 @@ class WeakestPreconditions:
             c = self.T.cond(i.args[0], self._reg_ph(tid, depth, fi), self._stack_ph(tid, depth, fi), checks)
         except Untranslatable:
             return False
-        return self.V.and_(*checks, self.V.not_(c))
+        return self.V.and_(*translate.conds(checks), self.V.not_(c))
 
     # ------------------------------------------------------------------ forward: where each effect ran
 
@@ -327,7 +376,7 @@ class WeakestPreconditions:
         if t is ir.Assign:
             v = T.expr(i.expr, reg, stack, checks)
             phi = self._subst(phi, [(reg(i.dst), v)])
-            return V.and_(*checks, phi)
+            return V.and_(*translate.conds(checks), phi)
         if t is ir.Load or t is ir.Store:
             a = T.expr(i.addr, reg, stack, checks)
             conc = eff.addr
@@ -342,10 +391,10 @@ class WeakestPreconditions:
                 acc.add((conc, n, True))
                 val = T.expr(i.value, reg, stack, checks)
                 phi = self._subst(phi, [(X.memory, translate.store(X.memory, conc, val, n, V, pb))])
-            return V.and_(*checks, guard, phi)
+            return V.and_(*translate.conds(checks), guard, phi)
         if t is ir.Branch:
             c = T.cond(i.cond, reg, stack, checks)
-            return V.and_(*checks, c if eff.outcome else V.not_(c), phi)
+            return V.and_(*translate.conds(checks), c if eff.outcome else V.not_(c), phi)
         if t is ir.Jump:
             return phi
         if t is ir.Call:
@@ -359,8 +408,8 @@ class WeakestPreconditions:
                         v = V.convert(v, T.bits(a.type), T.bits(p.type), is_signed(a.type))
                     pairs.append((X.reg(tid, depth + 1, f.name, p.name, T.bits(p.type)), v))
             phi = self._subst(phi, pairs)
-            phi = self._forget_frame(phi, tid, depth + 1)
-            return V.and_(*checks, phi)
+            phi = self._forget_frame(phi, tid, depth + 1, f)
+            return V.and_(*translate.conds(checks), phi)
         if t is ir.Return or i is None:
             caller = extra
             v = None
@@ -372,7 +421,7 @@ class WeakestPreconditions:
                 if v is None:
                     v = X.reg(tid, depth - 1, caller.func.name, f"{fi.func.name}()", rb)
                 phi = self._subst(phi, [(dst, v)])
-            return V.and_(*checks, phi)
+            return V.and_(*translate.conds(checks), phi)
         if t is Intrinsic:
             return self._intrinsic(i, eff, depth, fi, extra, phi, reg, stack, checks)
         raise Bail(f"instruction {t.__name__}")
@@ -385,27 +434,27 @@ class WeakestPreconditions:
         if op is Op.ASSERT:
             c = T.cond(i.args[0], reg, stack, checks) if i.args else False
             if i is self.target:
-                return V.and_(*checks, c, phi)
-            return V.and_(*checks, V.or_(V.not_(c), phi))
+                return V.and_(*translate.conds(checks), c, phi)
+            return V.and_(*translate.conds(checks), V.or_(V.not_(c), phi))
         if op is Op.ASSUME:
             if not i.args:
                 return phi
             c = T.cond(i.args[0], reg, stack, checks)
-            return V.and_(*checks, V.or_(V.not_(c), phi))
+            return V.and_(*translate.conds(checks), V.or_(V.not_(c), phi))
         if op in (Op.NONDET, Op.EXTERNAL):
             if op is Op.EXTERNAL:
                 for a in i.args:
                     T.expr(a, reg, stack, checks)
             if dst is not None:
                 phi = self._subst(phi, [(dst, X.fresh(dst.size()))])
-            return V.and_(*checks, phi)
+            return V.and_(*translate.conds(checks), phi)
         if op in (Op.MALLOC, Op.CALLOC, Op.ALLOCA):
-            if dst is not None and not isinstance(phi, bool) and dst.decl().name() in self.V.symbols(phi):
+            if dst is not None and self._mentions(phi, [dst]):
                 raise Bail("fresh memory")
             return phi
         if op is Op.FREE:
             T.expr(i.args[0], reg, stack, checks)
-            return V.and_(*checks, phi)
+            return V.and_(*translate.conds(checks), phi)
         if op in _UNMODELLED:
             raise Bail(op.value)
         if op is Op.THREAD_SELF:
@@ -429,9 +478,9 @@ class WeakestPreconditions:
             if dst is not None:
                 pairs.append((dst, 0))
             phi = self._subst(phi, pairs)
-            phi = self._forget_frame(phi, new, 0)
+            phi = self._forget_frame(phi, new, 0, rf)
             acc_guard = V.eq(h, handle, pb)
-            return V.and_(*checks, acc_guard, phi)
+            return V.and_(*translate.conds(checks), acc_guard, phi)
         if op is Op.THREAD_JOIN:
             if len(i.args) > 1 and not _null(i.args[1]):
                 raise Bail("join storing the result")
@@ -441,7 +490,7 @@ class WeakestPreconditions:
             guard = V.eq(h, extra, T.bits(i.args[0].type))
             if dst is not None:
                 phi = self._subst(phi, [(dst, 0)])
-            return V.and_(*checks, guard, phi)
+            return V.and_(*translate.conds(checks), guard, phi)
         if op in _MUTEX_COND_BARRIER or op is Op.COND_WAIT:
             guards = []
             if op is not Op.COND_WAIT:
@@ -460,10 +509,38 @@ class WeakestPreconditions:
                 if op is Op.MUTEX_TRYLOCK and res not in (0, EBUSY):
                     raise Bail("trylock result")
                 phi = self._subst(phi, [(dst, res)])
-            return V.and_(*checks, *guards, phi)
+            return V.and_(*translate.conds(checks), *guards, phi)
         if op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END):
             return phi
         raise Bail(f"operation {op.value}")
+
+
+def _exprs(i) -> list:
+    out = []
+    for name in ("expr", "addr", "value", "cond", "callee"):
+        e = getattr(i, name, None)
+        if e is not None and not isinstance(e, (bool, int)):
+            out.append(e)
+    out.extend(getattr(i, "args", ()))
+    return out
+
+
+def _reg_nodes(e) -> list:
+    out = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.Reg):
+            out.append(x)
+        elif isinstance(x, (ir.Unary, ir.Cast)):
+            stack.append(x.arg)
+        elif isinstance(x, (ir.Binary, ir.PtrDiff)):
+            stack.extend((x.left, x.right))
+        elif isinstance(x, ir.PtrAdd):
+            stack.extend((x.ptr, x.offset))
+        elif isinstance(x, ir.Ite):
+            stack.extend((x.cond, x.then, x.other))
+    return out
 
 
 def _null(e) -> bool:

@@ -1,0 +1,127 @@
+"""The pieces of predicate summaries: translating IR expressions with their
+run-time checks, the summary table and its bounds, evaluating a summary in a
+state, printing it as C."""
+
+from __future__ import annotations
+
+import z3
+
+from analysis import ir
+from analysis.check import Options
+from analysis.explore.explorer import Explorer
+from analysis.frontend import parse_program
+from analysis.summaries import translate
+from analysis.summaries.cprint import Printer
+from analysis.summaries.evaluate import instantiate
+from analysis.summaries.table import SummaryTable
+from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
+
+I32 = ir.IntType(32, True)
+
+PROGRAM = """
+#include <assert.h>
+int x = 3;
+int main(void) {
+    int a = x;
+    assert(a < 5);
+    return 0;
+}
+"""
+
+
+def _explorer():
+    program = parse_program(PROGRAM, "p.c")
+    ex = Explorer(program, Options(mode="dpor-ag"), program.assertions()[0])
+    ex.run()
+    return program, ex
+
+
+def test_variables_name_what_they_stand_for():
+    X = Variables(z3.Context(), 64)
+    assert parse(X.reg(1, 0, "worker", "a.1", 32).decl().name()) == RegVar(1, 0, "worker", "a.1", 32)
+    assert parse(X.stack(0, 2, "f", "buf").decl().name()) == StackVar(0, 2, "f", "buf")
+    assert parse(X.memory.decl().name()) == MEMORY
+    assert isinstance(parse(X.fresh(8).decl().name()), FreeVar)
+    assert parse("x@main:3") is None
+
+
+def test_translation_collects_the_engines_checks():
+    _, ex = _explorer()
+    T = translate.Translator(ex.engine)
+    X = Variables(ex.engine.V.ctx, 64)
+    a, b = ir.Reg("a", I32), ir.Reg("b", I32)
+    reg = lambda r: X.reg(0, 0, "main", r.name, 32)  # noqa: E731
+    checks: list = []
+    T.expr(ir.Binary("+", a, ir.Binary("/", b, ir.Const(2, I32), I32), I32), reg, lambda n: None, checks)
+    assert [m for m, _ in checks] == ["division by zero", "signed integer overflow in division",
+                                      "signed integer overflow in addition"]
+    # constants fold: 2 != 0 is no check at all
+    assert checks[0][1] is True
+    unsigned = ir.IntType(32, False)
+    checks = []
+    T.expr(ir.Binary("+", ir.Reg("u", unsigned), ir.Const(1, unsigned), unsigned), reg, lambda n: None, checks)
+    assert checks == []
+
+
+def test_a_summary_is_evaluated_under_the_states_memory():
+    _, ex = _explorer()
+    E = ex.engine
+    X = Variables(E.V.ctx, 64)
+    st = E.initial_state()
+    x = E.L.make(E.global_oids["x"])
+    read = translate.load(X.memory, x, 4, E.V, 64)
+    assert instantiate(read == 3, frozenset({(x, 4, False)}), st, E, X) is True
+    assert instantiate(z3.ULT(read, 3), frozenset(), st, E, X) is False
+    # a register the state does not have is an unknown value
+    r = X.reg(0, 0, "main", "nowhere", 32)
+    assert not isinstance(instantiate(r == 0, frozenset(), st, E, X), bool)
+    # an access past the object's end: the summary says nothing here
+    assert instantiate(read == 3, frozenset({(x + 2, 4, False)}), st, E, X) is None
+
+
+def test_the_table_keeps_summaries_per_sleep_set():
+    ctx = z3.Context()
+    p, q = z3.Bools("p q", ctx)
+    t = SummaryTable()
+    t.add("k", frozenset(), p, frozenset())
+    t.add("k", frozenset({(2, ())}), q, frozenset())
+    t.add("k", frozenset(), q, frozenset())
+    phi, _ = t.usable("k", frozenset())
+    assert z3.simplify(phi == z3.Or(p, q)).eq(z3.BoolVal(True, ctx))
+    phi, _ = t.usable("k", frozenset({(2, ()), (3, ())}))
+    s = z3.Solver(ctx=ctx)
+    s.add(phi != z3.Or(p, q))
+    assert s.check() == z3.unsat
+    assert t.usable("other", frozenset()) is None
+    assert t.counts["summary_merges"] == 1
+
+
+def test_the_bounds_drop_summaries_and_say_so():
+    ctx = z3.Context()
+    p, q, r = z3.Bools("p q r", ctx)
+    t = SummaryTable(slots=1)
+    t.add("a", frozenset(), p, frozenset())
+    t.add("b", frozenset(), q, frozenset())
+    assert t.usable("a", frozenset()) is None and t.usable("b", frozenset()) is not None
+    assert t.counts["summary_collisions"] == 1
+    t = SummaryTable(max_size=3)
+    t.add("a", frozenset(), p, frozenset())
+    t.add("a", frozenset(), z3.And(q, r), frozenset())
+    assert t.usable("a", frozenset())[0].eq(p)
+    assert t.counts["summary_size_drops"] == 1
+
+
+def test_summaries_print_as_c_over_variable_names():
+    program, ex = _explorer()
+    E = ex.engine
+    X = Variables(E.V.ctx, 64)
+    x = E.L.make(E.global_oids["x"])
+    a = X.reg(0, 0, "main", "a", 32)
+    tmp = X.reg(0, 0, "main", "%t1", 32)
+    read = translate.load(X.memory, x, 4, E.V, 64)
+    printer = Printer(E, program)
+    assert printer.text(a <= read) == "a <= x"
+    assert printer.text(z3.And(a <= read, tmp == 1)) == "a <= x"
+    assert printer.text(z3.And(tmp == 1, X.stack(0, 0, "main", "h") == 5)) == "1"
+    assert printer.text(z3.Or(a == X.fresh(32), read < 5)) in ("(a == nondet) || (x < 5)",
+                                                              "(x < 5) || (a == nondet)")
