@@ -195,7 +195,7 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
 
 
 def _within(inner, outer) -> bool:
-    return ((outer.line, outer.col) <= (inner.line, inner.col)
+    return inner.file == outer.file and ((outer.line, outer.col) <= (inner.line, inner.col)
             and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col))
 
 
