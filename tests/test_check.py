@@ -125,7 +125,7 @@ pthread_rwlock_t rw;
 void *w(void *a) { pthread_rwlock_wrlock(&rw); x = x + 1; pthread_rwlock_unlock(&rw); return 0; }
 int main(void) {
     pthread_t t1, t2;
-    __sync_fetch_and_add(&x, 1);
+    __atomic_fetch_add_4(&x, 1, 5);  /* libatomic's sized entry point: not modelled */
     assert(x == 1);
     x = 0;
     pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, w, 0);
@@ -145,7 +145,7 @@ def test_unmodelled_synchronization_leaves_assertions_undecided(mode):
     assert len(results) == 2
     for r in results:
         assert r.status is Status.UNKNOWN and r.reason is Reason.UNSUPPORTED, (r.status, r.message)
-        assert "__sync_fetch_and_add is not modelled" in r.message
+        assert "__atomic_fetch_add_4 is not modelled" in r.message
 
 
 def test_inner_loops_are_counted_per_entry():

@@ -26,6 +26,9 @@ Conventions of the programs it makes, beyond what :mod:`analysis.ir` fixes:
   MEMCPY named ``"struct copy"``.
 * Values distaff cannot compute are NONDET intrinsics: ``name="float"`` for
   anything floating-point, ``"unsupported"``/``"error"`` next to a finding.
+* GCC's ``__sync_*``/``__atomic_*`` builtins and C11's ``atomic_*`` names
+  are ATOMIC_BEGIN, their Loads/Stores, ATOMIC_END (:mod:`.lower_atomic`);
+  fences emit nothing.
 * An intrinsic has a ``dst`` when C uses its value (always for MALLOC,
   CALLOC, ALLOCA, THREAD_SELF). pthreads helpers with no effect to model
   (attribute objects, ``pthread_detach``) emit nothing and give 0.

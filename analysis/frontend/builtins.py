@@ -113,6 +113,83 @@ ALWAYS_BUILTIN = frozenset(
 
 NONDET_PREFIX = "__VERIFIER_nondet_"
 
+@dataclass(frozen=True, slots=True)
+class AtomicBuiltin:
+    """A GCC ``__sync_*``/``__atomic_*`` builtin or a C11 ``atomic_*`` name,
+    lowered by :mod:`analysis.frontend.lower_atomic` to what it does under
+    sequential consistency. ``form`` says which arguments it takes and what it
+    returns (see that module); ``op`` is the C operator of the read-modify-write
+    forms, ``"~&"`` for nand (``~(old & value)``). Arguments past the ones
+    the form uses are memory orders: evaluated and ignored."""
+
+    form: str
+    op: str = ""
+
+
+def _atomic_table() -> dict[str, AtomicBuiltin]:
+    out: dict[str, AtomicBuiltin] = {}
+    ops = {"add": "+", "sub": "-", "or": "|", "and": "&", "xor": "^", "nand": "~&"}
+    for word, op in ops.items():
+        out[f"__sync_fetch_and_{word}"] = AtomicBuiltin("fetch_op", op)
+        out[f"__sync_{word}_and_fetch"] = AtomicBuiltin("op_fetch", op)
+        out[f"__atomic_fetch_{word}"] = AtomicBuiltin("fetch_op", op)
+        out[f"__atomic_{word}_fetch"] = AtomicBuiltin("op_fetch", op)
+        if word != "nand":
+            out[f"atomic_fetch_{word}"] = AtomicBuiltin("fetch_op", op)
+            out[f"atomic_fetch_{word}_explicit"] = AtomicBuiltin("fetch_op", op)
+    out |= {
+        "__sync_bool_compare_and_swap": AtomicBuiltin("bool_cas"),
+        "__sync_val_compare_and_swap": AtomicBuiltin("val_cas"),
+        "__sync_lock_test_and_set": AtomicBuiltin("exchange"),
+        "__sync_lock_release": AtomicBuiltin("release"),
+        "__sync_synchronize": AtomicBuiltin("fence"),
+        "__atomic_load_n": AtomicBuiltin("load"),
+        "__atomic_store_n": AtomicBuiltin("store"),
+        "__atomic_exchange_n": AtomicBuiltin("exchange"),
+        "__atomic_compare_exchange_n": AtomicBuiltin("cmpxchg"),
+        "__atomic_thread_fence": AtomicBuiltin("fence"),
+        "__atomic_signal_fence": AtomicBuiltin("fence"),
+        "atomic_load": AtomicBuiltin("load"),
+        "atomic_load_explicit": AtomicBuiltin("load"),
+        "atomic_store": AtomicBuiltin("store"),
+        "atomic_store_explicit": AtomicBuiltin("store"),
+        "atomic_init": AtomicBuiltin("store"),
+        "atomic_exchange": AtomicBuiltin("exchange"),
+        "atomic_exchange_explicit": AtomicBuiltin("exchange"),
+        "atomic_compare_exchange_strong": AtomicBuiltin("cmpxchg"),
+        "atomic_compare_exchange_weak": AtomicBuiltin("cmpxchg"),
+        "atomic_compare_exchange_strong_explicit": AtomicBuiltin("cmpxchg"),
+        "atomic_compare_exchange_weak_explicit": AtomicBuiltin("cmpxchg"),
+        "atomic_thread_fence": AtomicBuiltin("fence"),
+        "atomic_signal_fence": AtomicBuiltin("fence"),
+    }
+    return out
+
+
+# Atomic operations. The GCC names (``__sync_*``, ``__atomic_*``) are reserved
+# and always built in; a C11 name defined in the file keeps its body.
+ATOMIC_BUILTINS: dict[str, AtomicBuiltin] = _atomic_table()
+
+# Well-known library functions that write through a pointer argument but are
+# not modelled: calls of them are EXTERNAL intrinsics like any body-less
+# function, so whatever they write is the engine's to havoc (memcpy, memmove
+# and memset are modelled and not listed).
+WRITES_THROUGH_ARGUMENTS = frozenset(
+    {
+        "strcpy", "strncpy", "strcat", "strncat", "stpcpy", "strtok", "strtok_r",
+        "sprintf", "snprintf", "vsprintf", "vsnprintf",
+        "scanf", "fscanf", "sscanf", "vscanf", "vsscanf", "vfscanf",
+        "fgets", "gets", "fread", "read", "getline", "getdelim",
+        "strtol", "strtoul", "strtoll", "strtoull", "strtod", "strtof",
+        "time", "gettimeofday", "clock_gettime", "localtime_r", "gmtime_r",
+        "pipe", "socketpair", "qsort", "bzero", "explicit_bzero", "wmemset", "wmemcpy",
+        "pthread_key_create",
+        "pthread_rwlock_init", "pthread_spin_init", "sem_init", "sem_getvalue",
+        "posix_memalign", "realpath", "getcwd", "memccpy",
+    }
+)
+
+
 _NONDET_TYPES: dict[str, CType | str] = {
     "int": INT, "uint": UINT, "unsigned_int": UINT, "unsigned": UINT,
     "char": CHAR, "uchar": UCHAR, "unsigned_char": UCHAR,

@@ -26,7 +26,7 @@ from analysis.ir import (
     StructType,
     VoidType,
 )
-from analysis.frontend.builtins import BUILTINS, NONDET_PREFIX, is_always_builtin, nondet_type, resolve
+from analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, NONDET_PREFIX, is_always_builtin, nondet_type, resolve
 from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import truth
 from analysis.frontend.lower_env import FuncSym, VarSym
@@ -75,6 +75,9 @@ class CallLowering:
         if name == "__builtin_unreachable" and not defined:
             self.emit(Intrinsic(Op.ASSUME, None, (Const(0, INT),), self.span(node), name=name))
             return Const(0, INT)
+        ab = ATOMIC_BUILTINS.get(name)
+        if ab is not None and (not defined or name.startswith(("__sync_", "__atomic_"))):
+            return self.atomic_call(name, ab, args, node, used)
         b = BUILTINS.get(name)
         if b is not None and (not defined or is_always_builtin(name)):
             return self.builtin_call(name, b, args, node, used)

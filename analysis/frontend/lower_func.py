@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
 from analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
+from analysis.frontend.lower_atomic import AtomicLowering
 from analysis.frontend.lower_call import CallLowering
 from analysis.frontend.lower_expr import ExprLowering
 from analysis.frontend.lower_init import InitLowering
@@ -45,7 +46,7 @@ class Checkpoint:
 
 
 class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
-              InitLowering):
+              InitLowering, AtomicLowering):
     def __init__(
         self,
         unit: Unit,

@@ -211,6 +211,12 @@ _Complex
 __complex__
 _Thread_local __thread
 __builtin_offsetof offsetof
+__ATOMIC_RELAXED 0
+__ATOMIC_CONSUME 1
+__ATOMIC_ACQUIRE 2
+__ATOMIC_RELEASE 3
+__ATOMIC_ACQ_REL 4
+__ATOMIC_SEQ_CST 5
 """
 
 # What C programs take from the system headers distaff does not read.

@@ -1,0 +1,114 @@
+"""Lowering of the atomic builtins (:data:`builtins.ATOMIC_BUILTINS`) as what
+they mean under sequential consistency.
+
+Each becomes ``ATOMIC_BEGIN``, the Loads and Stores of the operation (kind
+GLOBAL; the escape analysis may refine them) with register arithmetic between
+them, then ``ATOMIC_END``; the call's value is a register holding the old
+value, the new value or the 0/1 success of a compare-and-swap. The operand
+width is the first argument's pointee type. Memory-order arguments are
+evaluated for their effects and ignored; fences emit nothing.
+
+Forms (``p`` the object's address, ``v`` a value):
+
+* ``fetch_op(p, v)``: ``old = *p; *p = old OP v``; value ``old``.
+* ``op_fetch(p, v)``: the same store; value the new one.
+* ``exchange(p, v)``: ``old = *p; *p = v``; value ``old``.
+* ``bool_cas(p, expected, desired)`` / ``val_cas``: ``cur = *p;
+  *p = cur == expected ? desired : cur``; value ``cur == expected`` / ``cur``.
+* ``cmpxchg(p, expected_addr, desired)``: ``cur = *p; e = *expected_addr;
+  *p = cur == e ? desired : cur; *expected_addr = cur == e ? e : cur``; value
+  ``cur == e``.
+* ``load(p)``, ``store(p, v)``, ``release(p)`` (``*p = 0``), ``fence()``.
+
+A compare-and-swap stores on both outcomes (the old value when it fails)
+rather than branching: the same final memory without forking the path, at
+the price of a write where C only reads.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from analysis.ir import ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd, PtrType, Store
+from analysis.frontend.builtins import AtomicBuiltin
+from analysis.frontend.ctypes import INT
+from analysis.frontend.lower_const import binary, cast, unary
+
+_VALUES = {"fetch_op": 1, "op_fetch": 1, "exchange": 1, "bool_cas": 2, "val_cas": 2, "cmpxchg": 2,
+           "load": 0, "store": 1, "release": 0, "fence": 0}
+
+
+class AtomicLowering:
+    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: atomic builtins."""
+
+    def atomic_call(self, name: str, b: AtomicBuiltin, args: list[ts.Node], node: ts.Node, used: bool) -> Expr:
+        span = self.span(node)
+        values = [self.rvalue(a) for a in args]  # all arguments, orders included, left to right
+        if b.form == "fence":
+            return Const(0, INT)
+        need = 1 + _VALUES[b.form]
+        if len(values) < need:
+            self.u.unsupported(node, f"{name} with too few arguments")
+            return self.nondet(INT, node, "unsupported")
+        p = values[0]
+        if isinstance(p.type, ArrayType):
+            p = cast(p, self.ptr(p.type.elem))
+        t = self.complete(p.type.pointee) if isinstance(p.type, PtrType) else None
+        if not isinstance(t, (IntType, PtrType)):
+            self.u.unsupported(node, f"{name} on something that is not a pointer to an integer or pointer")
+            return self.nondet(INT, node, "unsupported")
+        if isinstance(t, PtrType) and b.form in ("fetch_op", "op_fetch") and b.op not in ("+", "-"):
+            self.u.unsupported(node, f"{name} on a pointer")
+            return self.nondet(t, node, "unsupported")
+        operands = values[1:need]
+        self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), span, Kind.GLOBAL, name=name))
+        result = self.atomic_body(b, p, t, operands, node)
+        self.emit(Intrinsic(Op.ATOMIC_END, None, (), span, Kind.GLOBAL, name=name))
+        return result
+
+    def atomic_body(self, b: AtomicBuiltin, p: Expr, t, operands: list[Expr], node: ts.Node) -> Expr:
+        span = self.span(node)
+        form = b.form
+        if form == "release":
+            self.emit(Store(p, Const(0, t), t, span))
+            return Const(0, INT)
+        if form == "store":
+            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span))
+            return Const(0, INT)
+        old = self.temp(t)
+        self.emit(Load(old, p, t, span))
+        if form == "load":
+            return old
+        if form == "exchange":
+            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span))
+            return old
+        if form in ("fetch_op", "op_fetch"):
+            new = self.materialise(self.conv(self.rmw_value(b.op, old, operands[0], node), t), node)
+            self.emit(Store(p, new, t, span))
+            return old if form == "fetch_op" else new
+        if form == "cmpxchg":
+            e_addr = operands[0]
+            if not isinstance(e_addr.type, PtrType):
+                self.u.unsupported(node, "compare-exchange whose expected value is not a pointer")
+                return self.nondet(INT, node, "unsupported")
+            expected = self.temp(t)
+            self.emit(Load(expected, cast(e_addr, self.ptr(t)), t, span))
+        else:
+            expected = self.conv(operands[0], t)
+        desired = self.conv(operands[1], t)
+        ok = self.materialise(binary("==", old, expected, INT), node)
+        self.emit(Store(p, self.materialise(Ite(ok, desired, old, t), node), t, span))
+        if form == "cmpxchg":
+            self.emit(Store(cast(e_addr, self.ptr(t)), self.materialise(Ite(ok, expected, old, t), node), t, span))
+        return old if form == "val_cas" else ok
+
+    def rmw_value(self, op: str, old: Expr, v: Expr, node: ts.Node) -> Expr:
+        """``old OP v`` in the operand's type; on a pointer, ``+``/``-`` count
+        bytes, as GCC's builtins do."""
+        if isinstance(old.type, PtrType):
+            off = cast(v, self.ct.ptrdiff_t)
+            return PtrAdd(old, off if op == "+" else unary("-", off, off.type), old.type)
+        if op == "~&":
+            anded = self.arith("&", old, v, node)
+            return unary("~", anded, anded.type)
+        return self.arith(op, old, v, node)
