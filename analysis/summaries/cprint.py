@@ -41,6 +41,31 @@ _NEGATED = {
 _MIRROR = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "==", "!=": "!="}
 
 
+def _check(e) -> bool:
+    """Is ``e`` one of z3's no-overflow predicates (a run-time check the
+    summary requires, not what it says about the program's variables)?"""
+    return z3.is_app(e) and "_no" in e.decl().name() and e.decl().name().startswith("bv")
+
+
+def _strip(e):
+    while z3.is_app_of(e, z3.Z3_OP_EXTRACT):
+        e = e.arg(0)
+    return e
+
+
+def _address_guard(e) -> bool:
+    """``&local == address``: keeps a summary's runs on the same objects."""
+    if not z3.is_eq(e):
+        return False
+    todo = list(e.children())
+    while todo:
+        x = todo.pop()
+        if z3.is_const(x) and isinstance(parse(x.decl().name()), StackVar):
+            return True
+        todo.extend(x.children())
+    return False
+
+
 class Printer:
     """Prints summaries of one check (``engine`` names the objects)."""
 
@@ -83,8 +108,11 @@ class Printer:
 
     def _memory_read(self, e):
         """A concat of consecutive byte selects on M (or one select), as the
-        variable it reads."""
-        parts = e.children() if z3.is_app_of(e, z3.Z3_OP_CONCAT) else [e]
+        variable it reads; copies of the top byte in front (a sign or zero
+        extension as z3 writes it) are skipped."""
+        parts = [_strip(p) for p in e.children()] if z3.is_app_of(e, z3.Z3_OP_CONCAT) else [e]
+        while len(parts) > 1 and parts[0].eq(parts[1]):
+            parts = parts[1:]
         idx = []
         for p in parts:
             if not (z3.is_select(p) and z3.is_const(p.arg(0)) and p.arg(0).decl().name() == MEMORY
@@ -124,6 +152,11 @@ class Printer:
         mem = self._memory_read(e) if (z3.is_select(e) or z3.is_app_of(e, z3.Z3_OP_CONCAT)) else None
         if mem is not None:
             return mem
+        if z3.is_app_of(e, z3.Z3_OP_CONCAT):
+            # sign extension as z3 writes it: copies of the top bit, then the value
+            roots = {_strip(p).get_id() for p in e.children()}
+            if len(roots) == 1:
+                return self._p(_strip(e.children()[-1]))
         if z3.is_const(e):
             v = parse(e.decl().name())
             if isinstance(v, RegVar):
@@ -145,7 +178,7 @@ class Printer:
         if k in _COMPARE and len(args) == 2:
             return self._compare(_COMPARE[k], args[0], args[1])
         if k == z3.Z3_OP_AND:
-            kept = [a for a in args if self._interesting(a)]
+            kept = [a for a in args if self._interesting(a) and not _check(a) and not _address_guard(a)]
             if len(kept) == 1:
                 return self._p(kept[0])
             texts = [t for t in (self._wrap(a) for a in kept) if t != "1"]

@@ -18,10 +18,12 @@
   precondition is PS[s] itself;
 * **RVar/WVar** (§5.2): every event's footprint is recorded for the control
   states of the nodes above it; pruning at a node adds the backtracking its
-  skipped events would have caused: for each recorded event and each earlier
-  event of the run it races with and that does not happen before its
-  thread's current position, the node before that earlier event explores the
-  thread (all enabled threads when it is not enabled there);
+  skipped events would have caused: for each recorded event and each latest
+  earlier event of the run it races with (one that does not happen before
+  its thread's position), the node before that earlier event gets the
+  sequence a race reversal would give it -- the events after it that do not
+  depend on it, then a step of the recorded event's thread (of every thread
+  enabled at the pruned node when that one waits);
 * **slicing** (:mod:`analysis.summaries.slicing`): Type A stops at
   interleaving points, Type B one-sided branches.
 
@@ -252,18 +254,20 @@ class AssertionGuided(Dpor):
                     clock = vclock.join(clock, last[u].clock)
                     sclock = vclock.join(sclock, last[u].sclock)
             _add(out, (tid, ancestors, key), fp, sclock)
-            for s in prefix:
+            # as in race detection, only the latest racing events not ordered
+            # before one already found (the others follow once that is reversed)
+            for s in reversed(prefix):
                 if s.tid == a or vclock.covers(clock, s.tid, s.seq) or not self.dep.race(s.fp, fp):
                     continue
+                clock = vclock.join(clock, s.clock)
                 self.count("ag_rvar_wvar_races")
-                origin = self.origin[s.index]
-                if origin.option_for_thread(a) is not None:
-                    self.insert_at(origin, [pending_step(a)])
-                else:
-                    for i in origin.options:
-                        q = origin.thread_of(i)
-                        if q != s.tid:
-                            self.insert_at(origin, [pending_step(q)])
+                # what does not depend on s, then the thread towards the
+                # skipped event (or, when it waits, any thread that may free it)
+                notdep = [x for x in prefix[s.index + 1:] if not vclock.covers(x.clock, s.tid, s.seq)]
+                movers = [a] if node.option_for_thread(a) is not None else [
+                    node.thread_of(i) for i in node.options]
+                for q in movers:
+                    self.insert_at(self.origin[s.index], notdep + [pending_step(q)])
         return out
 
     def _thread_clocks(self, tid: int, last: dict) -> tuple:
