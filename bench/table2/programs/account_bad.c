@@ -1,0 +1,40 @@
+/* The bank account with the withdrawal done without the lock: its read and
+ * write of the balance can straddle the deposit.
+ * EXPECT: violated
+ * THREADS: 3
+ */
+#include <pthread.h>
+#include <assert.h>
+
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+
+int balance;
+pthread_mutex_t m;
+
+void *deposit(void *arg) {
+    pthread_mutex_lock(&m);
+    balance = balance + 10;
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+
+void *withdraw(void *arg) {
+    int b = balance;
+    balance = b - 5;
+    return 0;
+}
+
+int main(void) {
+    pthread_t d, w;
+    int open = __VERIFIER_nondet_int();
+    __VERIFIER_assume(open >= 5 && open < 1000);
+    balance = open;
+    pthread_mutex_init(&m, 0);
+    pthread_create(&d, 0, deposit, 0);
+    pthread_create(&w, 0, withdraw, 0);
+    pthread_join(d, 0);
+    pthread_join(w, 0);
+    assert(balance == open + 5);
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* Like barrier_phases, but one worker reads before it waits at the barrier:
+ * the other cells may still be empty.
+ * EXPECT: violated
+ * THREADS: 4
+ */
+#include <pthread.h>
+#include <assert.h>
+
+pthread_barrier_t phase;
+int cell[3];
+
+void *worker(void *arg) {
+    long me = (long)arg;
+    cell[me] = 1;
+    if (me == 0)
+        assert(cell[1] == 1);
+    pthread_barrier_wait(&phase);
+    return 0;
+}
+
+int main(void) {
+    pthread_t t[3];
+    pthread_barrier_init(&phase, 0, 3);
+    for (long k = 0; k < 3; k++)
+        pthread_create(&t[k], 0, worker, (void *)k);
+    for (int k = 0; k < 3; k++)
+        pthread_join(t[k], 0);
+    return 0;
+}
