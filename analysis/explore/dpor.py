@@ -484,10 +484,16 @@ class Dpor(Reduction):
         that do not happen before it: in another run it comes first."""
         for fp in self.blocked_attempts(state):
             q = fp.tid
+            (_, mutex, _), = fp.syncs
             acc = next((s.clock for s in reversed(self.steps) if s.tid == q), ())
             later = Step(len(self.steps), q, 0, fp, None)
             for s in reversed(self.steps):
-                if s.tid == q or not self.dep.race(s.fp, fp):
+                # only an operation on the same mutex can swap with a parked
+                # attempt: a step racing with everything (a failing assertion)
+                # must neither be reversed here nor hide the real acquisition
+                if s.tid == q or not any(o == mutex for _, o, _ in s.fp.syncs):
+                    continue
+                if not self.dep.race(s.fp, fp):
                     continue
                 if not vclock.covers(acc, s.tid, s.seq):
                     self._reverse(s.index, later)
