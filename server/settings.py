@@ -40,7 +40,7 @@ class Settings:
 
     check_on: str = "save"
     debounce_ms: int = 500
-    mode: str = "dpor-ag"
+    mode: str = "dpor"
     unwind: int = 8
     timeout_s: float | None = 30.0
     workers: int = 1

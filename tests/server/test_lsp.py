@@ -153,7 +153,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER, client_factory=recording_client))
 async def client(lsp_client: RecordingClient):
-    lsp_client.set_configuration({"distaff": {"checkOn": "save", "timeout": 60}})
+    lsp_client.set_configuration({"distaff": {"checkOn": "save", "timeout": 60, "mode": "dpor-ag"}})
     await lsp_client.initialize_session(lsp.InitializeParams(capabilities=capabilities(related=True)))
     yield
     await lsp_client.shutdown_session()
