@@ -58,8 +58,7 @@ class Footprint:
     (``op`` an :class:`analysis.ir.Op` value, ``"end"`` or ``"exit"``).
     ``creates``/``joins`` are the thread ids created and joined. ``exit``: the
     event ended the process. ``unknown``: what the event did is not known
-    (dependent with everything). ``relevant``: false when slicing showed the
-    event cannot matter to the assertion checked."""
+    (dependent with everything)."""
 
     tid: int
     reads: tuple = ()
@@ -69,7 +68,6 @@ class Footprint:
     joins: tuple = ()
     exit: bool = False
     unknown: bool = False
-    relevant: bool = True
 
     @staticmethod
     def pending(tid: int) -> "Footprint":
@@ -86,7 +84,7 @@ class Footprint:
                 self.creates, self.joins, self.exit, self.unknown)
 
 
-def footprint_of(event, ended: bool, layout: PointerLayout, V: Values, relevant: bool = True) -> Footprint:
+def footprint_of(event, ended: bool) -> Footprint:
     """The footprint of an engine :class:`~analysis.symex.state.Event`;
     ``ended``: the process ended with it."""
     reads, writes, syncs, creates, joins = [], [], [], [], []
@@ -100,19 +98,16 @@ def footprint_of(event, ended: bool, layout: PointerLayout, V: Values, relevant:
         syncs.append((s.op, s.obj, s.blocked))
     unknown = not (reads or writes or syncs or ended)
     return Footprint(event.tid, tuple(reads), tuple(writes), tuple(syncs), tuple(creates), tuple(joins),
-                     ended, unknown, relevant)
+                     ended, unknown)
 
 
 class Dependence:
     """Dependence and races between footprints of one check (the pointer
-    layout tells object ids from offsets). ``use_relevance``: events slicing
-    found irrelevant are independent of everything but process exits and
-    unknown steps."""
+    layout tells object ids from offsets)."""
 
-    def __init__(self, layout: PointerLayout, V: Values, use_relevance: bool = False):
+    def __init__(self, layout: PointerLayout, V: Values):
         self.L = layout
         self.V = V
-        self.use_relevance = use_relevance
         self._split: dict = {}
         self.checks = 0
 
@@ -168,8 +163,6 @@ class Dependence:
             return True
         if y.tid in x.creates or x.tid in y.creates or y.tid in x.joins or x.tid in y.joins:
             return True
-        if self.use_relevance and not (x.relevant and y.relevant):
-            return False
         for op1, o1, _ in x.syncs:
             f1 = family(op1)
             if f1 is None:
@@ -187,8 +180,6 @@ class Dependence:
         if earlier.unknown or later.unknown or earlier.exit or later.exit:
             return True
         if later.tid in earlier.creates or earlier.tid in later.joins:
-            return False
-        if self.use_relevance and not (earlier.relevant and later.relevant):
             return False
         for op1, o1, b1 in earlier.syncs:
             f1 = family(op1)

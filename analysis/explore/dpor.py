@@ -57,9 +57,10 @@ from analysis.symex.state import BLOCKED, ENABLED, State
 class Step:
     """An event of the current run: thread ``tid``'s ``seq``-th (from 1),
     with its footprint, vector clock and the threads it woke for real.
-    ``sclock`` is the clock through program order, thread creation, joins,
-    wake-ups and barrier rounds only: what stays ordered whatever the
-    schedule."""
+    ``sclock`` is the clock through program order, thread creation, joins
+    and barrier rounds only: what stays ordered whatever the schedule (not
+    the wake-up by a signal: another schedule may have another signal wake
+    the waiter)."""
 
     index: int
     tid: int
@@ -210,10 +211,7 @@ class Dpor(Reduction):
         E = explorer.engine
         self.L = E.L
         self.V = E.V
-        self.dep = Dependence(E.L, E.V, use_relevance=self._use_relevance())
-
-    def _use_relevance(self) -> bool:
-        return False
+        self.dep = Dependence(E.L, E.V)
 
     def count(self, name: str, k: int = 1) -> None:
         self.n[name] = self.n.get(name, 0) + k
@@ -223,11 +221,6 @@ class Dpor(Reduction):
         if hasattr(self, "dep"):
             out["dpor_dependence_checks"] = self.dep.checks
         return out
-
-    def relevant(self, event) -> bool:
-        """Whether an event may matter to the checked assertion (slicing
-        reductions override this)."""
-        return True
 
     # ------------------------------------------------------------------ the run
 
@@ -320,7 +313,7 @@ class Dpor(Reduction):
             return  # no node before this event (cannot happen with pivot_on_single)
         N = self.origin[k]
         tid = event.tid
-        fp = footprint_of(event, state.ended, self.L, self.V, self.relevant(event))
+        fp = footprint_of(event, state.ended)
         steps = self.steps
         last = None
         for s in reversed(steps):
@@ -341,7 +334,10 @@ class Dpor(Reduction):
         for s in steps[start:]:
             if tid in s.wakes:
                 base = vclock.join(base, s.clock)
-                sbase = vclock.join(sbase, s.sclock)
+                if any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
+                    # which signal woke a condition waiter depends on the
+                    # schedule; that a barrier round ended first does not
+                    sbase = vclock.join(sbase, s.sclock)
         dep = self.dep
         clock, sclock = base, sbase
         for s in steps:
@@ -510,7 +506,8 @@ class Dpor(Reduction):
                 continue
             if state.threads[q].status != ENABLED:
                 continue
-            fp = peek_footprint(self.explorer.engine, N.state, q)
-            if self.dep.race(last.fp, fp):
-                self.count("dpor_races")
-                self.insert_at(N, [pending_step(q, fp)])
+            # the event that ended the run disabled every other thread: each
+            # one's next step races with it, whatever that step touches (the
+            # step may lead to others that do conflict with the run's events)
+            self.count("dpor_races")
+            self.insert_at(N, [pending_step(q)])

@@ -22,8 +22,8 @@
   earlier event of the run it races with (one that does not happen before
   its thread's position), the node before that earlier event gets the
   sequence a race reversal would give it -- the events after it that do not
-  depend on it, then a step of the recorded event's thread (of every thread
-  enabled at the pruned node when that one waits);
+  depend on it, then a step of the recorded event's thread -- and that
+  thread's step alone (every enabled thread when that one cannot run there);
 * **slicing** (:mod:`analysis.summaries.slicing`): Type A stops at
   interleaving points, Type B one-sided branches.
 
@@ -261,13 +261,19 @@ class AssertionGuided(Dpor):
                     continue
                 clock = vclock.join(clock, s.clock)
                 self.count("ag_rvar_wvar_races")
-                # what does not depend on s, then the thread towards the
-                # skipped event (or, when it waits, any thread that may free it)
-                notdep = [x for x in prefix[s.index + 1:] if not vclock.covers(x.clock, s.tid, s.seq)]
-                movers = [a] if node.option_for_thread(a) is not None else [
-                    node.thread_of(i) for i in node.options]
-                for q in movers:
-                    self.insert_at(self.origin[s.index], notdep + [pending_step(q)])
+                # the reversal's sequence: what does not depend on s, then the
+                # thread towards the skipped event; and that thread at once, in
+                # case those events would keep it waiting. When it cannot run
+                # there, every thread that can (Flanagan and Godefroid's rule)
+                origin = self.origin[s.index]
+                if origin.option_for_thread(a) is not None:
+                    notdep = [x for x in prefix[s.index + 1:] if not vclock.covers(x.clock, s.tid, s.seq)]
+                    self.insert_at(origin, notdep + [pending_step(a)])
+                    self.insert_at(origin, [pending_step(a)])
+                else:
+                    for i in origin.options:
+                        if origin.thread_of(i) != s.tid:
+                            self.insert_at(origin, [pending_step(origin.thread_of(i))])
         return out
 
     def _thread_clocks(self, tid: int, last: dict) -> tuple:

@@ -10,9 +10,11 @@ satisfying ``phi``. It walks the recorded
 :class:`~analysis.symex.state.Effect` s backwards:
 
 * ``dst := e``: substitute ``e`` for ``dst`` (Definition 1);
-* a branch taken: conjoin its condition; ``assume(c)`` and an assertion other
-  than the target: ``!c || phi`` (a false condition ends the run, which
-  cannot violate the target); the target ``assert(c)``: ``c && phi``;
+* a branch taken: conjoin its condition; ``assume(c)``: ``!c || phi`` (a
+  false condition ends the run, which cannot violate the target); an
+  assertion that held: ``c && phi`` (for another assertion too: its failure
+  may be deferred while other threads run on, so ``!c`` is not safe by
+  itself);
 * a load or store: select from or store into the memory array ``M`` at the
   address the run used, conjoined with "the address expression still
   evaluates to that address" (so the summary's interleavings have the same
@@ -432,10 +434,13 @@ class WeakestPreconditions:
         op = i.op
         dst = reg(i.dst) if i.dst is not None else None
         if op is Op.ASSERT:
+            # another assertion failing does not end the run on the spot: after
+            # the block's global operation the engine defers the failure to the
+            # thread's next step, and other threads may violate the target
+            # first; so it must hold, like the target (its failing side is
+            # summarised where it leads)
             c = T.cond(i.args[0], reg, stack, checks) if i.args else False
-            if i is self.target:
-                return V.and_(*translate.conds(checks), c, phi)
-            return V.and_(*translate.conds(checks), V.or_(V.not_(c), phi))
+            return V.and_(*translate.conds(checks), c, phi)
         if op is Op.ASSUME:
             if not i.args:
                 return phi
