@@ -64,8 +64,9 @@ class Options:
     (e.g. ``{"solver_cache": False}``); every one is on by default and counted
     in the statistics' counters.
 
-    The default mode is ``dpor``: ``dpor-ag`` is kept as an option while its
-    summary pruning has known missed violations (tests/summaries/open/)."""
+    The default mode is ``dpor``: ``dpor-ag``'s summary pruning missed real
+    violations until recently (tests/summaries/open/) and stays opt-in until
+    it has been through more differential testing."""
 
     mode: str = "dpor"
     unwind: int = 8

@@ -1,10 +1,9 @@
-"""Open bugs of mode dpor-ag, kept as programs until they are fixed.
+"""Two missed violations of mode dpor-ag, kept as regression programs.
 
 Each file under ``open/`` names in a ``VIOLATED:`` header the lines of its
-assertions that can fail. baseline and dpor find every one of them; dpor-ag's
-summary pruning misses one, so dpor-ag is not the default mode. The dpor-ag
-case is an xfail: when it reports XPASS the bug is fixed, and the file moves
-to the regular test programs.
+assertions that can fail. dpor-ag's summary pruning once reported them as
+holding (fixed in d66f29c); every mode must find every one of them. dpor is
+the default mode until dpor-ag has been through more differential testing.
 """
 
 import re
@@ -34,8 +33,6 @@ def test_sound_modes_find_every_violation(path, mode):
     assert violated_lines(path, mode) == expected(path)
 
 
-@pytest.mark.xfail(strict=False, reason="open bug: dpor-ag's summaries prune a run that violates "
-                   "the assertion (see the file's header)")
 @pytest.mark.parametrize("path", OPEN, ids=lambda p: p.name)
 def test_dpor_ag_finds_every_violation(path):
     assert violated_lines(path, "dpor-ag") == expected(path)
