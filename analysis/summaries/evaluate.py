@@ -51,9 +51,49 @@ def _byte(st: State, L, V, X: Variables, addr: int):
     return X.fresh(8)
 
 
-def instantiate(phi, accesses, st: State, engine, X: Variables):
+def memory_reads(phi, X: Variables, memo: dict | None = None):
+    """The ``select(M, k)`` terms of a summary with their constant byte
+    addresses, or None when it reads memory in another way. Summaries share
+    most of their terms (a merged summary contains the ones it merged), so
+    ``memo`` (AST id -> (term, reads)) keeps what was found per sub-term."""
+    if isinstance(phi, bool):
+        return []
+    memo = {} if memo is None else memo
+    mid = X.memory.get_id()
+    todo = [(phi, False)]
+    while todo:
+        x, expanded = todo.pop()
+        key = x.get_id()
+        if key in memo:
+            continue
+        if z3.is_select(x) and x.arg(0).get_id() == mid:
+            idx = x.arg(1)
+            memo[key] = (x, ((x, idx.as_long()),) if z3.is_bv_value(idx) else None)
+            continue
+        if key == mid or z3.is_store(x):
+            memo[key] = (x, None)
+            continue
+        kids = x.children()
+        if not expanded:
+            todo.append((x, True))
+            todo.extend((k, False) for k in kids if k.get_id() not in memo)
+            continue
+        out: tuple | None = ()
+        for k in kids:
+            sub = memo[k.get_id()][1]
+            if sub is None:
+                out = None
+                break
+            out = out + sub if sub else out
+        memo[key] = (x, out)
+    found = memo[phi.get_id()][1]
+    return None if found is None else list(dict.fromkeys(found))
+
+
+def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
     """``phi`` with the state's values for its program variables (a z3
-    condition or a Python bool), or None when that cannot be done."""
+    condition or a Python bool), or None when that cannot be done.
+    ``reads``: :func:`memory_reads` of ``phi``, when known."""
     if isinstance(phi, bool):
         return phi
     V, L = engine.V, engine.L
@@ -61,13 +101,23 @@ def instantiate(phi, accesses, st: State, engine, X: Variables):
         if not _valid(st, L, addr, n, write):
             return None
     pairs = []
+    if reads is not None:
+        seen = set()
+        for sel, idx in reads:
+            if sel.get_id() in seen:
+                continue
+            seen.add(sel.get_id())
+            b = _byte(st, L, V, X, idx)
+            if b is None:
+                return None
+            pairs.append((sel, b))
     memory = False
     for name in V.symbols(phi):
         var = parse(name)
         if var is None or isinstance(var, FreeVar):
             continue
         if var == MEMORY:
-            memory = True
+            memory = reads is None
             continue
         frames = st.threads[var.tid].frames if var.tid < len(st.threads) else []
         f = frames[var.depth] if var.depth < len(frames) else None

@@ -45,7 +45,7 @@ from analysis.explore.dpor import Dpor, Step, pending_step
 from analysis.explore.reduction import Node
 from analysis.report import StatementSummary
 from analysis.summaries import cprint
-from analysis.summaries.evaluate import instantiate
+from analysis.summaries.evaluate import instantiate, memory_reads
 from analysis.summaries.keys import control_state
 from analysis.summaries.slicing import SliceGuide
 from analysis.summaries.table import SummaryTable
@@ -121,6 +121,7 @@ class AssertionGuided(Dpor):
         self.guide: SliceGuide | None = None
         self._pruned = None  # (precondition, accesses, RVar/WVar) of the run being pruned
         self.stmt: dict = {}  # span -> control states of nodes there
+        self._reads: dict = {}  # AST id -> (term, the memory bytes it reads)
         self.stmt_pruned: dict = {}
 
     def start(self, explorer) -> None:
@@ -185,10 +186,17 @@ class AssertionGuided(Dpor):
 
     def _implied(self, node: Node, hit) -> bool:
         """Does the path condition imply the summary under the node's memory?"""
-        phi, accesses = hit
+        phi, accesses, parts = hit
         self.count("ag_prune_checks")
         E = self.explorer.engine
-        val = instantiate(phi, accesses, node.state, E, self.X)
+        reads: list | None = []
+        for p in parts:
+            found = memory_reads(p.phi, self.X, self._reads)
+            if found is None:
+                reads = None
+                break
+            reads.extend(found)
+        val = instantiate(phi, accesses, node.state, E, self.X, reads)
         if val is None or val is False:
             return False
         if val is True:

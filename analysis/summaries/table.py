@@ -111,20 +111,21 @@ class SummaryTable:
         self._count("summary_entries")
 
     def usable(self, key, sleep: frozenset):
-        """``(phi, accesses)`` of the parts of PS[key] valid under ``sleep``, or None."""
+        """``(phi, accesses, parts)`` of the parts of PS[key] valid under
+        ``sleep`` (``phi`` their disjunction), or None."""
         e = self._entries.get(key)
         if e is None:
             return None
-        phis, acc = [], frozenset()
-        for p in e.parts:
-            if p.sleep <= sleep:
-                if p.phi is True:
-                    return True, p.accesses
-                phis.append(p.phi)
-                acc |= p.accesses
-        if not phis:
+        parts = [p for p in e.parts if p.sleep <= sleep]
+        if not parts:
             return None
-        return (phis[0] if len(phis) == 1 else z3.Or(*phis)), acc
+        acc = frozenset()
+        for p in parts:
+            if p.phi is True:
+                return True, p.accesses, [p]
+            acc |= p.accesses
+        phis = [p.phi for p in parts]
+        return (phis[0] if len(phis) == 1 else z3.Or(*phis)), acc, parts
 
     def record_accesses(self, key, accesses: dict) -> None:
         if accesses:

@@ -86,9 +86,9 @@ def test_the_table_keeps_summaries_per_sleep_set():
     t.add("k", frozenset(), p, frozenset())
     t.add("k", frozenset({(2, ())}), q, frozenset())
     t.add("k", frozenset(), q, frozenset())
-    phi, _ = t.usable("k", frozenset())
+    phi, _, _ = t.usable("k", frozenset())
     assert z3.simplify(phi == z3.Or(p, q)).eq(z3.BoolVal(True, ctx))
-    phi, _ = t.usable("k", frozenset({(2, ()), (3, ())}))
+    phi, _, _ = t.usable("k", frozenset({(2, ()), (3, ())}))
     s = z3.Solver(ctx=ctx)
     s.add(phi != z3.Or(p, q))
     assert s.check() == z3.unsat
