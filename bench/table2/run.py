@@ -184,7 +184,7 @@ def plot(series: dict, path: Path, timeout: float) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--timeout", type=float, default=15.0, help="budget per assertion and mode (s)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="budget per assertion and mode (s)")
     ap.add_argument("--unwind", type=int, default=8, help="unwind bound, unless a program's header sets one")
     ap.add_argument("--out", type=Path, default=ROOT / "bench/results/table2.md")
     ap.add_argument("--plot", type=Path, default=ROOT / "bench/results/growth.png")
