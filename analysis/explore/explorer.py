@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import z3
 
 from analysis import ir
+from analysis.explore.races import RaceDetector, exploration_options
 from analysis.explore.reduction import Node, Reduction, reduction_for
 from analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from analysis.symex.engine import Engine
@@ -68,7 +69,7 @@ class Explorer:
     def __init__(self, program: ir.Program, options, target: ir.AssertionSite | None = None,
                  cancel=None, context=None, reduction: Reduction | None = None):
         self.program = program
-        self.options = options
+        self.options = options = exploration_options(options)
         self.target = target
         self.cancel = cancel
         self.context = context
@@ -81,6 +82,7 @@ class Explorer:
         self.result = ExploreResult(mode=self.reduction.name)
         self._finding_keys: set = set()
         self.done = False
+        self.races: RaceDetector | None = None
 
     # ------------------------------------------------------------------
 
@@ -100,6 +102,9 @@ class Explorer:
                                  park_blocked=opts.enabled("park_blocked"))
         E.pivot_on_single = self.reduction.pivot_on_single
         E.observer = self.reduction.on_event
+        self.races = RaceDetector(E) if opts.report_races else None
+        if self.races is not None:
+            E.access_note = self.races.note
         self.reduction.start(self)
         stop_watch = threading.Event()
         watcher = None
@@ -132,6 +137,9 @@ class Explorer:
             counters[k] = counters.get(k, 0) + v
         for k, v in self.reduction.counters().items():
             counters[k] = counters.get(k, 0) + v
+        if self.races is not None:
+            for k, v in self.races.counters.items():
+                counters[k] = counters.get(k, 0) + v
         r.stats = Stats(
             runs=self.full_runs + self.pruned_runs,
             full_runs=self.full_runs,
@@ -221,6 +229,8 @@ class Explorer:
 
     def _leaf(self, leaf: Leaf, state: State) -> None:
         k = leaf.kind
+        if self.races is not None:
+            self.result.findings.extend(self.races.on_run(state))
         if k in FULL_RUN_LEAVES:
             self.full_runs += 1
         elif k is LeafKind.PRUNED:

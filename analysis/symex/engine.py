@@ -118,6 +118,7 @@ class Engine:
         self.record_effects = record_effects
         self.pivot_on_single = False
         self.observer = None
+        self.access_note = None  # (state, write, addr, size) -> Access; set when races are reported
         self.replay = None
         self.fixed_inputs: dict[str, int] | None = None  # replay: symbol name -> value
         self.lazy_pointers = False  # fresh pointers get their own objects (naive contexts)
@@ -885,7 +886,10 @@ class Engine:
         """Record a memory access in the current event, unless the front end
         proved the instruction thread-local (``kind`` LOCAL)."""
         if st.event is not None and kind is Kind.GLOBAL:
-            st.event.accesses.append(Access(write, addr, size))
+            if self.access_note is None:
+                st.event.accesses.append(Access(write, addr, size))
+            else:  # the race detector's record says where the access was made
+                st.event.accesses.append(self.access_note(st, write, addr, size))
 
     # ==================================================================
     # control

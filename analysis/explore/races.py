@@ -1,0 +1,319 @@
+"""Data-race warnings: unordered conflicting accesses on an explored run.
+
+Contract (``Options.report_races``; off, nothing here runs and the engine
+records accesses exactly as before):
+
+* A *data race* is a pair of memory accesses of one run by different threads
+  whose byte ranges overlap, at least one a write, neither inside an atomic
+  region (``__VERIFIER_atomic_*`` functions, ``atomic_begin``/``end``, the
+  lowered ``__sync_*``/``__atomic_*`` builtins), and not ordered by
+  happens-before of *synchronization only* -- unlike DPOR's relation
+  (:mod:`analysis.explore.dependence`), data dependences order nothing here.
+* Happens-before is computed with vector clocks (:mod:`analysis.explore.vclock`)
+  over the run's events, each event one tick of its thread: create -> the
+  child's first step; the child's end -> the join that returns; unlock (and
+  the unlock inside ``cond_wait``) -> every later lock of that mutex;
+  signal/broadcast on ``c`` -> the return of a wait on ``c`` begun before it
+  (every such signal, since which one woke the waiter is not recorded: this
+  may hide a race when several waiters share a condition variable and the
+  signalling thread holds no mutex); barrier: every arrival -> every
+  departure of that round. Atomic regions order like C11 sequentially
+  consistent atomics: a region that writes a location releases to every later
+  region that reads it (message passing through an atomic flag is not a race).
+* Detection runs when a run ends (any leaf: its prefix really executes),
+  over the whole run, so every racing pair of the run is found, not only
+  adjacent ones. Concrete addresses overlap when their byte ranges meet;
+  when either is symbolic the solver must show they can overlap under the
+  run's path condition (an unknown answer reports nothing). Each pair of
+  statements (the two spans, unordered) is reported once per exploration as a
+  :class:`~analysis.report.Finding` of kind DATA_RACE at the second access;
+  its trace is the run up to the second access (the two racing steps carry
+  :data:`RACE_MARK`), with the schedule and choices of the whole run, so a
+  replay re-executes the run that showed it. :func:`finding_key` is the key
+  that deduplicates races across the sub-checks of one check.
+* Modes: every race of a run is also a race of every run equivalent to it
+  (same events, dependent ones in the same order -- synchronization on one
+  object and conflicting atomic regions are dependent for DPOR), and DPOR
+  explores a run of every equivalence class, so baseline and ``dpor`` report
+  the same pairs. ``dpor-ag`` prunes runs it has not executed, so with
+  ``report_races`` its summary pruning and slicing are switched off
+  (:func:`exploration_options`): ``dpor-ag`` then explores what ``dpor``
+  does, and reports the same races.
+* Counted in the statistics: ``races_checked`` (accesses checked against
+  the run's earlier ones), ``races_found`` (findings reported),
+  ``races_solver_queries`` (overlap queries on symbolic addresses) and
+  ``races_unknown`` (queries the solver could not answer; nothing reported).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from analysis import ir
+from analysis.explore import vclock
+from analysis.report import Finding, FindingKind, Trace
+from analysis.symex.pivots import BudgetExpired
+from analysis.symex.state import Access, State, cons_list
+
+RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of a race's trace
+
+
+@dataclass(slots=True)
+class RaceAccess(Access):
+    """An :class:`~analysis.symex.state.Access` that also says where it was
+    made: the instruction's ``span``, the thread, whether an atomic region
+    was open, and ``steps``, the run's step list before the access's own step
+    (so its step can be found in the trace)."""
+
+    span: ir.Span = ir.NO_SPAN
+    tid: int = 0
+    atomic: bool = False
+    steps: object = None
+
+
+def exploration_options(options):
+    """The options an exploration runs with: ``options`` itself, except that
+    reporting races in mode ``dpor-ag`` switches summary pruning and slicing
+    off (see the module docstring)."""
+    if getattr(options, "report_races", False) and options.mode == "dpor-ag":
+        return replace(options, optimisations=tuple(options.optimisations)
+                       + (("summaries", False), ("slicing", False)))
+    return options
+
+
+def finding_key(f: Finding) -> tuple:
+    """What makes two race findings the same: the two racing statements."""
+    if f.kind is FindingKind.DATA_RACE and f.trace is not None:
+        spans = frozenset(s.span for s in f.trace.steps if s.action.endswith(RACE_MARK))
+        if spans:
+            return (f.kind, spans)
+    return (f.kind, f.span, f.message)
+
+
+@dataclass(slots=True)
+class _Seen:
+    """An access remembered for the rest of the run: its epoch (thread, the
+    event's number in that thread) and the access."""
+
+    tid: int
+    seq: int
+    access: RaceAccess
+
+
+class RaceDetector:
+    """Finds the data races of each run of one exploration (module docstring).
+    ``note`` is the engine's ``access_note``; ``on_run`` is called at every
+    leaf and returns the new findings."""
+
+    def __init__(self, engine):
+        self.E = engine
+        self.reported: set = set()
+        self.counters: dict[str, int] = {}
+
+    def count(self, name: str, n: int = 1) -> None:
+        self.counters[name] = self.counters.get(name, 0) + n
+
+    def note(self, st: State, write: bool, addr, size: int) -> RaceAccess:
+        tid = st.current if st.current is not None else 0
+        atomic = st.threads[tid].atomic > 0 if tid < len(st.threads) else False
+        return RaceAccess(write, addr, size, self.E.span, tid, atomic, st.steps)
+
+    # ------------------------------------------------------------------
+
+    def on_run(self, st: State) -> list[Finding]:
+        try:
+            return _Run(self, st).scan()
+        except BudgetExpired:
+            raise
+        except Exception:  # noqa: BLE001 - a warning must never take the check down
+            self.count("races_internal_errors")
+            return []
+
+
+class _Run:
+    """The happens-before state of one run, built event by event."""
+
+    def __init__(self, det: RaceDetector, st: State):
+        self.det, self.st, self.E = det, st, det.E
+        self.clocks: dict[int, tuple] = {}
+        self.seq: dict[int, int] = {}
+        self.pending: dict[int, tuple] = {}  # joined into the thread's clock at its next event
+        self.locks: dict = {}
+        self.ends: dict[int, tuple] = {}
+        self.arrived: dict = {}  # barrier -> join of this round's arrivals
+        self.waiting_at: dict = {}  # barrier -> threads waiting there
+        self.waiting_on: dict[int, tuple] = {}  # thread -> (condition, index of its wait)
+        self.signals: dict = {}  # condition -> [(event index, clock)]
+        self.released: dict = {}  # location written in an atomic region -> clock
+        self.by_object: dict = {}  # object id (None: not known) -> {key: _Seen}
+        self.found: list[Finding] = []
+
+    def scan(self) -> list[Finding]:
+        for ev in cons_list(self.st.events):
+            self.event(ev)
+        return self.found
+
+    def event(self, ev) -> None:
+        t = ev.tid
+        n = self.seq[t] = self.seq.get(t, 0) + 1
+        c = self.clocks.get(t, ())
+        if t in self.pending:
+            c = vclock.join(c, self.pending.pop(t))
+        c = vclock.tick(c, t, n)
+        for s in ev.syncs:  # acquisitions come before the event's accesses
+            if not s.blocked:
+                c = self.acquire(t, s.op, s.obj, c)
+        atomic = any(s.op == "atomic_begin" for s in ev.syncs)
+        for a in ev.accesses:
+            if not isinstance(a, RaceAccess):
+                continue
+            if a.atomic or atomic:
+                c = self.atomic_access(a, c)
+            else:
+                self.access(a, t, n, c)
+        for s in ev.syncs:  # releases after them (a thread's last accesses before its end)
+            self.release(t, s.op, s.obj, s.blocked, ev.index, c)
+        self.clocks[t] = c
+
+    # ------------------------------------------------------------------ synchronization
+
+    def acquire(self, t: int, op: str, obj, c: tuple) -> tuple:
+        if op == "mutex_lock":
+            c = vclock.join(c, self.locks.get(obj, ()))
+            w = self.waiting_on.pop(t, None)
+            if w is not None:  # the lock that ends a condition wait
+                for index, sc in self.signals.get(w[0], ()):
+                    if index > w[1]:
+                        c = vclock.join(c, sc)
+        elif op == "thread_join":
+            c = vclock.join(c, self.ends.get(obj, ()))
+        elif op == "barrier_wait":  # the last arrival: every arrival before every departure
+            c = vclock.join(c, self.arrived.pop(obj, ()))
+            for w in self.waiting_at.pop(obj, ()):
+                self.pending[w] = vclock.join(self.pending.get(w, ()), c)
+        return c
+
+    def release(self, t: int, op: str, obj, blocked: bool, index: int, c: tuple) -> None:
+        if op == "mutex_unlock":
+            self.locks[obj] = vclock.join(self.locks.get(obj, ()), c)
+        elif op == "thread_create":
+            self.pending[obj] = vclock.join(self.pending.get(obj, ()), c)
+        elif op == "end":
+            self.ends[obj] = c
+        elif op == "barrier_wait" and blocked:
+            self.arrived[obj] = vclock.join(self.arrived.get(obj, ()), c)
+            self.waiting_at.setdefault(obj, []).append(t)
+        elif op == "cond_wait" and blocked:
+            self.waiting_on[t] = (obj, index)
+        elif op in ("cond_signal", "cond_broadcast"):
+            self.signals.setdefault(obj, []).append((index, c))
+
+    def atomic_access(self, a: RaceAccess, c: tuple) -> tuple:
+        if not isinstance(a.addr, int):
+            return c
+        if a.write:
+            self.released[a.addr] = vclock.join(self.released.get(a.addr, ()), c)
+            return c
+        return vclock.join(c, self.released.get(a.addr, ()))
+
+    # ------------------------------------------------------------------ accesses
+
+    def object_of(self, addr):
+        E = self.E
+        if isinstance(addr, int):
+            return addr >> E.L.off_bits
+        hi = E.V.simplified(E.V.extract(addr, E.ptr_bits - 1, E.L.off_bits))
+        return hi if isinstance(hi, int) else None
+
+    def access(self, a: RaceAccess, t: int, n: int, c: tuple) -> None:
+        det = self.det
+        det.count("races_checked")
+        oid = self.object_of(a.addr)
+        if oid is None:
+            groups = list(self.by_object.values())
+        else:
+            groups = [self.by_object.get(oid, {}), self.by_object.get(None, {})]
+        for group in groups:
+            for seen in list(group.values()):
+                b = seen.access
+                if seen.tid == t or not (a.write or b.write) or vclock.covers(c, seen.tid, seen.seq):
+                    continue
+                key = frozenset((a.span, b.span))
+                if key in det.reported:
+                    continue
+                overlap = self.overlap(b, a)
+                if overlap is False:
+                    continue
+                if overlap is not True and not self.may_hold(overlap):
+                    continue
+                det.reported.add(key)
+                det.count("races_found")
+                self.found.append(self.finding(b, a, overlap))
+        group = self.by_object.setdefault(oid, {})
+        addr_key = a.addr if isinstance(a.addr, int) else a.addr.get_id()
+        group[(t, a.span, a.write, addr_key, a.size)] = _Seen(t, n, a)
+
+    def overlap(self, x: RaceAccess, y: RaceAccess):
+        """When do the byte ranges of ``x`` and ``y`` meet: True, False or a condition."""
+        if isinstance(x.addr, int) and isinstance(y.addr, int):
+            return x.addr < y.addr + y.size and y.addr < x.addr + x.size
+        V, pb = self.E.V, self.E.ptr_bits
+        return V.and_(V.lt(x.addr, V.add(y.addr, y.size, pb), pb, False),
+                      V.lt(y.addr, V.add(x.addr, x.size, pb), pb, False))
+
+    def may_hold(self, cond) -> bool:
+        from analysis.symex.solver import SolverUnknown
+        import z3
+
+        self.det.count("races_solver_queries")
+        try:
+            return self.E.is_sat(self.st, cond)
+        except (SolverUnknown, z3.Z3Exception):
+            self.det.count("races_unknown")
+            return False
+
+    # ------------------------------------------------------------------ the finding
+
+    def finding(self, first: RaceAccess, second: RaceAccess, overlap) -> Finding:
+        from analysis.explore.explorer import small_model
+        from analysis.symex.trace import build_trace, lvalue, model_value
+
+        E, st = self.E, self.st
+        model = None
+        if overlap is not True:
+            model = E.solver.model(st.pc, [E.item(overlap)])
+        if model is None:
+            model = small_model(E, st)
+        trace = build_trace(st, E.L, model)
+        trace = _cut(trace, [_position(first.steps), _position(second.steps)], first.tid, second.tid)
+        where = lvalue(st, E.L, model_value(model, second.addr))
+        threads = st.threads
+
+        def side(a: RaceAccess) -> str:
+            verb = "write" if a.write else "read"
+            return f"{verb} at line {a.span.line} (thread {threads[a.tid].name})"
+
+        message = f"data race on `{where}`: {side(first)} and {side(second)}"
+        return Finding(FindingKind.DATA_RACE, second.span, message, trace)
+
+
+def _position(steps) -> int:
+    """The index in the run's steps of the step recorded after ``steps``."""
+    n = 0
+    while steps is not None:
+        n += 1
+        steps = steps[1]
+    return n
+
+
+def _cut(trace: Trace, positions: list[int], first_tid: int, second_tid: int) -> Trace:
+    """``trace`` up to the second racing step, both racing steps marked."""
+    steps = list(trace.steps)
+    k1, k2 = positions
+    if k2 >= len(steps) or steps[k2].tid != second_tid:
+        return trace
+    marked = {k2}
+    if k1 < len(steps) and steps[k1].tid == first_tid:
+        marked.add(k1)
+    out = [replace(s, action=s.action + RACE_MARK) if i in marked else s for i, s in enumerate(steps[:k2 + 1])]
+    return replace(trace, steps=tuple(out))
