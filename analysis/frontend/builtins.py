@@ -173,10 +173,11 @@ ATOMIC_BUILTINS: dict[str, AtomicBuiltin] = _atomic_table()
 # Well-known library functions that write through a pointer argument but are
 # not modelled: calls of them are EXTERNAL intrinsics like any body-less
 # function, so whatever they write is the engine's to havoc (memcpy, memmove
-# and memset are modelled and not listed).
+# and memset are modelled and not listed, nor are the string copies of
+# analysis.frontend.lower_string).
 WRITES_THROUGH_ARGUMENTS = frozenset(
     {
-        "strcpy", "strncpy", "strcat", "strncat", "stpcpy", "strtok", "strtok_r",
+        "stpcpy", "strtok", "strtok_r",
         "sprintf", "snprintf", "vsprintf", "vsnprintf",
         "scanf", "fscanf", "sscanf", "vscanf", "vsscanf", "vfscanf",
         "fgets", "gets", "fread", "read", "getline", "getdelim",

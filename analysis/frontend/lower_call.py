@@ -31,6 +31,7 @@ from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import truth
 from analysis.frontend.lower_env import FuncSym, VarSym
 from analysis.frontend.lower_loc import strip_parens
+from analysis.frontend.lower_string import STRING_FUNCS
 from analysis.frontend.parse import F
 
 ATOMIC_PREFIX = "__VERIFIER_atomic_"
@@ -78,6 +79,9 @@ class CallLowering:
         ab = ATOMIC_BUILTINS.get(name)
         if ab is not None and (not defined or name.startswith(("__sync_", "__atomic_"))):
             return self.atomic_call(name, ab, args, node, used)
+        sf = STRING_FUNCS.get(name)
+        if sf is not None and not defined:
+            return self.string_call(name, sf, args, node)
         b = BUILTINS.get(name)
         if b is not None and (not defined or is_always_builtin(name)):
             return self.builtin_call(name, b, args, node, used)

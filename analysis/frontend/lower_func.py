@@ -23,6 +23,7 @@ from analysis.frontend.lower_init import InitLowering
 from analysis.frontend.lower_literals import LiteralLowering
 from analysis.frontend.lower_logic import LogicLowering
 from analysis.frontend.lower_stmt import StmtLowering
+from analysis.frontend.lower_string import StringLowering
 from analysis.frontend.lower_types import TypeLowering
 
 
@@ -46,7 +47,7 @@ class Checkpoint:
 
 
 class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
-              InitLowering, AtomicLowering):
+              InitLowering, AtomicLowering, StringLowering):
     def __init__(
         self,
         unit: Unit,

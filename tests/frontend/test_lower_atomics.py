@@ -10,6 +10,7 @@ import pytest
 from analysis.check import Options, check
 from analysis.frontend import lower_source, parse_program
 from analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, WRITES_THROUGH_ARGUMENTS
+from analysis.frontend.lower_string import STRING_FUNCS
 from analysis.ir import Assign, Intrinsic, IntType, Kind, Load, Op, Store
 from analysis.report import AssertionResult, Status
 from tests.explore.expectations import PROGRAMS, read
@@ -103,7 +104,8 @@ def test_an_atomic_on_a_non_scalar_is_a_finding_not_a_crash() -> None:
 def test_the_tables_do_not_overlap() -> None:
     assert not set(ATOMIC_BUILTINS) & set(BUILTINS)
     assert not WRITES_THROUGH_ARGUMENTS & set(BUILTINS)
-    assert {"strcpy", "sprintf", "scanf"} <= WRITES_THROUGH_ARGUMENTS
+    assert {"stpcpy", "sprintf", "scanf"} <= WRITES_THROUGH_ARGUMENTS
+    assert not WRITES_THROUGH_ARGUMENTS & set(STRING_FUNCS)
 
 
 VALUES = """
