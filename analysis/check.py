@@ -9,7 +9,9 @@ end's syntax/unsupported findings) as they are met, each finding once.
 Each assertion is its own sub-check (parallel-property-checking paper): a
 sub-check explores the program guided by that assertion only. With
 ``options.workers > 1`` sub-checks run in a process pool; with 1 they run in
-this process, one after the other.
+this process, one after the other; with ``options.scheduler`` set they run on
+that Dask cluster (:mod:`analysis.cluster`, which raises its
+``ClusterUnavailable`` when the scheduler cannot be used).
 
 Cancellation: ``cancel.cancelled`` is polled often by the engine (between
 instructions and solver calls); once set, the remaining assertions are yielded
@@ -76,6 +78,7 @@ class Options:
     workers: int = 1
     optimisations: tuple[tuple[str, bool], ...] = ()
     report_races: bool = False
+    scheduler: str | None = None  # a Dask scheduler's address: sub-checks run there (analysis.cluster)
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)
@@ -256,7 +259,11 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
         for site in sites:
             yield _undecided(site, options, Reason.SKIPPED, msg, context)
         return
-    if options.workers > 1 and len(sites) > 1:
+    if options.scheduler is not None and sites:
+        from analysis.cluster import check_on_cluster
+
+        results = check_on_cluster(program, sites, options, cancel, context)
+    elif options.workers > 1 and len(sites) > 1:
         results = _check_in_pool(program, sites, options, cancel, context)
     else:
         results = _check_in_process(program, sites, options, cancel, context)

@@ -8,8 +8,9 @@ results (:mod:`server.render`: GCC-style text, JSON or SARIF). Exit status:
   error (or a data race, when ``--races`` asked for them). This wins over
   everything below, so CI fails on a real bug even if another file was bad;
 * 2 -- bad input or usage: a bad flag, an unreadable file, a ``--from``
-  position with no statement, or a file with syntax errors (its findings are
-  printed and its assertions reported as skipped: never "holds");
+  position with no statement, a file with syntax errors (its findings are
+  printed and its assertions reported as skipped: never "holds"), or a
+  ``--scheduler`` that cannot be reached (or Dask not installed);
 * 3 -- inconclusive: some assertion undecided (timeout, run limit, solver),
   or the file uses C that distaff does not cover (an "unsupported" warning:
   what was not modelled may hide a failure, or the assertions themselves),
@@ -37,6 +38,7 @@ from pathlib import Path
 
 from analysis import check as engine
 from analysis.check import Options
+from analysis.cluster import ClusterUnavailable
 from analysis.ir import DataModel, Span
 from analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
 from server import render
@@ -147,6 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="runs per assertion (default none)")
     check.add_argument("--workers", type=_count(1), default=None, metavar="N",
                        help="assertions checked in parallel (default 1)")
+    check.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                       help="run the sub-checks (one per assertion) on this Dask scheduler's "
+                       "workers instead of here; they need distaff installed (pip install "
+                       "'distaff[cluster]')")
     _add_data_model(check)
     check.add_argument("--races", action="store_true", default=None,
                        help="also report data races (they then count as found)")
@@ -184,6 +190,7 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
     given = {
         "mode": args.mode, "unwind": args.unwind, "timeout_s": args.timeout,
         "max_runs": args.max_runs, "workers": args.workers, "report_races": args.races,
+        "scheduler": getattr(args, "scheduler", None),
         "data_model": DataModel(args.data_model) if args.data_model else None,
     }
     opts = replace(base, **{k: v for k, v in given.items() if v is not None})
@@ -209,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         _error(str(e))
         return EXIT_BAD_INPUT
-    except BadInput as e:
+    except (BadInput, ClusterUnavailable) as e:
         _error(f"distaff: {e}")
         return EXIT_BAD_INPUT
     except SystemExit as e:  # --help and --version
@@ -286,6 +293,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if not args.positions and ingredients != (True, True):
         raise UsageError("distaff check: --no-reaching-defs, --no-sync-invariants and --naive-context need --from")
     sources = [(path, read_source(path)) for path in args.files]
+    if options.scheduler is not None:  # fail before any output when it cannot be reached
+        from analysis.cluster import client_for
+
+        client_for(options.scheduler)
     reports = []
     with Progress(sys.stderr) as progress:
         for path, text in sources:

@@ -1,0 +1,225 @@
+"""Sub-checks on a Dask cluster (``Options.scheduler``, ``--scheduler tcp://host:port``).
+
+The same sub-checks as the local process pool (:mod:`analysis.check`), one
+Dask task each, for code bases too large for one machine. The workers need
+distaff installed (``pip install 'distaff[cluster]'``); Dask is imported only
+here and only when a scheduler is asked for, so distaff runs without it.
+
+Contract of :func:`check_on_cluster` (the pool's, over the network):
+
+* the program is sent once (scattered), each assertion is one task
+  (``pure=False``); results come back as report objects in the order the
+  tasks finish, as ``(result, findings, explored everything)``;
+* each assertion is yielded exactly once. A cancel yields the outstanding
+  ones as UNKNOWN/CANCELLED at once, cancels their futures and tells the
+  running tasks to stop (a Dask event each task's watcher polls);
+* the time budget is enforced by the engine on the worker, as locally; a task
+  still running ``GRACE_S`` past its budget (counted from the moment it
+  started on a worker) is given up: UNKNOWN/TIMEOUT;
+* a task whose workers died (Dask retries it up to its ``allowed-failures``)
+  or that raised is UNKNOWN/CRASHED with a message saying so; a lost
+  scheduler connection likewise: never a hang or a wrong verdict;
+* a scheduler that cannot be reached, a bad address or a missing Dask raise
+  :class:`ClusterUnavailable` (one line) before anything is yielded.
+
+The connect timeout is Dask's (``distributed.comm.timeouts.connect``, e.g.
+``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s``). Clients are kept per
+address for the life of the process, so checking many files connects once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from dataclasses import replace
+
+GRACE_S = 5.0  # as the local pool: past its budget plus this, a task is given up
+POLL_S = 0.05  # how often the client looks at the cancel token and the budgets
+STOP_POLL_S = 0.5  # how long a task's watcher waits on the stop event per round trip
+
+INSTALL_HINT = "pip install 'distaff[cluster]'"
+
+
+class ClusterUnavailable(Exception):
+    """The scheduler cannot be used (unreachable, bad address, no Dask): one line."""
+
+
+_clients: dict = {}
+_clients_lock = threading.Lock()
+
+
+def client_for(address: str):
+    """A connected ``distributed.Client`` for ``address``, reused across checks."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterUnavailable(f"--scheduler needs Dask's distributed package: {INSTALL_HINT}") from None
+    with _clients_lock:
+        client = _clients.get(address)
+        if client is not None and client.status == "running":
+            return client
+        _check_address(address)
+        try:
+            client = distributed.Client(address, set_as_default=False)
+        except Exception as e:  # noqa: BLE001 - OSError, TimeoutError, ValueError on a bad address
+            first = (str(e).splitlines() or [""])[0] or type(e).__name__
+            raise ClusterUnavailable(f"cannot reach Dask scheduler {address}: {first}") from None
+        _clients[address] = client
+        return client
+
+
+def _check_address(address: str) -> None:
+    """Reject a malformed address before Dask sees it: a Client whose
+    constructor fails on one hangs for its close timeout when collected."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except Exception as e:  # noqa: BLE001 - ValueError, or ImportError of a transport
+        raise ClusterUnavailable(f"not a Dask scheduler address: {address} ({_first_line(e)})") from None
+
+
+# --------------------------------------------------------------------------
+# on a worker
+
+
+def remote_sub_check(program, site, options, context, check_id: str):
+    """One sub-check as a Dask task: ``("ok", (result, findings, complete))`` or
+    ``("crash", message)``. Announces its start (for the client's overrun
+    watch) and stops early once the check's stop event is set."""
+    from analysis.check import CancelToken, _sub_check
+
+    token = CancelToken()
+    done = threading.Event()
+    try:
+        import distributed
+
+        distributed.get_worker().log_event(f"distaff-started-{check_id}", site.id)
+        stop = distributed.Event(f"distaff-stop-{check_id}")
+        threading.Thread(target=_watch_stop, args=(stop, token, done), daemon=True,
+                         name="distaff-stop-watch").start()
+    except Exception:  # noqa: BLE001 - without the watcher the budget still ends the task
+        pass
+    try:
+        return "ok", _sub_check(program, site, options, token, context)
+    except BaseException as e:  # noqa: BLE001 - reported to the client as a crash
+        return "crash", f"{type(e).__name__}: {e}"
+    finally:
+        done.set()
+
+
+def _watch_stop(stop, token, done) -> None:
+    while not done.is_set():
+        try:
+            if stop.wait(timeout=STOP_POLL_S):
+                token.cancel()
+                return
+        except Exception:  # noqa: BLE001 - scheduler gone: the task ends by its budget
+            return
+
+
+# --------------------------------------------------------------------------
+# on the client
+
+
+def check_on_cluster(program, sites, options, cancel, context):
+    """The sub-checks of ``sites`` on the scheduler ``options.scheduler`` (see
+    the module docstring); yields ``(result, findings, complete)``."""
+    import distributed
+    from distributed.scheduler import KilledWorker
+
+    from analysis.check import _undecided
+    from analysis.report import Reason
+
+    client = client_for(options.scheduler)
+    check_id = uuid.uuid4().hex
+    topic = f"distaff-started-{check_id}"
+    started: dict = {}  # site id -> monotonic time its task began on a worker
+    client.subscribe_topic(topic, lambda event: started.setdefault(event[1], time.monotonic()))
+    remote = replace(options, scheduler=None, workers=1)
+    try:
+        program_ref = client.scatter(program, hash=False)
+    except Exception as e:  # noqa: BLE001 - the connection broke since client_for
+        raise ClusterUnavailable(f"cannot reach Dask scheduler {options.scheduler}: {e}") from None
+    futures = {
+        client.submit(remote_sub_check, program_ref, site, remote, context, check_id, pure=False,
+                      key=f"distaff-{site.id}-{check_id}"): site
+        for site in sites
+    }
+    overran: set = set()
+    finished = threading.Event()
+
+    def watch() -> None:
+        """Cancels everything on a cancel, and tasks overrunning their budget."""
+        while not finished.wait(POLL_S):
+            if cancel is not None and cancel.cancelled:
+                _stop_all(client, check_id, list(futures))
+                return
+            if options.timeout_s is None:
+                continue
+            now = time.monotonic()
+            for fut, site in list(futures.items()):
+                began = started.get(site.id)
+                if began is not None and not fut.done() and now - began > options.timeout_s + GRACE_S:
+                    overran.add(site.id)
+                    fut.cancel()
+
+    watcher = threading.Thread(target=watch, daemon=True, name="distaff-cluster-watch")
+    watcher.start()
+    try:
+        for fut in distributed.as_completed(list(futures), loop=client.loop):
+            site = futures[fut]
+            if fut.status == "finished":
+                try:
+                    kind, payload = fut.result()
+                except Exception as e:  # noqa: BLE001 - e.g. the result did not unpickle here
+                    kind, payload = "crash", f"{type(e).__name__}: {_first_line(e)}"
+                if kind == "ok":
+                    yield payload
+                else:
+                    yield _undecided(site, options, Reason.CRASHED, f"the sub-check failed on a Dask worker: {payload}",
+                                     context), [], False
+            elif cancel is not None and cancel.cancelled:
+                yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
+            elif site.id in overran:
+                yield _undecided(site, options, Reason.TIMEOUT, "the Dask worker overran its time budget",
+                                 context), [], False
+            elif fut.status == "error":
+                exc = fut.exception()
+                if isinstance(exc, KilledWorker):
+                    msg = (f"the worker died running it ({_first_line(exc)})")
+                else:
+                    msg = f"the sub-check failed on a Dask worker: {type(exc).__name__}: {_first_line(exc)}"
+                yield _undecided(site, options, Reason.CRASHED, msg, context), [], False
+            else:  # cancelled by no one here: the scheduler dropped it or the connection broke
+                yield _undecided(site, options, Reason.CRASHED,
+                                 f"the Dask scheduler dropped it ({fut.status})", context), [], False
+    finally:
+        finished.set()
+        if any(not f.done() for f in futures):  # the caller stopped early
+            _stop_all(client, check_id, list(futures))
+        try:
+            client.unsubscribe_topic(topic)
+            client.cancel([*futures, program_ref])  # forgets finished tasks and the program at once
+        except Exception:  # noqa: BLE001 - cleanup on a broken connection
+            pass
+
+
+def _stop_all(client, check_id: str, futures) -> None:
+    """Cancel the futures and tell running tasks to stop."""
+    import distributed
+
+    try:
+        client.cancel(futures)
+        distributed.Event(f"distaff-stop-{check_id}", client=client).set()
+    except Exception:  # noqa: BLE001 - the connection is gone: the tasks end by their budget
+        pass
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [""])[0] or type(exc).__name__
