@@ -41,7 +41,8 @@ covered part of the program goes); otherwise it becomes UNKNOWN too. A sub-check
 so when no sub-check explored the whole program (every assertion violated or
 undecided, or there is none) one more exploration without a target looks for
 deadlocks and run-time errors, after the verdicts. Findings met by several
-explorations are yielded once (same kind, span and message).
+explorations are yielded once (same kind, span and message; a data race when
+it names the same two statements).
 """
 
 from __future__ import annotations
@@ -240,11 +241,13 @@ def check_findings(program: ir.Program, options: Options, cancel: CancelToken | 
 def check(program: ir.Program, options: Options, cancel: CancelToken | None = None,
           context: Context | None = None) -> Iterator[AssertionResult | Finding]:
     """Check every assertion of ``program`` (see the module docstring)."""
+    from analysis.explore.races import finding_key
+
     seen: set = set()
 
     def fresh(findings):
         for f in findings:
-            key = (f.kind, f.span, f.message)
+            key = finding_key(f)  # a data race: its two statements, whichever run showed it
             if key not in seen:
                 seen.add(key)
                 yield f
