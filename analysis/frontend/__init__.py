@@ -80,7 +80,9 @@ def lower_source(
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
         return lower_unit(tree.root_node, pre, path, data_model)
     except Exception as e:  # noqa: BLE001 - the last line of defence
-        finding = Finding(FindingKind.UNSUPPORTED, f"internal: {type(e).__name__}: {e}", _file_span(path))
+        from analysis.frontend.printable import printable
+
+        finding = Finding(FindingKind.UNSUPPORTED, printable(f"internal: {type(e).__name__}: {e}"), _file_span(path))
         return Program(path, data_model, (), (), (), (finding,))
 
 

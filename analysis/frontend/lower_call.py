@@ -33,6 +33,7 @@ from analysis.frontend.lower_env import FuncSym, VarSym
 from analysis.frontend.lower_loc import strip_parens
 from analysis.frontend.lower_string import STRING_FUNCS
 from analysis.frontend.parse import F
+from analysis.frontend.printable import printable
 
 ATOMIC_PREFIX = "__VERIFIER_atomic_"
 
@@ -153,13 +154,13 @@ class CallLowering:
                 cond: Expr = Const(0, INT)
                 text = "0"
                 if b.assert_kind is AssertKind.ASSERT and args and args[0].type == "string_literal":
-                    text = self.string_bytes(args[0]).decode("utf-8", "replace")
+                    text = printable(self.string_bytes(args[0]).decode("utf-8", "replace"))
             else:
                 if not args:
                     self.u.unsupported(node, f"{name} without a condition")
                     return Const(0, INT)
                 cond = self.assert_cond(self.rvalue(args[0]))
-                text = self.text(args[0])
+                text = printable(self.text(args[0]))
                 for a in args[1:]:
                     self.effect(a)
             self.emit(Intrinsic(Op.ASSERT, None, (cond,), span, Kind.LOCAL, name=name,

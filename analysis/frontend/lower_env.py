@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
+from analysis.frontend.printable import printable
 from analysis.ir import (
     CType,
     DataModel,
@@ -200,7 +201,7 @@ class Unit:
         key = (kind, message, span)
         if key not in self.finding_keys:
             self.finding_keys.add(key)
-            self.findings.append(Finding(kind, message, span))
+            self.findings.append(Finding(kind, printable(message), span))
 
     def unsupported(self, node: ts.Node | Span, message: str) -> None:
         self.finding(FindingKind.UNSUPPORTED, message, node)

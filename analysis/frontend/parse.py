@@ -12,6 +12,8 @@ import threading
 import tree_sitter as ts
 import tree_sitter_c as tsc
 
+from analysis.frontend.printable import printable
+
 LANGUAGE = ts.Language(tsc.language())
 _local = threading.local()
 
@@ -54,7 +56,7 @@ def syntax_errors(root: ts.Node) -> list[tuple[ts.Node, str]]:
             continue
         if n.is_error:
             text = n.text.decode("utf-8", "replace") if n.text is not None else ""
-            first = text.strip().split("\n", 1)[0][:40]
+            first = printable(text.strip().split("\n", 1)[0][:40])
             out.append((n, f"syntax error: unexpected '{first}'" if first else "syntax error"))
             continue
         if n.has_error:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
+from analysis.frontend.printable import printable
 from analysis.ir import DataModel, Finding, FindingKind, Span
 
 ReadInclude = Callable[[str, str], "str | None"]
@@ -406,7 +407,7 @@ def preprocess(
         message = "preprocessing nests too deeply"
     except Exception as e:  # a bug of ours must not take the front end down
         message = f"internal preprocessor error: {type(e).__name__}: {e}"
-    return Preprocessed(text, path, (Finding(FindingKind.SYNTAX, message, Span(path, 1, 1, 1, 1)),))
+    return Preprocessed(text, path, (Finding(FindingKind.SYNTAX, printable(message), Span(path, 1, 1, 1, 1)),))
 
 
 def _clean(text: str) -> str:
@@ -642,7 +643,7 @@ class _Preprocessor:
         )
 
     def finding(self, kind: FindingKind, message: str, span: Span) -> None:
-        self.findings.append(Finding(kind, message, span))
+        self.findings.append(Finding(kind, printable(message), span))
 
     # ---- files and lines
 
