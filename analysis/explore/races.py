@@ -50,6 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from analysis import ir
+from analysis.ir import IntType
 from analysis.explore import vclock
 from analysis.report import Finding, FindingKind, Trace
 from analysis.symex.pivots import BudgetExpired
@@ -286,7 +287,8 @@ class _Run:
             model = small_model(E, st)
         trace = build_trace(st, E.L, model)
         trace = _cut(trace, [_position(first.steps), _position(second.steps)], first.tid, second.tid)
-        where = lvalue(st, E.L, model_value(model, second.addr))
+        # a scalar of the access's size names the element or field, not the whole object
+        where = lvalue(st, E.L, model_value(model, second.addr), IntType(8 * second.size, True))
         threads = st.threads
 
         def side(a: RaceAccess) -> str:
