@@ -28,8 +28,7 @@ What each ingredient of :class:`~analysis.check.Context` contributes:
   context or be free, and barrier counts are fresh symbols.
 
 In every mode: threads positioned at a ``pthread_cond_wait`` or
-``pthread_barrier_wait`` start blocked in it (initial waiters with
-symbolic timestamps); known call stacks are rebuilt; symbolic pointers
+``pthread_barrier_wait`` start blocked in it (initial waiters); known call stacks are rebuilt; symbolic pointers
 are resolved through points-to (the paper keeps its points-to restriction
 in all its configurations too); a thread whose outermost frame returns
 ends, and only ``main``'s own return ends the process.
@@ -42,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from analysis import ir
 from analysis.context import barriers, frames, terms
 from analysis.context.heap import SymbolicHeap
-from analysis.context.invariants import LockFact, RunContext, barrier_entry, notify_one, settle_lock
+from analysis.context.invariants import LockFact, RunContext, barrier_entry, settle_lock
 from analysis.context.locksets import ANY
 from analysis.context.reaching import Walker, param_symbol, thread_symbol
 from analysis.context.terms import ObjRef, Sym
@@ -160,9 +159,6 @@ class ContextHooks:
     def lock_initialised(self, st, a) -> None:
         if st.ctx is not None:
             st.ctx = replace(st.ctx, settled=st.ctx.settled | {a})
-
-    def notify_one(self, E, st, p):
-        return notify_one(E, st, p)
 
     def barrier_entry(self, E, st, a):
         return barrier_entry(E, st, a)
@@ -615,7 +611,6 @@ class _Builder:
         from analysis.symex import sync
 
         E, st = self.E, self.st
-        stamps = []
         arrived: dict[int, int] = {}
         for k, tp in enumerate(self.p.threads):
             if tp.waits is None:
@@ -632,11 +627,6 @@ class _Builder:
                 sync.block(st, tid, q, f"a signal on {sync._name(E, st, q)}")
                 t = st.wthread(tid)
                 t.phase, t.phase_arg = "cond", m
-                stamp = self.symbol(f"wait-order@{st.threads[tid].name}", IntType(32, True), i.span)
-                self.constraints.append(self.V.lt(stamp, 0, 32, True))
-                for _, other in stamps:
-                    self.constraints.append(self.V.ne(stamp, other, 32))
-                stamps.append((tid, stamp))
             else:
                 f = st.wframe(tid)
                 if i.dst is not None:
@@ -644,7 +634,6 @@ class _Builder:
                 f.pc += 1
                 sync.block(st, tid, q, f"barrier {sync._name(E, st, q)}")
                 arrived[q] = arrived.get(q, 0) + 1
-        st.ctx = replace(st.ctx, waiters=tuple(stamps))
         self.arrived = arrived
 
     def _lock_value(self, t, k: int, tp: ThreadPlan):

@@ -28,10 +28,10 @@ addresses are concrete here); the count is larger than the arrivals, or
 the barrier would have opened.
 
 Initial waiters (§4.2): threads of the context that start blocked in
-``pthread_cond_wait`` carry a symbolic timestamp below zero (before any
-wait of the run); ``notify_one`` on a queue wakes the initial waiter whose
-timestamp is least among those on that queue, else the first later waiter
-in FIFO order, else nobody (:func:`notify_one`).
+``pthread_cond_wait`` are entries of the wait queue from the start. The
+paper orders them by symbolic timestamps for its first-in-first-out
+signal; distaff's signal may wake any waiter on the queue (POSIX leaves
+the choice to the scheduler), so no order is kept.
 """
 
 from __future__ import annotations
@@ -63,22 +63,14 @@ class Settled:
 class RunContext:
     """What a context run keeps in its state (``State.ctx``): the primary
     objects made so far, the lock facts and the locks already settled, the
-    initial waiters still waiting with their timestamps, the expected
-    counts of barriers not yet met."""
+    expected counts of barriers not yet met."""
 
     primaries: tuple = ()
     resolved: tuple = ()  # ((object-id term, object id, is an object of the state), ...) on this path
     lock_facts: tuple = ()
     settled: frozenset = frozenset()
-    waiters: tuple = ()  # ((tid, timestamp term), ...) in queue order
     barrier_counts: tuple = ()  # ((address, count value), ...)
     unknown_barriers: bool = False  # a barrier never seen initialised gets a fresh count
-
-    def woken(self, tids) -> "RunContext":
-        if not self.waiters:
-            return self
-        gone = set(tids)
-        return replace(self, waiters=tuple(w for w in self.waiters if w[0] not in gone))
 
 
 def choose(E, st, make_options, exhaustive: bool = False):
@@ -156,37 +148,6 @@ def unsettled(st, a) -> bool:
     ctx = st.ctx
     return ctx is not None and bool(ctx.lock_facts) and isinstance(a, int) and a not in ctx.settled \
         and a not in st.locks
-
-
-def notify_one(E, st, p):
-    """The wait-queue entry (an index into ``st.wq``) a notify-one on ``p``
-    wakes when initial waiters are still waiting; forks. ``NotImplemented``
-    when there are none (the engine's FIFO rule applies)."""
-    ctx = st.ctx
-    if ctx is None or not ctx.waiters:
-        return NotImplemented
-    V, pb = E.V, E.ptr_bits
-    stamps = dict(ctx.waiters)
-    initial = [(k, a, t) for k, (a, t) in enumerate(st.wq) if t in stamps]
-    later = [(k, a, t) for k, (a, t) in enumerate(st.wq) if t not in stamps]
-
-    def options():
-        opts = []
-        for k, a, t in initial:
-            cond = V.eq(a, p, pb)
-            for k2, a2, t2 in initial:
-                if k2 != k:
-                    cond = V.and_(cond, V.or_(V.ne(a2, p, pb), V.lt(stamps[t], stamps[t2], 32, True)))
-            opts.append(Option(cond, k))
-        none_initial = V.and_(*[V.ne(a, p, pb) for _, a, _ in initial])
-        before = none_initial
-        for k, a, t in later:
-            opts.append(Option(V.and_(before, V.eq(a, p, pb)), k))
-            before = V.and_(before, V.ne(a, p, pb))
-        opts.append(Option(before, None))
-        return opts
-
-    return E.fork(st, options, exhaustive=True).payload
 
 
 def barrier_entry(E, st, a: int):

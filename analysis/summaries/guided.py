@@ -410,7 +410,10 @@ class AssertionGuided(Dpor):
         if t is not None and t.frames:
             f = t.frames[-1]
             i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
-            if isinstance(i, ir.Intrinsic) and i.op in (ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN):
+            # a signal's options overlap (any waiter may be woken), so the
+            # disjunction of its children is not the node's precondition
+            if isinstance(i, ir.Intrinsic) and i.op in (ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN,
+                                                        ir.Op.COND_SIGNAL):
                 return False, frozenset()
         return V.or_(*parts), accesses
 

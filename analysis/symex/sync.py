@@ -6,10 +6,12 @@ queue is named by an address (a mutex's, a condition variable's, a
 barrier's, or the address of the object naming a thread, for its joiners).
 Waking is decided over the whole list, so addresses may be symbolic:
 
-* ``notify_one(p)`` forks up to ``|WQ| + 1`` ways: wake the i-th entry when
-  every earlier entry's address differs from ``p`` and the i-th equals it,
-  or wake nobody when all differ; infeasible forks are dropped by the solver
-  (with concrete addresses exactly one survives).
+* ``notify_one(p)`` forks up to ``|WQ| + 1`` ways: wake any one entry whose
+  address may equal ``p``, or nobody when all differ. POSIX leaves the
+  choice among several waiters to the scheduler, so each is a possible
+  outcome (a first-in-first-out choice would hide failures that need a later
+  waiter woken first). These options overlap: two waiters on one condition
+  are both candidates in the same state.
 * ``notify_all(p)`` forks once per subset of the entries whose address may
   equal ``p`` (those that must are always in it).
 
@@ -60,24 +62,17 @@ def notify_one(E: Engine, st: State, p) -> int | None:
     """Choose which entry of the wait queue a notify on ``p`` wakes (an index
     into ``st.wq``, or None). Forks; changes nothing."""
     V, pb = E.V, E.ptr_bits
-    if E.context_hooks is not None:  # initial waiters of a context, ordered by symbolic timestamps
-        chosen = E.context_hooks.notify_one(E, st, p)
-        if chosen is not NotImplemented:
-            return chosen
 
     def options():
         opts = []
-        before = True  # every earlier entry's address differs from p
+        nobody = True  # every entry's address differs from p
         for i, (a, _) in enumerate(st.wq):
             eq = V.eq(a, p, pb)
-            c = V.and_(before, eq)
-            if c is not False:
-                opts.append(Option(c, i))
-            before = V.and_(before, V.not_(eq))
-            if before is False:
-                break
-        if before is not False:
-            opts.append(Option(before, None))
+            if eq is not False:
+                opts.append(Option(eq, i))
+            nobody = V.and_(nobody, V.not_(eq))
+        if nobody is not False:
+            opts.append(Option(nobody, None))
         return opts
 
     return E.fork(st, options, exhaustive=True).payload
@@ -126,8 +121,6 @@ def wake(st: State, indices) -> list[int]:
         else:
             rest.append((a, t))
     st.wq = tuple(rest)
-    if st.ctx is not None:
-        st.ctx = st.ctx.woken(woken)
     return woken
 
 
