@@ -36,6 +36,7 @@ class Settings:
     * ``trace_in_message`` (``traceInMessage``): ``auto`` folds a counterexample's
       steps into the diagnostic's message when the client cannot show
       ``relatedInformation`` (or is Neovim, whose float shows the message only).
+    * ``races``: also report data races, as warnings (``Options.report_races``).
     """
 
     check_on: str = "save"
@@ -46,6 +47,7 @@ class Settings:
     workers: int = 1
     max_memory_mb: int = 2048
     trace_in_message: str = "auto"
+    races: bool = False
 
     def options(self) -> Options:
         """The engine options these settings ask for."""
@@ -54,6 +56,7 @@ class Settings:
             unwind=self.unwind,
             timeout_s=self.timeout_s,
             workers=self.workers,
+            report_races=self.races,
         )
 
 
@@ -87,6 +90,12 @@ def _timeout(v):
     return float(v)
 
 
+def _flag(v):
+    if not isinstance(v, bool):
+        raise ValueError("true or false")
+    return v
+
+
 _KEYS = {
     "checkOn": ("check_on", _one_of(CHECK_ON)),
     "debounceMs": ("debounce_ms", _int_in(0, 60_000)),
@@ -96,6 +105,7 @@ _KEYS = {
     "workers": ("workers", _int_in(1, 256)),
     "maxMemoryMB": ("max_memory_mb", _int_in(0, 1 << 20)),
     "traceInMessage": ("trace_in_message", _one_of(TRACE_IN_MESSAGE)),
+    "races": ("races", _flag),
 }
 
 # Settings under distaff.* that belong to the editor extensions, not the server.

@@ -11,7 +11,7 @@
 /** A setting the server reads, with its default and what it accepts. */
 export interface SettingSpec {
   readonly key: string;
-  readonly default: string | number | null;
+  readonly default: string | number | boolean | null;
   /** For strings: the accepted values. */
   readonly choices?: readonly string[];
   /** For numbers: inclusive bounds, and whether the value must be whole. */
@@ -31,9 +31,10 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: "workers", default: 1, minimum: 1, maximum: 256, integer: true },
   { key: "maxMemoryMB", default: 2048, minimum: 0, maximum: 1 << 20, integer: true },
   { key: "traceInMessage", default: "auto", choices: ["auto", "always", "never"] },
+  { key: "races", default: false },
 ];
 
-export type ServerSettings = Record<string, string | number | null>;
+export type ServerSettings = Record<string, string | number | boolean | null>;
 
 /** Reads one raw value of the `distaff` section (undefined when unset). */
 export type SettingReader = (key: string) => unknown;
@@ -44,6 +45,9 @@ function accepted(spec: SettingSpec, value: unknown): boolean {
   }
   if (spec.choices !== undefined) {
     return typeof value === "string" && spec.choices.includes(value);
+  }
+  if (typeof spec.default === "boolean") {
+    return typeof value === "boolean";
   }
   if (typeof value !== "number" || !Number.isFinite(value)) {
     return false;
@@ -72,7 +76,7 @@ export function serverSettings(read: SettingReader): {
     if (value === undefined) {
       settings[spec.key] = spec.default;
     } else if (accepted(spec, value)) {
-      settings[spec.key] = value as string | number | null;
+      settings[spec.key] = value as string | number | boolean | null;
     } else {
       settings[spec.key] = spec.default;
       problems.push(
