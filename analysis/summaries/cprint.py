@@ -8,6 +8,10 @@ silently (the summary is about the values a C programmer sees), other
 operations by name. Long summaries are cut short with ``...``. Conjuncts
 about nothing but stack addresses, thread handles and lowering temporaries
 (what keeps the runs a summary covers alike) are left out of the text.
+
+Terms are read by raw pointer (:class:`analysis.symex.values.Terms`): a
+summary has thousands of nodes and z3's Python wrappers cost tens of
+microseconds each.
 """
 
 from __future__ import annotations
@@ -41,39 +45,18 @@ _NEGATED = {
 _MIRROR = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "==", "!=": "!="}
 
 
-def _check(e) -> bool:
-    """Is ``e`` one of z3's no-overflow predicates (a run-time check the
-    summary requires, not what it says about the program's variables)?"""
-    return z3.is_app(e) and "_no" in e.decl().name() and e.decl().name().startswith("bv")
-
-
-def _strip(e):
-    while z3.is_app_of(e, z3.Z3_OP_EXTRACT):
-        e = e.arg(0)
-    return e
-
-
-def _address_guard(e) -> bool:
-    """``&local == address``: keeps a summary's runs on the same objects."""
-    if not z3.is_eq(e):
-        return False
-    todo = list(e.children())
-    while todo:
-        x = todo.pop()
-        if z3.is_const(x) and isinstance(parse(x.decl().name()), StackVar):
-            return True
-        todo.extend(x.children())
-    return False
-
-
 class Printer:
     """Prints summaries of one check (``engine`` names the objects)."""
 
     def __init__(self, engine, program):
         self.E = engine
         self.L = engine.L
+        self.T = engine.V.terms
         self.objects = {oid: name for name, oid in engine.global_oids.items()}
-        self._relevant: dict = {}  # AST id -> (term, mentions a C variable)
+        # AST id -> mentions a C variable / a stack address; kept valid by _alive
+        self._relevant: dict = {}
+        self._stackish: dict = {}
+        self._alive: list = []
         self.sizes = {}
         for g in program.globals:
             from analysis.ir import type_size
@@ -89,12 +72,58 @@ class Printer:
         self._budget = budget
         self._memo: dict = {}
         phi = z3.simplify(phi)
+        self._alive.append(phi)
         self._threads = {}
         for name in self.E.V.symbols(phi):
             v = parse(name)
             if isinstance(v, RegVar):
                 self._threads.setdefault(v.name, set()).add(v.tid)
-        return self._p(phi) if self._interesting(phi) else "1"
+        a = phi.as_ast()
+        return self._p(a) if self._interesting(a) else "1"
+
+    # ------------------------------------------------------------------ term tests
+
+    def _is_const(self, a) -> bool:
+        """An application without arguments (a constant, a numeral, true/false)."""
+        return self.T.kind(a) in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST) and self.T.nargs(a) == 0
+
+    def _check(self, a) -> bool:
+        """Is ``a`` one of z3's no-overflow predicates (a run-time check the
+        summary requires, not what it says about the program's variables)?"""
+        if self.T.kind(a) != z3.Z3_APP_AST:
+            return False
+        name = self.T.name(a)
+        return "_no" in name and name.startswith("bv")
+
+    def _strip(self, a):
+        T = self.T
+        while T.op(a) == z3.Z3_OP_EXTRACT:
+            a = T.arg(a, 0)
+        return a
+
+    def _address_guard(self, a) -> bool:
+        """``&local == address``: keeps a summary's runs on the same objects."""
+        T = self.T
+        if T.op(a) != z3.Z3_OP_EQ:
+            return False
+        return any(self._mentions_stack(k) for k in T.args(a))
+
+    def _mentions_stack(self, a) -> bool:
+        T, memo = self.T, self._stackish
+        todo = [(a, T.id(a), False)]
+        while todo:
+            x, xid, expanded = todo.pop()
+            if xid in memo:
+                continue
+            kids = T.args(x)
+            if expanded:
+                memo[xid] = any(memo[T.id(k)] for k in kids)
+            elif not kids:
+                memo[xid] = T.is_symbol(x) and isinstance(parse(T.name(x)), StackVar)
+            else:
+                todo.append((x, xid, True))
+                todo.extend((k, T.id(k), False) for k in kids)
+        return memo[T.id(a)]
 
     # ------------------------------------------------------------------
 
@@ -106,85 +135,90 @@ class Printer:
             return name
         return f"{name}[+{off}]"
 
-    def _memory_read(self, e):
+    def _memory_read(self, a):
         """A concat of consecutive byte selects on M (or one select), as the
         variable it reads; copies of the top byte in front (a sign or zero
         extension as z3 writes it) are skipped."""
-        parts = [_strip(p) for p in e.children()] if z3.is_app_of(e, z3.Z3_OP_CONCAT) else [e]
-        while len(parts) > 1 and parts[0].eq(parts[1]):
+        T = self.T
+        parts = [self._strip(p) for p in T.args(a)] if T.op(a) == z3.Z3_OP_CONCAT else [a]
+        while len(parts) > 1 and T.id(parts[0]) == T.id(parts[1]):
             parts = parts[1:]
         idx = []
         for p in parts:
-            if not (z3.is_select(p) and z3.is_const(p.arg(0)) and p.arg(0).decl().name() == MEMORY
-                    and z3.is_bv_value(p.arg(1))):
+            if T.op(p) != z3.Z3_OP_SELECT or T.nargs(p) != 2:
                 return None
-            idx.append(p.arg(1).as_long())
+            arr, i = T.arg(p, 0), T.arg(p, 1)
+            if not (self._is_const(arr) and T.name(arr) == MEMORY and T.is_bv_value(i)):
+                return None
+            idx.append(T.value(i))
         lo = idx[-1]
         if idx != list(range(lo + len(idx) - 1, lo - 1, -1)):
             return None
         return self._global(lo, len(idx))
 
-    def _const(self, e) -> str:
-        v = e.as_long()
-        bits = e.size()
+    def _const(self, a) -> str:
+        v = self.T.value(a)
+        bits = self.T.bv_size(a)
         if bits > 1 and v >> (bits - 1):
             v -= 1 << bits
         return str(v)
 
-    def _p(self, e) -> str:
-        key = e.get_id()
+    def _p(self, a) -> str:
+        key = self.T.id(a)
         hit = self._memo.get(key)
         if hit is None:
             self._budget -= 1
-            text = "..." if self._budget < 0 else self._print(e)
+            text = "..." if self._budget < 0 else self._print(a)
             if len(text) > MAX_TEXT:
                 text = text[:MAX_TEXT] + "..."
-            hit = self._memo[key] = (e, text)
-        return hit[1]
+            hit = self._memo[key] = text
+        return hit
 
-    def _print(self, e) -> str:
-        if z3.is_true(e):
+    def _print(self, a) -> str:
+        T = self.T
+        k = T.op(a)
+        if k == z3.Z3_OP_TRUE:
             return "1"
-        if z3.is_false(e):
+        if k == z3.Z3_OP_FALSE:
             return "0"
-        if z3.is_bv_value(e):
-            return self._const(e)
-        mem = self._memory_read(e) if (z3.is_select(e) or z3.is_app_of(e, z3.Z3_OP_CONCAT)) else None
+        if T.is_bv_value(a):
+            return self._const(a)
+        mem = self._memory_read(a) if k in (z3.Z3_OP_SELECT, z3.Z3_OP_CONCAT) else None
         if mem is not None:
             return mem
-        if z3.is_app_of(e, z3.Z3_OP_CONCAT):
+        if k == z3.Z3_OP_CONCAT:
             # sign extension as z3 writes it: copies of the top bit, then the value
-            roots = {_strip(p).get_id() for p in e.children()}
-            if len(roots) == 1:
-                return self._p(_strip(e.children()[-1]))
-        if z3.is_const(e):
-            v = parse(e.decl().name())
+            stripped = [self._strip(p) for p in T.args(a)]
+            if len({T.id(p) for p in stripped}) == 1:
+                return self._p(stripped[-1])
+        if self._is_const(a):
+            name = T.name(a)
+            v = parse(name)
             if isinstance(v, RegVar):
-                name = "tmp" if v.name.startswith("%") else v.name
-                return f"{name}@t{v.tid}" if len(self._threads.get(v.name, ())) > 1 else name
+                shown = "tmp" if v.name.startswith("%") else v.name
+                return f"{shown}@t{v.tid}" if len(self._threads.get(v.name, ())) > 1 else shown
             if isinstance(v, StackVar):
                 return f"&{v.name}"
             if isinstance(v, FreeVar):
                 return "nondet"
-            return e.decl().name()
-        k = e.decl().kind()
-        args = e.children()
+            return name
+        args = T.args(a)
         if k == z3.Z3_OP_NOT:
             inner = args[0]
-            ik = inner.decl().kind() if z3.is_app(inner) else None
-            if ik in _NEGATED and inner.num_args() == 2:
-                return self._compare(_NEGATED[ik], inner.arg(0), inner.arg(1))
+            ik = T.op(inner)
+            if ik in _NEGATED and T.nargs(inner) == 2:
+                return self._compare(_NEGATED[ik], T.arg(inner, 0), T.arg(inner, 1))
             return f"!({self._p(inner)})"
         if k in _COMPARE and len(args) == 2:
             return self._compare(_COMPARE[k], args[0], args[1])
         if k == z3.Z3_OP_AND:
-            kept = [a for a in args if self._interesting(a) and not _check(a) and not _address_guard(a)]
+            kept = [x for x in args if self._interesting(x) and not self._check(x) and not self._address_guard(x)]
             if len(kept) == 1:
                 return self._p(kept[0])
-            texts = [t for t in (self._wrap(a) for a in kept) if t != "1"]
+            texts = [t for t in (self._wrap(x) for x in kept) if t != "1"]
             return " && ".join(texts) if texts else "1"
         if k == z3.Z3_OP_OR:
-            parts = [self._wrap(a) for a in args]
+            parts = [self._wrap(x) for x in args]
             return "1" if "1" in parts else " || ".join(parts)
         if k == z3.Z3_OP_DISTINCT and len(args) == 2:
             return f"{self._wrap(args[0])} != {self._wrap(args[1])}"
@@ -200,41 +234,41 @@ class Printer:
         if op is not None and len(args) >= 2:
             if op == "implies":
                 return f"!{self._wrap(args[0])} || {self._wrap(args[1])}"
-            return f" {op} ".join(self._wrap(a) for a in args)
-        return f"{e.decl().name()}({', '.join(self._p(a) for a in args)})"
+            return f" {op} ".join(self._wrap(x) for x in args)
+        name = T.name(a) if T.kind(a) == z3.Z3_APP_AST else "?"
+        return f"{name}({', '.join(self._p(x) for x in args)})"
 
-    def _interesting(self, e) -> bool:
-        """Does ``e`` mention a C variable (not only the addresses, thread
+    def _interesting(self, a) -> bool:
+        """Does ``a`` mention a C variable (not only the addresses, thread
         handles and lowering temporaries that keep a summary's runs alike)?"""
-        memo = self._relevant
-        todo = [(e, False)]
+        T, memo = self.T, self._relevant
+        todo = [(a, T.id(a), False)]
         while todo:
-            x, expanded = todo.pop()
-            key = x.get_id()
-            if key in memo:
+            x, xid, expanded = todo.pop()
+            if xid in memo:
                 continue
-            if z3.is_select(x) and z3.is_bv_value(x.arg(1)):
-                memo[key] = (x, (x.arg(1).as_long() >> self.L.off_bits) in self.objects)
+            if T.op(x) == z3.Z3_OP_SELECT and T.nargs(x) == 2 and T.is_bv_value(T.arg(x, 1)):
+                memo[xid] = (T.value(T.arg(x, 1)) >> self.L.off_bits) in self.objects
                 continue
-            if z3.is_const(x):
-                v = None if z3.is_bv_value(x) else parse(x.decl().name())
-                memo[key] = (x, isinstance(v, FreeVar) or (isinstance(v, RegVar) and not v.name.startswith("%")))
+            if self._is_const(x):
+                v = None if T.is_bv_value(x) else parse(T.name(x))
+                memo[xid] = isinstance(v, FreeVar) or (isinstance(v, RegVar) and not v.name.startswith("%"))
                 continue
-            kids = x.children()
+            kids = T.args(x)
             if expanded:
-                memo[key] = (x, any(memo[k.get_id()][1] for k in kids))
+                memo[xid] = any(memo[T.id(k)] for k in kids)
             else:
-                todo.append((x, True))
-                todo.extend((k, False) for k in kids if k.get_id() not in memo)
-        return memo[e.get_id()][1]
+                todo.append((x, xid, True))
+                todo.extend((k, T.id(k), False) for k in kids)
+        return memo[T.id(a)]
 
     def _compare(self, op: str, a, b) -> str:
-        if z3.is_bv_value(a) and not z3.is_bv_value(b):
+        if self.T.is_bv_value(a) and not self.T.is_bv_value(b):
             a, b, op = b, a, _MIRROR[op]
         return f"{self._wrap(a)} {op} {self._wrap(b)}"
 
-    def _wrap(self, e) -> str:
-        s = self._p(e)
-        if z3.is_const(e) or z3.is_bv_value(e) or " " not in s:
+    def _wrap(self, a) -> str:
+        s = self._p(a)
+        if self._is_const(a) or " " not in s:
             return s
         return f"({s})"

@@ -13,6 +13,11 @@ say it (:func:`analysis.ir.value_bits`), and every operation takes ``bits``.
 
 :func:`Values.symbols` gives the names of the symbols a term depends on,
 memoised per term, for the solver's constraint-independence layer.
+
+:class:`Terms` reads terms through z3's C API without building a Python
+wrapper per node (``children()`` costs tens of microseconds per call, a raw
+call about one): walks over large terms (symbols, printing, the reads of a
+summary) use it.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 from typing import Union
 
 import z3
+from z3 import z3core
 
 Val = Union[int, z3.BitVecRef]
 Cond = Union[bool, z3.BoolRef]
@@ -44,7 +50,9 @@ class Values:
     def __init__(self, ctx: z3.Context | None = None):
         self.ctx = ctx or z3.Context()
         self._consts: dict[tuple[int, int], z3.BitVecRef] = {}
-        self._symbols: dict[int, tuple[z3.ExprRef, frozenset[str]]] = {}
+        self._symbols: dict[int, frozenset[str]] = {}  # AST id -> names
+        self._roots: list = []  # the terms whose walks filled _symbols
+        self.terms = Terms(self.ctx)
         self.true = z3.BoolVal(True, self.ctx)
         self.false = z3.BoolVal(False, self.ctx)
 
@@ -102,32 +110,39 @@ class Values:
         """Names of the uninterpreted constants (symbols, arrays) ``e`` depends on."""
         if isinstance(e, (int, bool)):
             return frozenset()
-        root = e.get_id()
-        hit = self._symbols.get(root)
+        T = self.terms
+        root = e.as_ast()
+        rid = T.id(root)
+        memo = self._symbols
+        hit = memo.get(rid)
         if hit is not None:
-            return hit[1]
-        # iterative post-order walk with memo by AST id
-        stack = [(e, False)]
+            return hit
+        # the memo is by AST id: keeping each walked root alive keeps alive
+        # every sub-term it has an entry for, so no id is reused meanwhile
+        self._roots.append(e)
+        empty: frozenset[str] = frozenset()
+        stack = [(root, rid, False)]
         while stack:
-            x, expanded = stack.pop()
-            xid = x.get_id()
-            if xid in self._symbols:
+            x, xid, expanded = stack.pop()
+            if xid in memo:
                 continue
-            if z3.is_const(x):
-                d = x.decl()
-                names = frozenset((d.name(),)) if d.kind() == z3.Z3_OP_UNINTERPRETED else frozenset()
-                self._symbols[xid] = (x, names)
-                continue
-            kids = x.children()
+            kids = T.args(x)
             if expanded:
-                acc: frozenset[str] = frozenset()
+                acc = empty
                 for k in kids:
-                    acc = acc | self._symbols[k.get_id()][1]
-                self._symbols[xid] = (x, acc)
+                    got = memo[T.id(k)]
+                    if got:
+                        acc = got if not acc else acc | got
+                memo[xid] = acc
+            elif not kids:
+                memo[xid] = frozenset((T.name(x),)) if T.is_symbol(x) else empty
             else:
-                stack.append((x, True))
-                stack.extend((k, False) for k in kids if k.get_id() not in self._symbols)
-        return self._symbols[root][1]
+                stack.append((x, xid, True))
+                for k in kids:
+                    kid = T.id(k)
+                    if kid not in memo:
+                        stack.append((k, kid, False))
+        return memo[rid]
 
     # ------------------------------------------------------------------
     # conditions
@@ -375,3 +390,101 @@ class Values:
             return out
         terms = [self.lift(v, b) for v, b in parts]
         return terms[0] if len(terms) == 1 else z3.Concat(*terms)
+
+
+# --------------------------------------------------------------------------
+# reading terms through the C API
+
+
+def _raw(name: str):
+    """The ctypes function behind a z3core wrapper, without its error check
+    (the calls below are only made on terms of the right kind)."""
+    wrapper = getattr(z3core, name)
+    elems = (wrapper.__defaults__ or (None,))[-1]
+    return getattr(elems, "f", wrapper)
+
+
+_ID = _raw("Z3_get_ast_id")
+_KIND = _raw("Z3_get_ast_kind")
+_NARGS = _raw("Z3_get_app_num_args")
+_ARG = _raw("Z3_get_app_arg")
+_DECL = _raw("Z3_get_app_decl")
+_DECL_KIND = _raw("Z3_get_decl_kind")
+_DECL_NAME = _raw("Z3_get_decl_name")
+_SYMBOL_KIND = _raw("Z3_get_symbol_kind")
+_SYMBOL_STRING = _raw("Z3_get_symbol_string")
+_SYMBOL_INT = _raw("Z3_get_symbol_int")
+_SORT = _raw("Z3_get_sort")
+_SORT_KIND = _raw("Z3_get_sort_kind")
+_BV_SIZE = _raw("Z3_get_bv_sort_size")
+_NUMERAL = _raw("Z3_get_numeral_string")
+_QUANTIFIER_BODY = _raw("Z3_get_quantifier_body")
+
+
+class Terms:
+    """Read-only views of the terms of one context by raw AST pointer
+    (``e.as_ast()``). A pointer is valid while some Python term holding it
+    (or a term containing it) is alive: callers keep their roots. ``args``
+    of a quantifier is its body; of a numeral or a bound variable, empty."""
+
+    __slots__ = ("ctx", "c")
+
+    def __init__(self, ctx: z3.Context):
+        self.ctx = ctx
+        self.c = ctx.ref()
+
+    def id(self, a) -> int:
+        return _ID(self.c, a)
+
+    def kind(self, a) -> int:
+        """Z3_NUMERAL_AST, Z3_APP_AST, Z3_VAR_AST or Z3_QUANTIFIER_AST."""
+        return _KIND(self.c, a)
+
+    def args(self, a) -> list:
+        c = self.c
+        k = _KIND(c, a)
+        if k == z3.Z3_APP_AST:
+            return [_ARG(c, a, i) for i in range(_NARGS(c, a))]
+        if k == z3.Z3_QUANTIFIER_AST:
+            return [_QUANTIFIER_BODY(c, a)]
+        return []
+
+    def arg(self, a, i: int):
+        return _ARG(self.c, a, i)
+
+    def nargs(self, a) -> int:
+        """Arguments of an application (0 for other terms)."""
+        return _NARGS(self.c, a) if _KIND(self.c, a) == z3.Z3_APP_AST else 0
+
+    def op(self, a) -> int | None:
+        """The declaration kind (``Z3_OP_*``) of an application or numeral, else None."""
+        c = self.c
+        k = _KIND(c, a)
+        if k == z3.Z3_APP_AST or k == z3.Z3_NUMERAL_AST:
+            return _DECL_KIND(c, _DECL(c, a))
+        return None
+
+    def name(self, a) -> str:
+        """The declaration name of an application or numeral."""
+        c = self.c
+        sym = _DECL_NAME(c, _DECL(c, a))
+        if _SYMBOL_KIND(c, sym) == z3.Z3_STRING_SYMBOL:
+            return _SYMBOL_STRING(c, sym).decode()
+        return f"k!{_SYMBOL_INT(c, sym)}"
+
+    def is_symbol(self, a) -> bool:
+        """An uninterpreted constant (a symbol or an array variable)?"""
+        c = self.c
+        return (_KIND(c, a) == z3.Z3_APP_AST and _NARGS(c, a) == 0
+                and _DECL_KIND(c, _DECL(c, a)) == z3.Z3_OP_UNINTERPRETED)
+
+    def is_bv_value(self, a) -> bool:
+        c = self.c
+        return _KIND(c, a) == z3.Z3_NUMERAL_AST and _SORT_KIND(c, _SORT(c, a)) == z3.Z3_BV_SORT
+
+    def value(self, a) -> int:
+        """The value of a numeral."""
+        return int(_NUMERAL(self.c, a).decode())
+
+    def bv_size(self, a) -> int:
+        return _BV_SIZE(self.c, _SORT(self.c, a))
