@@ -132,6 +132,8 @@ class Explorer:
                 watcher.join()
         r = self.result
         r.reached = E.reached
+        if self.races is not None:
+            r.findings.extend(self.races.flush())
         counters = dict(self.counters)
         for k, v in list(E.counters.items()) + list(self.sstats.counters.items()):
             counters[k] = counters.get(k, 0) + v

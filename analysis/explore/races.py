@@ -26,7 +26,11 @@ records accesses exactly as before):
   when either is symbolic the solver must show they can overlap under the
   run's path condition (an unknown answer reports nothing). Each pair of
   statements (the two spans, unordered) is reported once per exploration as a
-  :class:`~analysis.report.Finding` of kind DATA_RACE at the second access;
+  :class:`~analysis.report.Finding` of kind DATA_RACE at the second access.
+  Which run shows a pair first differs between modes, so a run showing the
+  two statements in source order is preferred: one showing them the other way
+  round is held back until the exploration ends (:meth:`RaceDetector.flush`)
+  and reported only if no run showed them in source order;
   its trace is the run up to the second access (the two racing steps carry
   :data:`RACE_MARK`), with the schedule and choices of the whole run, so a
   replay re-executes the run that showed it. :func:`finding_key` is the key
@@ -109,6 +113,7 @@ class RaceDetector:
     def __init__(self, engine):
         self.E = engine
         self.reported: set = set()
+        self.held: dict = {}  # pair -> finding showing it against source order
         self.counters: dict[str, int] = {}
 
     def count(self, name: str, n: int = 1) -> None:
@@ -120,6 +125,13 @@ class RaceDetector:
         return RaceAccess(write, addr, size, self.E.span, tid, atomic, st.steps)
 
     # ------------------------------------------------------------------
+
+    def flush(self) -> list[Finding]:
+        """The races held back and never shown in source order (call once, at the end)."""
+        out = [f for key, f in self.held.items() if key not in self.reported]
+        self.held.clear()
+        self.count("races_found", len(out))
+        return out
 
     def on_run(self, st: State) -> list[Finding]:
         try:
@@ -240,16 +252,20 @@ class _Run:
                 if seen.tid == t or not (a.write or b.write) or vclock.covers(c, seen.tid, seen.seq):
                     continue
                 key = frozenset((a.span, b.span))
-                if key in det.reported:
+                in_order = _source_order(b.span) <= _source_order(a.span)
+                if key in det.reported or (not in_order and key in det.held):
                     continue
                 overlap = self.overlap(b, a)
                 if overlap is False:
                     continue
                 if overlap is not True and not self.may_hold(overlap):
                     continue
-                det.reported.add(key)
-                det.count("races_found")
-                self.found.append(self.finding(b, a, overlap))
+                if in_order:
+                    det.reported.add(key)
+                    det.count("races_found")
+                    self.found.append(self.finding(b, a, overlap))
+                else:
+                    det.held[key] = self.finding(b, a, overlap)
         group = self.by_object.setdefault(oid, {})
         addr_key = a.addr if isinstance(a.addr, int) else a.addr.get_id()
         group[(t, a.span, a.write, addr_key, a.size)] = _Seen(t, n, a)
@@ -297,6 +313,10 @@ class _Run:
 
         message = f"data race on `{where}`: {side(first)} and {side(second)}"
         return Finding(FindingKind.DATA_RACE, second.span, message, trace)
+
+
+def _source_order(span: ir.Span) -> tuple:
+    return (span.file, span.line, span.col, span.end_line, span.end_col)
 
 
 def _position(steps) -> int:
