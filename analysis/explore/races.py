@@ -339,3 +339,13 @@ def _cut(trace: Trace, positions: list[int], first_tid: int, second_tid: int) ->
         marked.add(k1)
     out = [replace(s, action=s.action + RACE_MARK) if i in marked else s for i, s in enumerate(steps[:k2 + 1])]
     return replace(trace, steps=tuple(out))
+
+
+def replayed(trace: Trace, stored: Trace) -> Trace:
+    """A replay of a race's run (``trace``, the whole run) cut and marked as
+    the race's ``stored`` trace is."""
+    steps = list(trace.steps[:len(stored.steps)])
+    for i, s in enumerate(stored.steps[:len(steps)]):
+        if s.action.endswith(RACE_MARK) and not steps[i].action.endswith(RACE_MARK):
+            steps[i] = replace(steps[i], action=steps[i].action + RACE_MARK)
+    return replace(trace, steps=tuple(steps))
