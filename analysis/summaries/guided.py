@@ -120,7 +120,7 @@ class AssertionGuided(Dpor):
         self.table = SummaryTable(_limit(options, "summary_table_size"), _limit(options, "summary_max_size"))
         self.guide: SliceGuide | None = None
         self._pruned = None  # (precondition, accesses, RVar/WVar) of the run being pruned
-        self.stmt: dict = {}  # span -> control states of nodes there
+        self.stmt: dict = {}  # span -> control states of nodes there (dict: ordered set)
         self._reads: dict = {}  # AST id -> (term, the memory bytes it reads)
         self.stmt_pruned: dict = {}
 
@@ -431,9 +431,9 @@ class AssertionGuided(Dpor):
 
     def _note_node(self, node: Node, key) -> None:
         for span in self._spans(node):
-            keys = self.stmt.setdefault(span, [])
-            if key not in keys:
-                keys.append(key)
+            # a dict as an ordered set: control states are long tuples, and
+            # comparing one with each of a list's was a quadratic cost
+            self.stmt.setdefault(span, {})[key] = None
 
     def _note_prune(self, node: Node) -> None:
         for span in self._spans(node):

@@ -75,12 +75,21 @@ class Variables:
         self.ptr_bits = ptr_bits
         self._fresh = itertools.count(1)
         self.memory = z3.Array(MEMORY, z3.BitVecSort(ptr_bits, ctx), z3.BitVecSort(8, ctx))
+        self._made: dict = {}  # (kind, fields) -> constant: making one through z3 is slow
 
     def reg(self, tid: int, depth: int, func: str, name: str, bits: int) -> z3.BitVecRef:
-        return z3.BitVec(f"r!{tid}!{depth}!{func}!{name}!{bits}", bits, self.ctx)
+        key = ("r", tid, depth, func, name, bits)
+        c = self._made.get(key)
+        if c is None:
+            c = self._made[key] = z3.BitVec(f"r!{tid}!{depth}!{func}!{name}!{bits}", bits, self.ctx)
+        return c
 
     def stack(self, tid: int, depth: int, func: str, name: str) -> z3.BitVecRef:
-        return z3.BitVec(f"s!{tid}!{depth}!{func}!{name}", self.ptr_bits, self.ctx)
+        key = ("s", tid, depth, func, name)
+        c = self._made.get(key)
+        if c is None:
+            c = self._made[key] = z3.BitVec(f"s!{tid}!{depth}!{func}!{name}", self.ptr_bits, self.ctx)
+        return c
 
     def fresh(self, bits: int) -> z3.BitVecRef:
         return z3.BitVec(f"q!{next(self._fresh)}", bits, self.ctx)

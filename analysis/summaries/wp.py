@@ -101,6 +101,8 @@ class WeakestPreconditions:
         self.target = target
         self.bails = 0
         self._regs: dict = {}
+        self._translated: dict = {}
+        self._made: dict = {}  # memory reads and writes at constant addresses
 
     # ------------------------------------------------------------------ helpers
 
@@ -121,17 +123,48 @@ class WeakestPreconditions:
     def _subst(self, phi, pairs):
         if isinstance(phi, bool) or not pairs:
             return phi
-        V = self.V
+        V, Tm = self.V, self.V.terms
         out = []
         for a, b in pairs:
-            if isinstance(b, int):
-                b = V.const(b & ((1 << a.size()) - 1), a.size())
-            elif isinstance(b, bool):
+            if isinstance(b, bool):
                 raise Bail("boolean for a bit-vector")
-            elif b.sort() != a.sort():
+            if isinstance(b, int):
+                n = Tm.bv_size(a.as_ast())
+                b = V.const(b & ((1 << n) - 1), n)
+            elif not Tm.same_sort(a.as_ast(), b.as_ast()):
                 raise Bail("width mismatch")
             out.append((a, b))
-        return z3.substitute(phi, *out)
+        if type(phi) is not z3.BoolRef:
+            return z3.substitute(phi, *out)
+        return Tm.substitute(phi, out)
+
+    def _load(self, addr: int, n: int):
+        key = ("load", addr, n)
+        hit = self._made.get(key)
+        if hit is None:
+            hit = self._made[key] = translate.load(self.X.memory, addr, n, self.V, self.pb)
+        return hit
+
+    def _store(self, addr: int, val, n: int):
+        key = ("store", addr, n, val if isinstance(val, int) else val.get_id())
+        hit = self._made.get(key)
+        if hit is None:
+            hit = self._made[key] = (translate.store(self.X.memory, addr, val, n, self.V, self.pb), val)
+        return hit[0]
+
+    def _tr(self, e, tid: int, depth: int, fi: FrameInfo, reg, stack, checks: list, cond: bool = False):
+        """``T.expr`` (``T.cond`` if ``cond``) of ``e`` over the placeholders
+        of the frame at ``depth`` of ``tid``, remembered: the same
+        instruction is met on every run through it and the result depends
+        only on these."""
+        key = (id(e), cond, tid, depth, fi.func.name)
+        hit = self._translated.get(key)
+        if hit is None:
+            got: list = []
+            v = (self.T.cond if cond else self.T.expr)(e, reg, stack, got)
+            hit = self._translated[key] = (v, tuple(got), e)  # e: keeps id(e) from being reused
+        checks.extend(hit[1])
+        return hit[0]
 
     def _registers(self, f: ir.Function) -> list:
         """``(name, bits)`` of every register ``f`` mentions."""
@@ -376,11 +409,11 @@ class WeakestPreconditions:
         checks: list = []
         t = type(i)
         if t is ir.Assign:
-            v = T.expr(i.expr, reg, stack, checks)
+            v = self._tr(i.expr, tid, depth, fi, reg, stack, checks)
             phi = self._subst(phi, [(reg(i.dst), v)])
             return V.and_(*translate.conds(checks), phi)
         if t is ir.Load or t is ir.Store:
-            a = T.expr(i.addr, reg, stack, checks)
+            a = self._tr(i.addr, tid, depth, fi, reg, stack, checks)
             conc = eff.addr
             if not isinstance(conc, int):
                 raise Bail("symbolic address")
@@ -388,14 +421,14 @@ class WeakestPreconditions:
             guard = V.eq(a, conc, pb)
             if t is ir.Load:
                 acc.add((conc, n, False))
-                phi = self._subst(phi, [(reg(i.dst), translate.load(X.memory, conc, n, V, pb))])
+                phi = self._subst(phi, [(reg(i.dst), self._load(conc, n))])
             else:
                 acc.add((conc, n, True))
-                val = T.expr(i.value, reg, stack, checks)
-                phi = self._subst(phi, [(X.memory, translate.store(X.memory, conc, val, n, V, pb))])
+                val = self._tr(i.value, tid, depth, fi, reg, stack, checks)
+                phi = self._subst(phi, [(X.memory, self._store(conc, val, n))])
             return V.and_(*translate.conds(checks), guard, phi)
         if t is ir.Branch:
-            c = T.cond(i.cond, reg, stack, checks)
+            c = self._tr(i.cond, tid, depth, fi, reg, stack, checks, cond=True)
             return V.and_(*translate.conds(checks), c if eff.outcome else V.not_(c), phi)
         if t is ir.Jump:
             return phi
@@ -403,7 +436,7 @@ class WeakestPreconditions:
             f = extra
             pairs = []
             for k, a in enumerate(i.args):
-                v = T.expr(a, reg, stack, checks)
+                v = self._tr(a, tid, depth, fi, reg, stack, checks)
                 if k < len(f.params):
                     p = f.params[k]
                     if a.type != p.type and ir.is_scalar(p.type):
@@ -416,7 +449,7 @@ class WeakestPreconditions:
             caller = extra
             v = None
             if i is not None and i.value is not None:
-                v = T.expr(i.value, reg, stack, checks)
+                v = self._tr(i.value, tid, depth, fi, reg, stack, checks)
             if caller is not None and fi.ret_dst is not None:
                 rb = T.bits(fi.ret_dst.type)
                 dst = X.reg(tid, depth - 1, caller.func.name, fi.ret_dst.name, rb)
@@ -439,17 +472,17 @@ class WeakestPreconditions:
             # thread's next step, and other threads may violate the target
             # first; so it must hold, like the target (its failing side is
             # summarised where it leads)
-            c = T.cond(i.args[0], reg, stack, checks) if i.args else False
+            c = self._tr(i.args[0], tid, depth, fi, reg, stack, checks, cond=True) if i.args else False
             return V.and_(*translate.conds(checks), c, phi)
         if op is Op.ASSUME:
             if not i.args:
                 return phi
-            c = T.cond(i.args[0], reg, stack, checks)
+            c = self._tr(i.args[0], tid, depth, fi, reg, stack, checks, cond=True)
             return V.and_(*translate.conds(checks), V.or_(V.not_(c), phi))
         if op in (Op.NONDET, Op.EXTERNAL):
             if op is Op.EXTERNAL:
                 for a in i.args:
-                    T.expr(a, reg, stack, checks)
+                    self._tr(a, tid, depth, fi, reg, stack, checks)
             if dst is not None:
                 phi = self._subst(phi, [(dst, X.fresh(dst.size()))])
             return V.and_(*translate.conds(checks), phi)
@@ -458,7 +491,7 @@ class WeakestPreconditions:
                 raise Bail("fresh memory")
             return phi
         if op is Op.FREE:
-            T.expr(i.args[0], reg, stack, checks)
+            self._tr(i.args[0], tid, depth, fi, reg, stack, checks)
             return V.and_(*translate.conds(checks), phi)
         if op in _UNMODELLED:
             raise Bail(op.value)
@@ -470,13 +503,13 @@ class WeakestPreconditions:
             new, handle, rf = extra
             if handle is None:
                 raise Bail("thread handle address unknown")
-            h = T.expr(i.args[0], reg, stack, checks)
+            h = self._tr(i.args[0], tid, depth, fi, reg, stack, checks)
             ht = i.args[0].type.pointee if isinstance(i.args[0].type, PtrType) else None
             hsize = ht.size if isinstance(ht, (ir.IntType, PtrType)) else pb // 8
             pairs = [(X.memory, translate.store(X.memory, handle, new, hsize, V, pb))]
             if rf.params:
                 p0 = rf.params[0]
-                arg = T.expr(i.args[3], reg, stack, checks) if len(i.args) > 3 else 0
+                arg = self._tr(i.args[3], tid, depth, fi, reg, stack, checks) if len(i.args) > 3 else 0
                 ab = T.bits(i.args[3].type) if len(i.args) > 3 else pb
                 pairs.append((X.reg(new, 0, rf.name, p0.name, T.bits(p0.type)),
                               V.convert(arg, ab, T.bits(p0.type), False)))
@@ -489,7 +522,7 @@ class WeakestPreconditions:
         if op is Op.THREAD_JOIN:
             if len(i.args) > 1 and not _null(i.args[1]):
                 raise Bail("join storing the result")
-            h = T.expr(i.args[0], reg, stack, checks)
+            h = self._tr(i.args[0], tid, depth, fi, reg, stack, checks)
             if extra is None:
                 raise Bail("joined thread unknown")
             guard = V.eq(h, extra, T.bits(i.args[0].type))
@@ -502,7 +535,7 @@ class WeakestPreconditions:
                 for k, a in enumerate(i.args):
                     if op is Op.BARRIER_INIT and k == 1:
                         continue  # the attribute
-                    v = T.expr(a, reg, stack, checks)
+                    v = self._tr(a, tid, depth, fi, reg, stack, checks)
                     if isinstance(v, int):
                         continue
                     conc = extra[k] if extra is not None and k < len(extra) else None

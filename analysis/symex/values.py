@@ -183,7 +183,12 @@ class Values:
                 rest.append(c)
         if not rest:
             return True
-        return rest[0] if len(rest) == 1 else z3.And(*rest)
+        if len(rest) == 1:
+            return rest[0]
+        ctx = self.ctx
+        if all(type(c) is z3.BoolRef and c.ctx is ctx for c in rest):
+            return self.terms.and_(rest)
+        return z3.And(*rest)
 
     def or_(self, *cs: Cond) -> Cond:
         rest = []
@@ -194,7 +199,12 @@ class Values:
                 rest.append(c)
         if not rest:
             return False
-        return rest[0] if len(rest) == 1 else z3.Or(*rest)
+        if len(rest) == 1:
+            return rest[0]
+        ctx = self.ctx
+        if all(type(c) is z3.BoolRef and c.ctx is ctx for c in rest):
+            return self.terms.or_(rest)
+        return z3.Or(*rest)
 
     def ite(self, c: Cond, a: Val, b: Val, bits: int) -> Val:
         if isinstance(c, bool):
@@ -419,6 +429,11 @@ _SORT_KIND = _raw("Z3_get_sort_kind")
 _BV_SIZE = _raw("Z3_get_bv_sort_size")
 _NUMERAL = _raw("Z3_get_numeral_string")
 _QUANTIFIER_BODY = _raw("Z3_get_quantifier_body")
+_IS_EQ_SORT = _raw("Z3_is_eq_sort")
+_SUBSTITUTE = _raw("Z3_substitute")
+_MK_AND = _raw("Z3_mk_and")
+_MK_OR = _raw("Z3_mk_or")
+_Ast = z3.Ast
 
 
 class Terms:
@@ -488,3 +503,30 @@ class Terms:
 
     def bv_size(self, a) -> int:
         return _BV_SIZE(self.c, _SORT(self.c, a))
+
+    def same_sort(self, a, b) -> bool:
+        c = self.c
+        return bool(_IS_EQ_SORT(c, _SORT(c, a), _SORT(c, b)))
+
+    # ------------------------------------------------------------------ making terms
+
+    def substitute(self, e: z3.BoolRef, pairs) -> z3.BoolRef:
+        """``e`` (a condition) with each ``(term, replacement)`` of ``pairs``
+        replaced; the caller has made sure each pair has one sort (the C API
+        does not check it, and z3's wrapper spends most of its time on that)."""
+        n = len(pairs)
+        old, new = (_Ast * n)(), (_Ast * n)()
+        for i, (a, b) in enumerate(pairs):
+            old[i] = a.as_ast()
+            new[i] = b.as_ast()
+        return z3.BoolRef(_SUBSTITUTE(self.c, e.as_ast(), n, old, new), self.ctx)
+
+    def and_(self, cs) -> z3.BoolRef:
+        """The conjunction of conditions (z3 terms, at least two)."""
+        arr = (_Ast * len(cs))(*[x.as_ast() for x in cs])
+        return z3.BoolRef(_MK_AND(self.c, len(cs), arr), self.ctx)
+
+    def or_(self, cs) -> z3.BoolRef:
+        """The disjunction of conditions (z3 terms, at least two)."""
+        arr = (_Ast * len(cs))(*[x.as_ast() for x in cs])
+        return z3.BoolRef(_MK_OR(self.c, len(cs), arr), self.ctx)
