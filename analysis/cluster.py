@@ -84,6 +84,18 @@ def _check_address(address: str) -> None:
         raise ClusterUnavailable(f"not a Dask scheduler address: {address} ({_first_line(e)})") from None
 
 
+def close_clients() -> None:
+    """Close the kept clients (e.g. before their scheduler goes away)."""
+    with _clients_lock:
+        clients = list(_clients.values())
+        _clients.clear()
+    for client in clients:
+        try:
+            client.close()
+        except Exception:  # noqa: BLE001 - already disconnected
+            pass
+
+
 # --------------------------------------------------------------------------
 # on a worker
 
@@ -100,7 +112,8 @@ def remote_sub_check(program, site, options, context, check_id: str):
         import distributed
 
         distributed.get_worker().log_event(f"distaff-started-{check_id}", site.id)
-        stop = distributed.Event(f"distaff-stop-{check_id}")
+        # the client given here: the watcher thread has no worker context to find one
+        stop = distributed.Event(f"distaff-stop-{check_id}", client=distributed.get_client())
         threading.Thread(target=_watch_stop, args=(stop, token, done), daemon=True,
                          name="distaff-stop-watch").start()
     except Exception:  # noqa: BLE001 - without the watcher the budget still ends the task
@@ -192,7 +205,7 @@ def check_on_cluster(program, sites, options, cancel, context):
             elif fut.status == "error":
                 exc = fut.exception()
                 if isinstance(exc, KilledWorker):
-                    msg = (f"the worker died running it ({_first_line(exc)})")
+                    msg = _killed_message(exc)
                 else:
                     msg = f"the sub-check failed on a Dask worker: {type(exc).__name__}: {_first_line(exc)}"
                 yield _undecided(site, options, Reason.CRASHED, msg, context), [], False
@@ -219,6 +232,15 @@ def _stop_all(client, check_id: str, futures) -> None:
         distributed.Event(f"distaff-stop-{check_id}", client=client).set()
     except Exception:  # noqa: BLE001 - the connection is gone: the tasks end by their budget
         pass
+
+
+def _killed_message(exc) -> str:
+    try:
+        tries, last = exc.allowed_failures + 1, exc.last_worker.address
+    except Exception:  # noqa: BLE001 - an older Dask's KilledWorker
+        return f"the worker died running it ({_first_line(exc)})"
+    return (f"the worker died running it ({tries} worker{'s' if tries != 1 else ''} tried, "
+            f"the last {last}; its log may say why)")
 
 
 def _first_line(exc: BaseException) -> str:
