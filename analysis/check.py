@@ -157,9 +157,11 @@ def check_assertion(program: ir.Program, site: ir.AssertionSite, options: Option
 def _sub_check(program, site, options, cancel, context):
     """``check_assertion`` plus whether the exploration ran to its end."""
     from analysis.explore.explorer import Explorer
+    from analysis.static.budget import bounded
 
-    explorer = Explorer(program, options, site, cancel, context)
-    ex = explorer.run()
+    with bounded(_static_budget(options, cancel)):  # the static analyses it runs share its budget
+        explorer = Explorer(program, options, site, cancel, context)
+        ex = explorer.run()
     complete = ex.violation is None and ex.stop is None
     result = _verdict(program, site, options, ex, context)
     summaries = getattr(explorer.reduction, "statement_summaries", None)  # mode dpor-ag
@@ -168,6 +170,18 @@ def _sub_check(program, site, options, cancel, context):
 
         result = replace(result, summaries=tuple(summaries()))
     return result, ex.findings, complete
+
+
+def _static_budget(options: Options, cancel: CancelToken | None):
+    """The budget of the static analyses a sub-check runs on the way (slices,
+    reachability, a context's initial state): the sub-check's own deadline
+    and cancel token, so that ``timeout_s`` and a cancel stop them too."""
+    from analysis.static.budget import Budget
+
+    deadline = time.monotonic() + options.timeout_s if options.timeout_s else None
+    if deadline is None and cancel is None:
+        return None
+    return Budget(deadline, cancel)
 
 
 def _verdict(program, site, options, ex, context) -> AssertionResult:
@@ -230,8 +244,10 @@ def check_findings(program: ir.Program, options: Options, cancel: CancelToken | 
                    context: Context | None = None) -> list[Finding]:
     """Explore a program without assertions for deadlocks and run-time errors."""
     from analysis.explore.explorer import Explorer
+    from analysis.static.budget import bounded
 
-    return Explorer(program, options, None, cancel, context).run().findings
+    with bounded(_static_budget(options, cancel)):
+        return Explorer(program, options, None, cancel, context).run().findings
 
 
 # --------------------------------------------------------------------------

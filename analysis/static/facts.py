@@ -104,9 +104,11 @@ class Facts:
         return self._cached(("slice_base", other_assertions),
                             lambda: base_slicer(self.program, self, other_assertions))
 
-    def slice(self, assertion_id: str) -> Slice:
-        return self._cached(("slice", assertion_id),
-                            lambda: slice_of(self.program, assertion_id, self))
+    def slice(self, assertion_id: str, other_assertions: bool = True) -> Slice:
+        """See :func:`analysis.static.slicing.slice_of`."""
+        return self._cached(("slice", assertion_id, other_assertions),
+                            lambda: slice_of(self.program, assertion_id, self,
+                                             other_assertions=other_assertions))
 
     def reach(self, assertion_id: str) -> Reach:
         return self._cached(("reach", assertion_id),
@@ -121,6 +123,21 @@ class Facts:
 
 
 def analyze(program: Program) -> Facts:
-    """The program-wide facts of ``program``; the rest follows on demand."""
+    """The program-wide facts of ``program``; the rest follows on demand. The
+    same program object gets the same Facts (the last few programs are kept),
+    so the sub-checks of one check share the analyses and every lazily
+    computed fact: the part of all assertions' slices they have in common is
+    computed once."""
+    hit = _RECENT.get(id(program))
+    if hit is not None and hit.program is program:
+        return hit
     pts = points_to(program)
-    return Facts(program, pts, shared_ids(pts), call_graph(program, pts))
+    facts = Facts(program, pts, shared_ids(pts), call_graph(program, pts))
+    while len(_RECENT) >= _KEEP:
+        _RECENT.pop(next(iter(_RECENT)))
+    _RECENT[id(program)] = facts
+    return facts
+
+
+_KEEP = 4
+_RECENT: dict[int, Facts] = {}

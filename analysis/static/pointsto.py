@@ -49,6 +49,7 @@ from analysis.ir import (
     PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary,
 )
 from analysis.static import access
+from analysis.static.budget import poll
 
 # Distinct exact offsets tracked per object; further ones are "any offset".
 OFFSET_LIMIT = 32
@@ -603,6 +604,7 @@ class _Solver:
         for f in p.functions:
             for pc, i in enumerate(f.body):
                 self._instr(f.name, pc, i)
+            poll()
         self._propagate()
         return self._result()
 
@@ -619,6 +621,8 @@ class _Solver:
                 continue
             self.delta[n] = set()
             self.steps += 1
+            if not self.steps & 1023:
+                poll()
             for dst, shift in list(self.succ[n]):
                 self._add(dst, self._moved(d, shift))
             for dst, narrow in self.loads.get(n, ()):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from analysis.ir import Call, Intrinsic, Op, Program, Return, successors
+from analysis.static.fixpoint import solve
 
 if TYPE_CHECKING:
     from analysis.static.facts import Facts
@@ -81,21 +82,23 @@ def returning_distance(program: Program, facts: "Facts") -> dict[str, int | None
     """For each function, the length of the shortest path from its entry to a
     return (None: it never returns)."""
     through: dict[str, float] = {f.name: INF for f in program.functions}
-    for _ in range(len(program.functions) + 1):
-        changed = False
-        for f in program.functions:
-            d = _dijkstra(f.body, _step_costs(f, facts, through), {0: 0}, forward=True)
-            best = INF
-            for pc, instr in enumerate(f.body):
-                if isinstance(instr, Return) or (
-                    not successors(f.body, pc) and not _ends_thread(instr)
-                ):
-                    best = min(best, d[pc] + 1)
-            if best < through[f.name]:
-                through[f.name] = best
-                changed = True
-        if not changed:
-            break
+
+    def update(name: str) -> bool:
+        f = program.function(name)
+        d = _dijkstra(f.body, _step_costs(f, facts, through), {0: 0}, forward=True)
+        best = INF
+        for pc, instr in enumerate(f.body):
+            if isinstance(instr, Return) or (
+                not successors(f.body, pc) and not _ends_thread(instr)
+            ):
+                best = min(best, d[pc] + 1)
+        if best < through[name]:
+            through[name] = best
+            return True
+        return False
+
+    # a function's value needs its callees' final values: callees first
+    solve(list(through), facts.calls.called_from, update)
     return {k: (None if v == INF else int(v)) for k, v in through.items()}
 
 
@@ -170,32 +173,40 @@ def reach_of(program: Program, assertion_id: str, facts: "Facts") -> Reach:
                 relevant.add(f)
                 work.append(f)
     funcs = [f for f in program.functions if f.name in relevant]
+    by_name = {f.name: f for f in funcs}
     costs = {f.name: _step_costs(f, facts, through) for f in funcs}
     entry: dict[str, float] = {f.name: INF for f in funcs}
     dist: dict[str, list[float]] = {}
-    for _ in range(len(funcs) + 1):
-        changed = False
-        for f in funcs:
-            sources: dict[int, float] = {}
-            if f.name == target_func:
-                sources[target_pc] = 0
-            for pc, instr in enumerate(f.body):
-                if isinstance(instr, Call):
-                    names = calls.callees_at(f.name, pc)
-                elif isinstance(instr, Intrinsic) and instr.op is Op.THREAD_CREATE:
-                    names = calls.routines_at(f.name, pc)
-                else:
-                    continue
-                best = min((entry.get(g, INF) for g in names), default=INF)
-                if best < INF and 1 + best < sources.get(pc, INF):
-                    sources[pc] = 1 + best
-            d = _dijkstra(f.body, costs[f.name], sources, forward=False)
-            dist[f.name] = d
-            if f.body and d[0] < entry[f.name]:
-                entry[f.name] = d[0]
-                changed = True
-        if not changed:
-            break
+    starts: dict[str, set[str]] = {}  # function -> what its calls and creates may run
+    for (func, _), names in list(calls.calls.items()) + list(calls.creates.items()):
+        if func in by_name:
+            starts.setdefault(func, set()).update(names)
+
+    def update(name: str) -> bool:
+        f = by_name[name]
+        sources: dict[int, float] = {}
+        if name == target_func:
+            sources[target_pc] = 0
+        for pc, instr in enumerate(f.body):
+            if isinstance(instr, Call):
+                names = calls.callees_at(name, pc)
+            elif isinstance(instr, Intrinsic) and instr.op is Op.THREAD_CREATE:
+                names = calls.routines_at(name, pc)
+            else:
+                continue
+            best = min((entry.get(g, INF) for g in names), default=INF)
+            if best < INF and 1 + best < sources.get(pc, INF):
+                sources[pc] = 1 + best
+        d = _dijkstra(f.body, costs[name], sources, forward=False)
+        dist[name] = d
+        if f.body and d[0] < entry[name]:
+            entry[name] = d[0]
+            return True
+        return False
+
+    # a function's distances need final entry distances of what it calls or starts
+    solve([f.name for f in funcs], lambda name: sorted(starts.get(name, ())), update)
+    dist = {f.name: dist[f.name] for f in funcs}  # program order
     table = {
         name: tuple(None if x == INF else int(x) for x in d)
         for name, d in dist.items()
@@ -218,20 +229,21 @@ def _via_return(calls, table, call_succ) -> dict[str, int | None]:
                 names.add(g)
                 work.append(g)
     via: dict[str, float] = {n: INF for n in names}
-    for _ in range(len(names) + 1):
-        changed = False
-        for name in names:
-            best = INF
-            for caller, pc in calls.call_sites_of(name):
-                d = table.get(caller)
-                if d is not None:
-                    for s in call_succ.get((caller, pc), ()):
-                        if d[s] is not None:
-                            best = min(best, d[s])
-                best = min(best, via.get(caller, INF))
-            if best < via[name]:
-                via[name] = best
-                changed = True
-        if not changed:
-            break
+
+    def update(name: str) -> bool:
+        best = INF
+        for caller, pc in calls.call_sites_of(name):
+            d = table.get(caller)
+            if d is not None:
+                for s in call_succ.get((caller, pc), ()):
+                    if d[s] is not None:
+                        best = min(best, d[s])
+            best = min(best, via.get(caller, INF))
+        if best < via[name]:
+            via[name] = best
+            return True
+        return False
+
+    # a function's value needs its callers' final values: callers first
+    solve(sorted(names), lambda name: [c for c, _ in calls.call_sites_of(name)], update)
     return {k: int(v) for k, v in via.items() if v != INF}

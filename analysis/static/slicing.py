@@ -32,12 +32,14 @@ from typing import TYPE_CHECKING
 
 from analysis.ir import Call, Intrinsic, Op, Program, Return, SYNC_OPS, regs_of
 from analysis.static import access
+from analysis.static.budget import poll
 from analysis.static.defuse import ENTRY, used
 
 if TYPE_CHECKING:
     from analysis.static.facts import Facts
 
 _ALWAYS = SYNC_OPS | {Op.ASSUME, Op.EXIT, Op.ABORT}
+ALL_MEMORY = ("all memory",)  # the read key of a read that may read anything
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,7 @@ def base_slicer(program: Program, facts: "Facts", other_assertions: bool) -> "_S
                 and (instr.op in _ALWAYS or (other_assertions and instr.op is Op.ASSERT))
             ):
                 slicer.add(f.name, i)
+        poll()
     slicer.run()
     return slicer
 
@@ -106,8 +109,10 @@ class _Slicer:
         self.work: list[tuple[str, int]] = []
         self.entered: set[str] = set()
         self.params: set[tuple[str, int]] = set()
+        self.param_work: list[tuple[str, int]] = []
         self.returns: set[str] = set()
         self.thread_results = False
+        self.reads: set = set()  # (object, offset, size), or ALL_MEMORY: their writers are in
 
     def copy(self) -> "_Slicer":
         other = _Slicer(self.program, self.facts)
@@ -115,8 +120,10 @@ class _Slicer:
         other.work = list(self.work)
         other.entered = set(self.entered)
         other.params = set(self.params)
+        other.param_work = list(self.param_work)
         other.returns = set(self.returns)
         other.thread_results = self.thread_results
+        other.reads = set(self.reads)
         return other
 
     def add(self, func: str, pc: int) -> None:
@@ -126,8 +133,15 @@ class _Slicer:
             self.work.append((func, pc))
 
     def run(self) -> None:
-        while self.work:
-            self._visit(*self.work.pop())
+        visits = 0
+        while self.work or self.param_work:
+            if self.param_work:
+                self._pass_param(*self.param_work.pop())
+            else:
+                self._visit(*self.work.pop())
+            visits += 1
+            if not visits & 255:
+                poll()
 
     def _visit(self, func: str, pc: int) -> None:
         facts = self.facts
@@ -150,9 +164,26 @@ class _Slicer:
         ops = access.operands(instr, self.ptr_bytes)
         for operand, locs in zip(ops, facts.points_to.operand_ids(func, pc)):
             if operand.role is access.Role.READ:
-                for site in facts.writers.writers(locs, operand.size):
-                    self.add(*site)
-                    self._need_written_value(*site)
+                self._need_read(locs, operand.size)
+
+    def _need_read(self, locs: frozenset, size: int | None) -> None:
+        """Every writer of what a read of ``size`` bytes at ``locs`` reads,
+        with the values they write. Each (object, offset, size) is looked up
+        once per slice: the many reads of one global do not rescan its
+        writers."""
+        writers = self.facts.writers
+        if writers.reads_everything(locs):
+            keys = [ALL_MEMORY]
+        else:
+            keys = [(o, k, size) for o, k in locs]
+        for key in keys:
+            if key in self.reads:
+                continue
+            self.reads.add(key)
+            sites = writers.all_sites if key is ALL_MEMORY else writers.writers(frozenset((key[:2],)), size)
+            for site in sites:
+                self.add(*site)
+                self._need_written_value(*site)
 
     def _need_reg(self, func: str, pc: int, reg: str) -> None:
         f = self.program.function(func)
@@ -168,9 +199,12 @@ class _Slicer:
                     self._need_return(callee)
 
     def _need_param(self, func: str, index: int) -> None:
-        if (func, index) in self.params:
-            return
-        self.params.add((func, index))
+        # queued, not followed at once: a long call chain would nest as deep
+        if (func, index) not in self.params:
+            self.params.add((func, index))
+            self.param_work.append((func, index))
+
+    def _pass_param(self, func: str, index: int) -> None:
         calls = self.facts.calls
         for site in calls.call_sites_of(func):
             call = self.program.function(site[0]).body[site[1]]

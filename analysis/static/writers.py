@@ -29,6 +29,11 @@ class WriterIndex:
     all_sites: tuple[Site, ...]
     unknown: frozenset[int]  # indices of UNKNOWN objects
 
+    def reads_everything(self, locs: frozenset) -> bool:
+        """Whether a read at ``locs`` may read any memory (nothing known, or
+        UNKNOWN memory): every writer is its writer."""
+        return not locs or any(o in self.unknown for o, _ in locs)
+
     def writers(self, locs: frozenset, size: int | None) -> set[Site]:
         """Sites that may write what a read of ``size`` bytes at any of the id
         locations ``locs`` reads."""

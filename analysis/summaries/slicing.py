@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from analysis import ir
 from analysis.ir import Intrinsic, Op
+from analysis.static.budget import poll
+from analysis.static.fixpoint import components, solve
 from analysis.symex.state import ENDED, State
 
 _WRITE_OPS = frozenset({Op.MEMSET, Op.MEMCPY, Op.MAKE_SYMBOLIC, Op.FREE, Op.MALLOC, Op.CALLOC, Op.ALLOCA})
@@ -42,14 +44,15 @@ class SliceGuide:
 
     def __init__(self, program: ir.Program, site: ir.AssertionSite):
         from analysis.static.facts import analyze
-        from analysis.static.slicing import slice_of
 
         facts = analyze(program)
         self.facts = facts
         self._type_b: dict = {}
+        self._clean: set = set()
+        self._tainted: set = set()
         self.program = program
         self.full = facts.slice(site.id)
-        self.own = slice_of(program, site.id, facts, other_assertions=False)
+        self.own = facts.slice(site.id, other_assertions=False)
         self.reach = facts.reach(site.id)
         self.calls = facts.calls
         self._kinds = self._blockers()
@@ -64,54 +67,68 @@ class SliceGuide:
         key = (func, pc)
         hit = self._type_b.get(key)
         if hit is None:
-            hit = not self.full.contains(func, pc) and not any(
-                self.full.contains(f, p) for f, p in self._data_closure(func, pc))
+            hit = not self.full.contains(func, pc) and not self._flows_from_slice(func, pc)
             self._type_b[key] = hit
         return hit
 
-    def _data_closure(self, func: str, pc: int) -> set:
-        """The instructions whose values flow into the one at ``pc`` (data
-        dependence only: registers, parameters, returns, memory)."""
+    def _flows_from_slice(self, func: str, pc: int) -> bool:
+        """Whether some instruction whose value flows into the one at ``pc``
+        (data dependence only: registers, parameters, returns, memory) is in
+        the slice. Searches share what they learn: every instruction a search
+        without a find met is *clean* (nothing in the slice flows into it), the
+        path to a find is *tainted*, and later searches stop at either."""
+        full, clean, tainted = self.full, self._clean, self._tainted
+        parent: dict = {(func, pc): None}
+        work = [(func, pc)]
+        steps = 0
+        while work:
+            site = work.pop()
+            for dep in self._data_deps(*site):
+                if dep in parent or dep in clean:
+                    continue
+                parent[dep] = site
+                if dep in tainted or full.contains(*dep):
+                    while dep is not None:
+                        tainted.add(dep)
+                        dep = parent[dep]
+                    return True
+                work.append(dep)
+            steps += 1
+            if not steps & 255:
+                poll()
+        clean.update(parent)
+        return False
+
+    def _data_deps(self, func: str, pc: int) -> list:
+        """The instructions the one at ``pc`` of ``func`` takes values from
+        directly (for a call result: the callees' returns)."""
         from analysis.static import access
         from analysis.static.defuse import ENTRY, used
 
         facts, P = self.facts, self.program
         pb = P.data_model.pointer_bits // 8
-        seen: set = set()
-        work = [(func, pc)]
-        returns: set = set()
+        out: list = []
+        fn = P.function(func)
+        instr = fn.body[pc]
+        for r in used(instr):
+            for d in facts.reaching_definitions(func).reaching(pc, r):
+                if d != ENTRY:
+                    out.append((func, d))
+                    if isinstance(fn.body[d], ir.Call):
+                        for callee in self.calls.callees_at(func, d):
+                            out.extend(self._returns_of(callee))
+                elif any(prm.name == r for prm in fn.params):
+                    out.extend(self.calls.call_sites_of(func) + self.calls.create_sites_of(func))
+        for operand, locs in zip(access.operands(instr, pb), facts.points_to.operand_ids(func, pc)):
+            if operand.role is access.Role.READ:
+                out.extend(sorted(facts.writers.writers(locs, operand.size)))
+        return out
 
-        def add(site):
-            if site not in seen:
-                work.append(site)
-
-        while work:
-            site = work.pop()
-            if site in seen:
-                continue
-            seen.add(site)
-            f, p = site
-            fn = P.function(f)
-            instr = fn.body[p]
-            for r in used(instr):
-                for d in facts.reaching_definitions(f).reaching(p, r):
-                    if d != ENTRY:
-                        add((f, d))
-                        if isinstance(fn.body[d], ir.Call):
-                            for callee in self.calls.callees_at(f, d):
-                                if callee not in returns and P.function(callee) is not None:
-                                    returns.add(callee)
-                                    for q, i in enumerate(P.function(callee).body):
-                                        if isinstance(i, ir.Return):
-                                            add((callee, q))
-                    elif any(prm.name == r for prm in fn.params):
-                        for s in self.calls.call_sites_of(f) + self.calls.create_sites_of(f):
-                            add(s)
-            for operand, locs in zip(access.operands(instr, pb), facts.points_to.operand_ids(f, p)):
-                if operand.role is access.Role.READ:
-                    for s in facts.writers.writers(locs, operand.size):
-                        add(s)
-        return seen
+    def _returns_of(self, func: str) -> list:
+        f = self.program.function(func)
+        if f is None:
+            return []
+        return [(func, q) for q, i in enumerate(f.body) if isinstance(i, ir.Return)]
 
     # ------------------------------------------------------------------ Type A
 
@@ -170,57 +187,58 @@ class SliceGuide:
                 row.append(k)
             local[f.name] = row
         entry = {f.name: 0 for f in P.functions}
+        starts: dict[str, set[str]] = {}  # function -> what its calls and creates may run
+        for (func, _), names in list(calls.calls.items()) + list(calls.creates.items()):
+            starts.setdefault(func, set()).update(names)
         table: dict[str, list[int]] = {}
-        for _ in range(len(P.functions) + 2):
-            changed = False
-            for f in P.functions:
-                row = list(local[f.name])
-                for pc, i in enumerate(f.body):
-                    if isinstance(i, ir.Call):
-                        for c in calls.callees_at(f.name, pc):
-                            row[pc] |= entry.get(c, 0)
-                    elif isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE:
-                        for r in calls.routines_at(f.name, pc):
-                            row[pc] |= entry.get(r, 0)
-                for _ in range(len(f.body) + 1):
-                    moved = False
-                    for pc in range(len(f.body) - 1, -1, -1):
-                        v = row[pc]
-                        for s in ir.successors(f.body, pc):
-                            v |= row[s]
-                        if v != row[pc]:
-                            row[pc] = v
-                            moved = True
-                    if not moved:
-                        break
-                table[f.name] = row
-                e = row[0] if row else 0
-                if e != entry[f.name]:
-                    entry[f.name] = e
-                    changed = True
-            if not changed:
-                break
-        return table
+
+        def update(name: str) -> bool:
+            f = P.function(name)
+            row = list(local[name])
+            for pc, i in enumerate(f.body):
+                if isinstance(i, ir.Call):
+                    for c in calls.callees_at(name, pc):
+                        row[pc] |= entry.get(c, 0)
+                elif isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE:
+                    for r in calls.routines_at(name, pc):
+                        row[pc] |= entry.get(r, 0)
+            for _ in range(len(f.body) + 1):
+                moved = False
+                for pc in range(len(f.body) - 1, -1, -1):
+                    v = row[pc]
+                    for s in ir.successors(f.body, pc):
+                        v |= row[s]
+                    if v != row[pc]:
+                        row[pc] = v
+                        moved = True
+                if not moved:
+                    break
+            table[name] = row
+            e = row[0] if row else 0
+            if e != entry[name]:
+                entry[name] = e
+                return True
+            return False
+
+        # a function's row needs the final entries of what it calls or starts
+        solve([f.name for f in P.functions], lambda name: sorted(starts.get(name, ())), update)
+        return {f.name: table[f.name] for f in P.functions}
 
     def _recursive_calls(self) -> set:
-        """Call sites whose callee may call back into the caller."""
+        """Call sites whose callee may call back into the caller: the callee
+        is the caller, or in its strongly connected component of the call
+        graph."""
         P = self.program
         calls = self.calls
-        reach: dict[str, set[str]] = {}
-        for f in P.functions:
-            seen, todo = set(), [f.name]
-            while todo:
-                g = todo.pop()
-                for c in calls.called_from(g):
-                    if c not in seen:
-                        seen.add(c)
-                        todo.append(c)
-            reach[f.name] = seen
+        component: dict[str, int] = {}
+        for k, comp in enumerate(components([f.name for f in P.functions], calls.called_from)):
+            for name in comp:
+                component[name] = k
         out = set()
         for f in P.functions:
             for pc, i in enumerate(f.body):
                 if isinstance(i, ir.Call):
                     for c in calls.callees_at(f.name, pc):
-                        if c == f.name or f.name in reach.get(c, ()):
+                        if c == f.name or component.get(c) == component[f.name]:
                             out.add((f.name, pc))
         return out
