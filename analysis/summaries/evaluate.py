@@ -19,6 +19,7 @@ import z3
 
 from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
 from analysis.symex.state import State
+from analysis.symex.values import Terms
 
 
 def _valid(st: State, L, addr: int, n: int, write: bool) -> bool:
@@ -51,43 +52,67 @@ def _byte(st: State, L, V, X: Variables, addr: int):
     return X.fresh(8)
 
 
-def memory_reads(phi, X: Variables, memo: dict | None = None):
+class ReadsMemo:
+    """What :func:`memory_reads` found per sub-term (AST id -> the ids of the
+    ``select(M, k)`` below it, or None), shared by the summaries of one
+    check: a merged summary contains the ones it merged. The walked roots
+    are kept alive, and with them every sub-term with an entry, so no id is
+    reused while the memo lives."""
+
+    def __init__(self, X: Variables):
+        self.T = Terms(X.ctx)
+        self.mid = self.T.id(X.memory.as_ast())
+        self.found: dict = {}
+        self.selects: dict = {}  # select id -> (term, constant address)
+        self.alive: list = []
+
+
+def memory_reads(phi, X: Variables, memo: ReadsMemo | None = None):
     """The ``select(M, k)`` terms of a summary with their constant byte
-    addresses, or None when it reads memory in another way. Summaries share
-    most of their terms (a merged summary contains the ones it merged), so
-    ``memo`` (AST id -> (term, reads)) keeps what was found per sub-term."""
+    addresses, or None when it reads memory in another way."""
     if isinstance(phi, bool):
         return []
-    memo = {} if memo is None else memo
-    mid = X.memory.get_id()
-    todo = [(phi, False)]
-    while todo:
-        x, expanded = todo.pop()
-        key = x.get_id()
-        if key in memo:
-            continue
-        if z3.is_select(x) and x.arg(0).get_id() == mid:
-            idx = x.arg(1)
-            memo[key] = (x, ((x, idx.as_long()),) if z3.is_bv_value(idx) else None)
-            continue
-        if key == mid or z3.is_store(x):
-            memo[key] = (x, None)
-            continue
-        kids = x.children()
-        if not expanded:
-            todo.append((x, True))
-            todo.extend((k, False) for k in kids if k.get_id() not in memo)
-            continue
-        out: tuple | None = ()
-        for k in kids:
-            sub = memo[k.get_id()][1]
-            if sub is None:
-                out = None
-                break
-            out = out + sub if sub else out
-        memo[key] = (x, out)
-    found = memo[phi.get_id()][1]
-    return None if found is None else list(dict.fromkeys(found))
+    memo = ReadsMemo(X) if memo is None else memo
+    T, found, mid = memo.T, memo.found, memo.mid
+    root = phi.as_ast()
+    rid = T.id(root)
+    if rid not in found:
+        memo.alive.append(phi)
+        todo = [(root, rid, False)]
+        while todo:
+            x, xid, expanded = todo.pop()
+            if xid in found:
+                continue
+            op = T.op(x)
+            if op == z3.Z3_OP_SELECT and T.id(T.arg(x, 0)) == mid:
+                idx = T.arg(x, 1)
+                if T.is_bv_value(idx):
+                    memo.selects[xid] = (z3.BitVecRef(x, X.ctx), T.value(idx))
+                    found[xid] = (xid,)
+                else:
+                    found[xid] = None
+                continue
+            if xid == mid or op == z3.Z3_OP_STORE:
+                found[xid] = None
+                continue
+            kids = T.args(x)
+            if not expanded:
+                todo.append((x, xid, True))
+                todo.extend((k, T.id(k), False) for k in kids)
+                continue
+            out: tuple | None = ()
+            for k in kids:
+                sub = found[T.id(k)]
+                if sub is None:
+                    out = None
+                    break
+                if sub:
+                    out = out + sub if out else sub
+            found[xid] = out
+    ids = found[rid]
+    if ids is None:
+        return None
+    return [memo.selects[i] for i in dict.fromkeys(ids)]
 
 
 def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
@@ -102,11 +127,7 @@ def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
             return None
     pairs = []
     if reads is not None:
-        seen = set()
-        for sel, idx in reads:
-            if sel.get_id() in seen:
-                continue
-            seen.add(sel.get_id())
+        for sel, idx in reads:  # distinct terms
             b = _byte(st, L, V, X, idx)
             if b is None:
                 return None
@@ -129,14 +150,14 @@ def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
                 v = X.fresh(var.bits)
             elif isinstance(v, int):
                 v = V.const(v & ((1 << var.bits) - 1), var.bits)
-            elif v.sort() != z3.BitVecSort(var.bits, V.ctx):
+            elif not (isinstance(v, z3.BitVecRef) and V.terms.bv_size(v.as_ast()) == var.bits):
                 return None
             pairs.append((X.term(var), v))
         elif isinstance(var, StackVar):
             if f is None or var.name not in f.stack_objs:
                 return None
             pairs.append((X.term(var), V.const(L.make(f.stack_objs[var.name]), L.bits)))
-    out = z3.substitute(phi, *pairs) if pairs else phi
+    out = _substitute(V, phi, pairs) if pairs else phi
     out = z3.simplify(out)
     if memory:
         selects = _selects(out, X.memory)
@@ -149,10 +170,20 @@ def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
                 return None
             byte_pairs.append((sel, b))
         if byte_pairs:
-            out = z3.simplify(z3.substitute(out, *byte_pairs))
+            out = z3.simplify(_substitute(V, out, byte_pairs))
         if MEMORY in V.symbols(out):
             return None
     return V.concrete(out)
+
+
+def _substitute(V, phi, pairs):
+    """``z3.substitute`` through the C API when every pair has one sort
+    (z3's wrapper checks the sorts slowly); z3's own call otherwise, which
+    raises on a mismatch as before."""
+    Tm = V.terms
+    if type(phi) is z3.BoolRef and all(Tm.same_sort(a.as_ast(), b.as_ast()) for a, b in pairs):
+        return Tm.substitute(phi, pairs)
+    return z3.substitute(phi, *pairs)
 
 
 def _selects(phi, memory):

@@ -45,7 +45,7 @@ from analysis.explore.dpor import Dpor, Step, pending_step
 from analysis.explore.reduction import Node
 from analysis.report import StatementSummary
 from analysis.summaries import cprint
-from analysis.summaries.evaluate import instantiate, memory_reads
+from analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
 from analysis.summaries.keys import control_state
 from analysis.summaries.slicing import SliceGuide
 from analysis.summaries.table import SummaryTable
@@ -121,7 +121,7 @@ class AssertionGuided(Dpor):
         self.guide: SliceGuide | None = None
         self._pruned = None  # (precondition, accesses, RVar/WVar) of the run being pruned
         self.stmt: dict = {}  # span -> control states of nodes there (dict: ordered set)
-        self._reads: dict = {}  # AST id -> (term, the memory bytes it reads)
+        self._reads = None  # evaluate.ReadsMemo, once the engine is known
         self.stmt_pruned: dict = {}
 
     def start(self, explorer) -> None:
@@ -129,6 +129,7 @@ class AssertionGuided(Dpor):
         E = explorer.engine
         self.X = Variables(E.V.ctx, E.ptr_bits)
         self.W = WeakestPreconditions(E, self.X, self.target)
+        self._reads = ReadsMemo(self.X)
         if self.use_slicing:
             try:
                 self.guide = SliceGuide(self.program, self.site)

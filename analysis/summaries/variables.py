@@ -19,6 +19,7 @@ which one it is:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 
@@ -49,6 +50,7 @@ class FreeVar:
     n: int
 
 
+@functools.lru_cache(maxsize=65536)
 def parse(name: str):
     """The variable a constant's name denotes (None for other symbols)."""
     if name == MEMORY:
