@@ -39,14 +39,18 @@ records accesses exactly as before):
   (same events, dependent ones in the same order -- synchronization on one
   object and conflicting atomic regions are dependent for DPOR), and DPOR
   explores a run of every equivalence class, so baseline and ``dpor`` report
-  the same pairs. ``dpor-ag`` prunes runs it has not executed, so with
-  ``report_races`` its summary pruning and slicing are switched off
+  the same pairs (the run shown for a pair, and so which access comes second,
+  may differ when an exploration stops early at a violation before it met a
+  run showing the pair in source order). ``dpor-ag`` prunes runs it has not
+  executed, so with ``report_races`` its summary pruning and slicing are off
   (:func:`exploration_options`): ``dpor-ag`` then explores what ``dpor``
   does, and reports the same races.
 * Counted in the statistics: ``races_checked`` (accesses checked against
   the run's earlier ones), ``races_found`` (findings reported),
-  ``races_solver_queries`` (overlap queries on symbolic addresses) and
-  ``races_unknown`` (queries the solver could not answer; nothing reported).
+  ``races_solver_queries`` (overlap queries on symbolic addresses),
+  ``races_unknown`` (queries the solver could not answer; nothing reported)
+  and ``races_internal_errors`` (runs whose scan failed: a bug, reported as
+  no race rather than stopping the check).
 """
 
 from __future__ import annotations
