@@ -10,7 +10,14 @@
 * :mod:`facts`     one picklable bundle of all of it, computed lazily;
 * helpers: :mod:`access` (memory operands of an instruction), :mod:`cfg`
   (post-dominators, control dependence), :mod:`defuse` (reaching
-  definitions), :mod:`callgraph`, :mod:`writers` (who may write what a read reads).
+  definitions), :mod:`callgraph`, :mod:`writers` (who may write what a read reads),
+  :mod:`fixpoint` (per-function equations solved one call-graph SCC at a time);
+* :mod:`budget`    the check's deadline and cancel token, polled by the long
+  loops of all of the above (BudgetExpired when it runs out).
+
+Costs are near-linear in the program's size: no analysis sweeps the whole
+program once per level of call depth, or searches it once per function or per
+read (bench/static_bench.py, bench/results/static.md).
 
 Typical use by the engine::
 

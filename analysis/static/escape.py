@@ -85,6 +85,9 @@ def classify(program: ir.Program, pts: PointsTo | None = None) -> ir.Program:
                     rewritten = True
         functions.append(dataclasses.replace(f, body=tuple(body)) if rewritten else f)
         changed = changed or rewritten
-    if not changed:
-        return program
-    return dataclasses.replace(program, functions=tuple(functions), _index={})
+    if changed:
+        program = dataclasses.replace(program, functions=tuple(functions), _index={})
+    from analysis.static.facts import remember  # (facts imports this module)
+
+    remember(program, pts)  # kinds do not change points-to: a check need not solve it again
+    return program

@@ -131,8 +131,14 @@ def analyze(program: Program) -> Facts:
     hit = _RECENT.get(id(program))
     if hit is not None and hit.program is program:
         return hit
-    pts = points_to(program)
+    return remember(program, points_to(program))
+
+
+def remember(program: Program, pts: PointsTo) -> Facts:
+    """Make :func:`analyze` of ``program`` answer with facts built on
+    ``pts`` (its points-to, already solved, e.g. by the escape analysis)."""
     facts = Facts(program, pts, shared_ids(pts), call_graph(program, pts))
+    _RECENT.pop(id(program), None)
     while len(_RECENT) >= _KEEP:
         _RECENT.pop(next(iter(_RECENT)))
     _RECENT[id(program)] = facts

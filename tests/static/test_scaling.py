@@ -214,3 +214,28 @@ def test_a_cancel_interrupts_the_static_phase():
     assert len(results) == 3
     for r in results:
         assert r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED, (r.id, r.status, r.reason)
+
+
+def test_the_static_phase_runs_under_the_sub_checks_budget(monkeypatch):
+    """What the slicing guide computes for a sub-check polls that sub-check's
+    deadline and cancel token (the slices of dpor-ag, here its reachability)."""
+    import analysis.static.facts as factsmod
+
+    seen = []
+    real = factsmod.reach_of
+
+    def spy(program, assertion_id, facts):
+        seen.append(budget.current())
+        return real(program, assertion_id, facts)
+
+    monkeypatch.setattr(factsmod, "reach_of", spy)
+    program = parse_program(random_program(3), "r3.c")
+    token = CancelToken()
+    start = time.monotonic()
+    results = [r for r in check(program, Options(mode="dpor-ag", timeout_s=30.0), token)
+               if isinstance(r, AssertionResult)]
+    assert len(seen) == len(results) == len(program.assertions())
+    for b in seen:
+        assert b is not None and b.cancel is token
+        assert start + 30.0 <= b.deadline <= time.monotonic() + 30.0
+    assert budget.current() is None  # and nothing once the check is over
