@@ -5,7 +5,7 @@ test compares the engine (front end + symbolic execution) against a concrete
 interpreter of *this* AST, so nothing here may come from the engine.
 
 A :class:`Program` is a pthreads program of a fixed shape: ``int`` globals,
-optional mutexes, thread routines with ``int`` locals, and ``main``, which
+optional mutexes and condition variables, thread routines with ``int`` locals, and ``main``, which
 reads its nondet inputs first (each constrained to ``lo..hi`` by
 ``__VERIFIER_assume``), then runs its own statements, among them the
 ``pthread_create``/``pthread_join`` calls. Every statement prints on lines of
@@ -15,13 +15,19 @@ Contracts the generator keeps (and the oracle relies on): values stay far from
 ``int`` overflow; an expression evaluated while other threads may run reads at
 most one global, once (C leaves the order of operand evaluation unspecified);
 mutexes are locked and unlocked in properly nested blocks, never relocked by
-their holder; creates and joins appear only at the top level of ``main``.
+their holder; creates and joins appear only at the top level of ``main``; a
+condition wait sits in a locked block of its mutex; an atomic block holds no
+lock, wait, create or join (nothing that blocks) and no atomic block; no run
+wakes one ``while`` wait loop more than :data:`MAX_WAIT_ROUNDS` times (the
+engine's unwind bound in the differential test cuts longer loops).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Union
+
+MAX_WAIT_ROUNDS = 4
 
 # --------------------------------------------------------------------------
 # Expressions
@@ -137,6 +143,38 @@ class For:
 
 
 @dataclass(frozen=True, slots=True)
+class CondWait:
+    """``while (guard) pthread_cond_wait(&cond, &mutex);`` (``loop``) or
+    ``if (guard) pthread_cond_wait(&cond, &mutex);``, on one line, inside a
+    locked block of ``mutex``. The wait releases the mutex, sleeps until a
+    signal or broadcast wakes it (no spurious wake-ups), then takes the mutex
+    again."""
+
+    cond: str
+    mutex: str
+    guard: Expr
+    loop: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """``pthread_cond_signal(&cond);`` (wakes any one waiter, or nobody when
+    none waits) or, ``broadcast``, ``pthread_cond_broadcast(&cond);`` (wakes
+    every waiter)."""
+
+    cond: str
+    broadcast: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Atomic:
+    """``__VERIFIER_atomic_begin(); body __VERIFIER_atomic_end();``: no other
+    thread runs in between."""
+
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Assert:
     """``assert(cond);`` ``label`` numbers the assertions of a program in
     source order, from 0 (see :func:`number_assertions`)."""
@@ -165,7 +203,8 @@ class Join:
     handle: int
 
 
-Stmt = Union[Assign, Store, Incr, If, Locked, For, Assert, ReturnIf, Create, Join]
+Stmt = Union[Assign, Store, Incr, If, Locked, For, Assert, ReturnIf, Create, Join,
+             CondWait, Signal, Atomic]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +228,8 @@ class Input:
 @dataclass(frozen=True, slots=True)
 class Program:
     """``globals`` are (name, initial value); ``main_locals`` are main's locals
-    besides its inputs (starting at 0)."""
+    besides its inputs (starting at 0); ``conds`` are condition variables
+    (initialised statically)."""
 
     globals: tuple[tuple[str, int], ...]
     mutexes: tuple[str, ...]
@@ -197,6 +237,7 @@ class Program:
     inputs: tuple[Input, ...]
     main_locals: tuple[str, ...]
     main: tuple[Stmt, ...]
+    conds: tuple[str, ...] = ()
 
     def routine(self, name: str) -> Routine:
         for r in self.routines:
@@ -209,7 +250,7 @@ def children(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:
     """The statement blocks nested directly in ``s``."""
     if isinstance(s, If):
         return (s.then, s.orelse)
-    if isinstance(s, (Locked, For)):
+    if isinstance(s, (Locked, For, Atomic)):
         return (s.body,)
     return ()
 
@@ -229,6 +270,8 @@ def replace_blocks(s: Stmt, blocks: tuple[tuple[Stmt, ...], ...]) -> Stmt:
         return Locked(s.mutex, blocks[0])
     if isinstance(s, For):
         return For(s.var, s.count, blocks[0])
+    if isinstance(s, Atomic):
+        return Atomic(blocks[0])
     return s
 
 
@@ -249,7 +292,7 @@ def number_assertions(program: Program) -> Program:
 
     routines = tuple(Routine(r.name, r.locals, block(r.body)) for r in program.routines)
     return Program(program.globals, program.mutexes, routines, program.inputs,
-                   program.main_locals, block(program.main))
+                   program.main_locals, block(program.main), program.conds)
 
 
 def assertions(program: Program) -> list[Assert]:
@@ -259,6 +302,17 @@ def assertions(program: Program) -> list[Assert]:
         found += [s for s in walk(r.body) if isinstance(s, Assert)]
     found += [s for s in walk(program.main) if isinstance(s, Assert)]
     return found
+
+
+def all_statements(program: Program):
+    """Every statement of every routine and of main."""
+    for r in program.routines:
+        yield from walk(r.body)
+    yield from walk(program.main)
+
+
+def uses_atomic(program: Program) -> bool:
+    return any(isinstance(s, Atomic) for s in all_statements(program))
 
 
 # --------------------------------------------------------------------------
@@ -345,6 +399,15 @@ def _stmt(out: _Lines, d: int, s: Stmt) -> None:
         out.add(d, f"pthread_create(&h{s.handle}, 0, {s.routine}, 0);")
     elif isinstance(s, Join):
         out.add(d, f"pthread_join(h{s.handle}, 0);")
+    elif isinstance(s, CondWait):
+        out.add(d, f"{'while' if s.loop else 'if'} ({expr_c(s.guard)}) "
+                   f"pthread_cond_wait(&{s.cond}, &{s.mutex});")
+    elif isinstance(s, Signal):
+        out.add(d, f"pthread_cond_{'broadcast' if s.broadcast else 'signal'}(&{s.cond});")
+    elif isinstance(s, Atomic):
+        out.add(d, "__VERIFIER_atomic_begin();")
+        _stmts(out, d, s.body)
+        out.add(d, "__VERIFIER_atomic_end();")
     else:  # pragma: no cover - a generator bug
         raise TypeError(s)
 
@@ -356,11 +419,16 @@ def render(program: Program) -> Rendered:
     out.add(0, "")
     out.add(0, "extern int __VERIFIER_nondet_int(void);")
     out.add(0, "extern void __VERIFIER_assume(int);")
+    if uses_atomic(program):
+        out.add(0, "extern void __VERIFIER_atomic_begin(void);")
+        out.add(0, "extern void __VERIFIER_atomic_end(void);")
     out.add(0, "")
     for name, value in program.globals:
         out.add(0, f"int {name};" if value == 0 else f"int {name} = {value};")
     for m in program.mutexes:
         out.add(0, f"pthread_mutex_t {m};")
+    for c in program.conds:
+        out.add(0, f"pthread_cond_t {c} = PTHREAD_COND_INITIALIZER;")
     for r in program.routines:
         out.add(0, "")
         out.add(0, f"void *{r.name}(void *arg) {{")

@@ -53,6 +53,7 @@ class Scope:
     free_mutexes: tuple[str, ...]
     concurrent: bool
     loop_vars: tuple[str, ...] = ()
+    atomic: bool = False  # inside an atomic block: no atomic block, nothing that blocks
 
     @property
     def max_reads(self) -> int:
@@ -146,8 +147,13 @@ def visible_ops(body: tuple[C.Stmt, ...]) -> int:
             n += 2 + visible_ops(s.body)
         elif isinstance(s, C.For):
             n += s.count * visible_ops(s.body)
-        elif isinstance(s, (C.Create, C.Join)):
+        elif isinstance(s, (C.Create, C.Join, C.Signal)):
             n += 1
+        elif isinstance(s, C.Atomic):
+            n += 2 + visible_ops(s.body)
+        elif isinstance(s, C.CondWait):
+            # the guard, the wait's two halves, the guard again after a wake
+            n += 2 * len(C.globals_read(s.guard)) + 2
     return n
 
 
@@ -162,6 +168,7 @@ def _stmt(draw, scope: Scope, depth: int, budget: int = UNLIMITED) -> C.Stmt:
     if depth > 0:
         kinds += ["if"] * 2 + ["for"] * (budget >= 1)
         kinds += ["locked"] * 2 * (bool(scope.free_mutexes) and budget >= 3)
+        kinds += ["atomic"] * (not scope.atomic and budget >= 3)
     kind = draw(st.sampled_from(kinds))
     reads = min(scope.max_reads, budget)
     if kind == "load":
@@ -184,9 +191,13 @@ def _stmt(draw, scope: Scope, depth: int, budget: int = UNLIMITED) -> C.Stmt:
     if kind == "for":
         var = f"i{len(scope.loop_vars)}"
         inner = Scope(scope.locals, scope.globals, scope.free_mutexes, scope.concurrent,
-                      scope.loop_vars + (var,))
+                      scope.loop_vars + (var,), scope.atomic)
         count = draw(st.integers(1, min(2, budget)))
         return C.For(var, count, _block(draw, inner, depth - 1, 1, 2, budget // count))
+    if kind == "atomic":
+        # No other thread runs inside: an expression may read two globals.
+        inner = Scope(scope.locals, scope.globals, (), False, scope.loop_vars, atomic=True)
+        return C.Atomic(_block(draw, inner, depth - 1, 1, 2, budget - 2))
     mutex = draw(st.sampled_from(scope.free_mutexes))
     inner = Scope(scope.locals, scope.globals,
                   tuple(m for m in scope.free_mutexes if m != mutex), scope.concurrent,
@@ -218,6 +229,104 @@ def insert(body: tuple[C.Stmt, ...], path, index: int, stmt: C.Stmt) -> tuple[C.
     blocks = list(C.children(s))
     blocks[j] = insert(blocks[j], rest, index, stmt)
     return body[:i] + (C.replace_blocks(s, tuple(blocks)),) + body[i + 1:]
+
+
+def open_paths(body: tuple[C.Stmt, ...], mutex: str, loops: bool = True, prefix=()):
+    """The paths of the blocks of ``body`` where ``mutex`` may be locked and a
+    thread may block: not inside a locked block of ``mutex``, nor inside an
+    atomic block (nor inside a loop unless ``loops``)."""
+    yield prefix
+    for i, s in enumerate(body):
+        if isinstance(s, C.Atomic) or (isinstance(s, C.Locked) and s.mutex == mutex) \
+                or (isinstance(s, C.For) and not loops):
+            continue
+        for j, b in enumerate(C.children(s)):
+            yield from open_paths(b, mutex, loops, prefix + ((i, j),))
+
+
+# --------------------------------------------------------------------------
+# Condition variables: a waiter and its signallers, placed after the rest
+
+
+def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) -> C.Locked:
+    """``lock; while/if (guard) wait; then 0-1 statement; unlock``: mostly the
+    textbook guard on a flag global, sometimes any condition."""
+    g = C.Global(flag)
+    shape = draw(st.sampled_from(["flag", "flag", "count", "any"]))
+    if shape == "flag":
+        guard = C.Bin(draw(st.sampled_from(["==", "<="])), g, C.Const(initial))
+    elif shape == "count":
+        guard = C.Bin(draw(st.sampled_from(["<", "<="])), g, C.Const(draw(st.integers(0, 2))))
+    else:
+        guard = _cond(draw, scope, 1)
+    wait = C.CondWait(cond, mutex, guard, loop=draw(st.sampled_from([True, True, False])))
+    after = []
+    for _ in range(draw(st.integers(0, 1))):
+        kind = draw(st.sampled_from(["take", "reset", "load"]))
+        if kind == "take":
+            after.append(C.Incr(flag, -1, draw(st.sampled_from(C.INCR_STYLES))))
+        elif kind == "reset":
+            after.append(C.Store(flag, C.Const(initial)))
+        else:
+            after.append(C.Assign(draw(st.sampled_from(scope.locals)), g))
+    return C.Locked(mutex, (wait,) + tuple(after))
+
+
+def _signaller(draw, cond: str, mutex: str, flag: str, lock: bool) -> tuple[C.Stmt, ...]:
+    """An update of the flag and a signal or broadcast, in either order,
+    under the mutex, or the signal after the locked update, or no lock at all
+    (``lock`` False: the mutex is held here already, or may not be taken)."""
+    update = draw(st.sampled_from([C.Incr(flag, 1, "step"), C.Incr(flag, 1, "plus"),
+                                   C.Store(flag, C.Const(1)), C.Incr(flag, 2, "compound")]))
+    signal = C.Signal(cond, broadcast=draw(st.integers(0, 2)) == 0)
+    shape = draw(st.sampled_from(["update-signal", "signal-update", "signal-outside",
+                                  "unlocked", "signal-only"]))
+    if shape == "signal-only":
+        return (signal,)
+    body = (update, signal) if shape in ("update-signal", "unlocked") else (signal, update)
+    if shape == "signal-outside":
+        return (C.Locked(mutex, (update,)), signal) if lock else (update, signal)
+    if shape == "unlocked" or not lock:
+        return body
+    return (C.Locked(mutex, body),)
+
+
+def _place(draw, routine: C.Routine, mutex: str, stmts: tuple[C.Stmt, ...],
+           loops: bool) -> C.Routine:
+    """``routine`` with ``stmts`` inserted in a block where ``mutex`` is not
+    held and nothing is atomic (and not in a loop unless ``loops``), mostly
+    at its top level."""
+    paths = list(open_paths(routine.body, mutex, loops))
+    path = () if draw(st.booleans()) else draw(st.sampled_from(paths))
+    body = routine.body
+    index = draw(st.integers(0, 3))
+    for k, s in enumerate(stmts):
+        body = insert(body, path, index + k, s)
+    return C.Routine(routine.name, routine.locals, body)
+
+
+def _condvar_protocol(draw, routines: list[C.Routine], instances: list[int], mutex: str,
+                      flag: str, initial: int) -> tuple[list[C.Routine], int]:
+    """The routines with 1-2 waiters on ``c0`` and 1-2 signallers added (a
+    routine may get both), and the number of signals a run performs at most.
+    Signals never sit in loops and run at most :data:`cprog.MAX_WAIT_ROUNDS`
+    times in all (``instances[r]`` threads run routine r), so no wait loop is
+    woken more often than that."""
+    routines = list(routines)
+    n = len(routines)
+    for r in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=min(2, n), unique=True)):
+        scope = Scope(routines[r].locals, (flag,), (), concurrent=True)
+        waiter = _waiter(draw, scope, "c0", mutex, flag, initial)
+        routines[r] = _place(draw, routines[r], mutex, (waiter,), loops=True)
+    signals = 0
+    for _ in range(draw(st.integers(1, 2))):
+        r = draw(st.integers(0, n - 1))
+        if signals + instances[r] > C.MAX_WAIT_ROUNDS:
+            break
+        signals += instances[r]
+        stmts = _signaller(draw, "c0", mutex, flag, lock=True)
+        routines[r] = _place(draw, routines[r], mutex, stmts, loops=False)
+    return routines, signals
 
 
 def _assertion_cond(draw, scope: Scope) -> C.Expr:
@@ -258,6 +367,11 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
     globals_ = tuple((f"g{i}", draw(st.sampled_from([0, 0, 0, 1, 2, -1]))) for i in range(n_globals))
     gnames = tuple(g for g, _ in globals_)
     mutexes = tuple(f"m{i}" for i in range(draw(st.sampled_from([0, 1, 1, 2]))))
+    conds = ("c0",) if draw(st.integers(0, 2)) == 0 else ()
+    if conds:
+        # The waiters and signallers add about ten operations: the rest is smaller.
+        mutexes = mutexes or ("m0",)
+        budgets = {2: (1, 1), 3: (0, 0)}
     inputs = []
     for i in range(draw(st.integers(1, 2))):
         lo = draw(st.integers(-2, 1))
@@ -284,6 +398,11 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
     order = list(range(n_routines)) + [draw(st.integers(0, n_routines - 1))
                                        for _ in range(n_threads - n_routines)]
     order = draw(st.permutations(order))
+    if conds:
+        cv_mutex = draw(st.sampled_from(mutexes))
+        flag, initial = draw(st.sampled_from(globals_))
+        routines, signals = _condvar_protocol(
+            draw, routines, [order.count(r) for r in range(n_routines)], cv_mutex, flag, initial)
 
     main_scope = Scope(input_names + ("r0",), gnames, mutexes, concurrent=False)
     pre = []
@@ -300,6 +419,8 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
     if n_threads == 2 and draw(st.integers(0, 2)) == 0:
         concurrent = Scope(input_names + ("r0",), gnames, mutexes, concurrent=True)
         middle = _block(draw, concurrent, 1, 1, 2, budget=1)
+    if conds and n_threads == 2 and signals < C.MAX_WAIT_ROUNDS and draw(st.integers(0, 3)) == 0:
+        middle += _signaller(draw, "c0", cv_mutex, flag, lock=True)  # main signals too
     joins = tuple(C.Join(h) for h in draw(st.permutations(range(n_threads))))
     post = _block(draw, main_scope, 1, 0, 1)
     main = tuple(pre) + creates + middle + joins + post
@@ -324,5 +445,5 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
 
     program = C.number_assertions(C.Program(
         globals=globals_, mutexes=mutexes, routines=tuple(routines), inputs=tuple(inputs),
-        main_locals=("r0",), main=main))
+        main_locals=("r0",), main=main, conds=conds))
     return program

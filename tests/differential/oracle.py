@@ -6,8 +6,9 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
 
 * Each function compiles to a list of micro-operations. *Visible* ones are
   where another thread may run first: every read and every write of a global
-  (``g = g + k`` is a read, then a write), lock, unlock, create, join, and
-  every assertion check (a failing assertion ends every thread, so its timing
+  (``g = g + k`` is a read, then a write), lock, unlock, create, join, the
+  two halves of a condition wait, signal, broadcast, atomic begin and end,
+  and every assertion check (a failing assertion ends every thread, so its timing
   against the other threads matters as much as a write's). Everything else is
   local: it runs right after the visible operation before it.
 * A *transition* of thread t executes t's next visible operation, then t's
@@ -18,6 +19,16 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
 * A lock is enabled when free, a join when the joined thread has ended. A
   state where no thread is enabled but some thread has not ended is a
   deadlock. A failing assertion ends the run (C's abort).
+* ``pthread_cond_wait(&c, &m)`` is two operations: WAIT releases m (the
+  thread must hold it) and puts the thread to sleep on c; REACQUIRE is
+  enabled once the thread was woken and m is free, and takes m. Signal wakes
+  any one thread sleeping on c -- each choice is a transition of its own
+  (the schedule names it as ``(thread, choice)``) -- or nobody when none
+  sleeps; broadcast wakes them all. No spurious wake-ups. A ``while`` wait
+  loop woken more than :data:`cprog.MAX_WAIT_ROUNDS` times is outside the
+  contract (the engine's unwind bound would cut it).
+* Between atomic begin and end no other thread is enabled; if the thread
+  inside blocks, it leaves the region (as the engine and SV-COMP's tools do).
 
 Result: for each assertion, whether some run evaluates it (``reached``) and
 one run that violates it (``violation``), and one deadlocking run, each with
@@ -35,9 +46,12 @@ from tests.differential import cprog as C
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
-# Opcodes. Visible: READ .. ASSERT; local: SET .. EXIT.
-READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, SET, BRANCH, JUMP, EXIT = range(11)
-VISIBLE = frozenset({READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT})
+# Opcodes. Visible: READ .. ATOMIC_END; local: SET .. EXIT.
+(READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE, SIGNAL, ATOMIC_BEGIN,
+ ATOMIC_END, SET, BRANCH, JUMP, EXIT) = range(16)
+VISIBLE = frozenset({READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE,
+                     SIGNAL, ATOMIC_BEGIN, ATOMIC_END})
+NOBODY = -1  # no lock owner, no atomic region, no condition slept on
 
 
 class StateSpaceTooLarge(Exception):
@@ -52,11 +66,13 @@ class OutsideContract(Exception):
 @dataclass(frozen=True, slots=True)
 class Witness:
     """A run: the inputs, the schedule (thread number of each transition;
-    0 is main, created threads count from 1 in creation order), and the same
-    run in words, one line per transition."""
+    0 is main, created threads count from 1 in creation order; a signal with
+    several threads to wake is ``(thread, choice)``, the choice indexing the
+    sleepers in thread order), and the same run in words, one line per
+    transition."""
 
     inputs: tuple[tuple[str, int], ...]
-    schedule: tuple[int, ...]
+    schedule: tuple
     steps: tuple[str, ...]
 
 
@@ -114,6 +130,7 @@ class _Compiler:
     def __init__(self, program: C.Program, name: str, local_names, create_slot):
         self.globals = {g: i for i, (g, _) in enumerate(program.globals)}
         self.mutexes = {m: i for i, m in enumerate(program.mutexes)}
+        self.conds = {c: i for i, c in enumerate(program.conds)}
         self.name = name
         self.slots = {n: i for i, n in enumerate(local_names)}
         self.create_slot = create_slot
@@ -240,8 +257,38 @@ class _Compiler:
             self.emit((CREATE, self.create_slot[s.handle]), f"create {s.routine}")
         elif isinstance(s, C.Join):
             self.emit((JOIN, self.create_slot[s.handle]), f"join h{s.handle}")
+        elif isinstance(s, C.CondWait):
+            self.cond_wait(s)
+        elif isinstance(s, C.Signal):
+            self.emit((SIGNAL, self.conds[s.cond], s.broadcast),
+                      f"{'broadcast' if s.broadcast else 'signal'} {s.cond}")
+        elif isinstance(s, C.Atomic):
+            self.emit((ATOMIC_BEGIN,), "atomic begin")
+            self.block(s.body)
+            self.emit((ATOMIC_END,), "atomic end")
         else:  # pragma: no cover
             raise OutsideContract(f"statement {s!r}")
+
+    def cond_wait(self, s: C.CondWait) -> None:
+        c, m = self.conds[s.cond], self.mutexes[s.mutex]
+        if s.loop:
+            rounds = self.slot(f"$w{len(self.ops)}")
+            self.emit((SET, rounds, lambda L: 0), "")
+        top = len(self.ops)
+        temps = self.reads(s.guard)
+        at = self.emit(None, "")
+        self.clear(temps)
+        self.emit((WAIT, c, m), f"wait on {s.cond} (unlock {s.mutex})")
+        self.emit((REACQUIRE, m), f"woken, lock {s.mutex}")
+        if s.loop:
+            def again(L, rounds=rounds):
+                if L[rounds] >= C.MAX_WAIT_ROUNDS:
+                    raise OutsideContract("a wait loop woken past the unwind bound")
+                return L[rounds] + 1
+            self.emit((SET, rounds, again), "")
+            self.emit((JUMP, top), "")
+        self.patch(at, (BRANCH, self.expr(s.guard, temps), len(self.ops)))
+        self.clear(temps)
 
     def done(self) -> Code:
         return Code(self.name, tuple(self.ops), tuple(self.slots), tuple(self.texts))
@@ -330,14 +377,39 @@ def _initial(compiled: Compiled, inputs: tuple[int, ...]) -> tuple[tuple, bool]:
     L = list(inputs) + [0] * (len(main.slots) - len(inputs))
     pc, exited = _settle(main, 0, L)
     threads = [(pc, DONE if pc == len(main.ops) else tuple(L))] + [None] * (len(compiled.codes) - 1)
-    return (tuple(threads), tuple(v for _, v in program.globals), (-1,) * len(program.mutexes)), exited
+    sleeping = (NOBODY,) * len(compiled.codes)
+    return (tuple(threads), tuple(v for _, v in program.globals), (NOBODY,) * len(program.mutexes),
+            sleeping, NOBODY), exited
 
 
-def _step(compiled: Compiled, state: tuple, t: int) -> _Step:
-    threads, globs, locks = state
+def sleepers(state: tuple, cond: int) -> list[int]:
+    """The threads sleeping on condition ``cond``, in thread order."""
+    return [u for u, c in enumerate(state[3]) if c == cond]
+
+
+def choices(compiled: Compiled, state: tuple, t: int) -> int:
+    """How many ways thread t's next transition can go (the sleepers a
+    signal may wake; 1 for everything else)."""
+    th = state[0][t]
+    if th is None or th[1] is DONE:
+        return 1
+    op = compiled.codes[t].ops[th[0]]
+    if op[0] == SIGNAL and not op[2]:
+        return max(1, len(sleepers(state, op[1])))
+    return 1
+
+
+def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
+    """Thread t's next transition (for a signal, the one waking sleeper
+    number ``choice``)."""
+    threads, globs, locks, sleeping, atomic = state
     th = threads[t]
     if th is None or th[1] is DONE:
         return _Step("blocked")
+    if atomic not in (NOBODY, t):
+        if _step(compiled, state, atomic).kind != "blocked":
+            return _Step("blocked")
+        atomic = NOBODY  # the thread inside blocked: it left the region
     code = compiled.codes[t]
     pc, locals_ = th
     op = code.ops[pc]
@@ -373,12 +445,47 @@ def _step(compiled: Compiled, state: tuple, t: int) -> _Step:
         value = op[2](L)
         if not value:
             return _Step("violated", label=op[1], pc=pc)
+    elif kind == WAIT:
+        if locks[op[2]] != t:
+            raise OutsideContract("a wait on a mutex the thread does not hold")
+        locks = locks[: op[2]] + (NOBODY,) + locks[op[2] + 1:]
+        sleeping = sleeping[:t] + (op[1],) + sleeping[t + 1:]
+    elif kind == REACQUIRE:
+        if sleeping[t] != NOBODY or locks[op[1]] != NOBODY:
+            return _Step("blocked")
+        locks = locks[: op[1]] + (t,) + locks[op[1] + 1:]
+    elif kind == SIGNAL:
+        asleep = sleepers(state, op[1])
+        woken = asleep if op[2] else asleep[choice: choice + 1]
+        for u in woken:
+            sleeping = sleeping[:u] + (NOBODY,) + sleeping[u + 1:]
+        value = ", waking " + ", ".join(compiled.names[u] for u in woken) if woken else " (no waiter)"
+    elif kind == ATOMIC_BEGIN:
+        if atomic == t:
+            raise OutsideContract("nested atomic blocks")
+        atomic = t
+    elif kind == ATOMIC_END:
+        atomic = NOBODY
     pc, exited = _settle(code, pc + 1, L)
     if exited:
-        return _Step("exit", (threads, globs, locks), pc=pc)
+        return _Step("exit", (threads, globs, locks, sleeping, atomic), pc=pc)
     mine = (pc, DONE if pc == len(code.ops) else tuple(L))
     threads = threads[:t] + (mine,) + threads[t + 1:]
-    return _Step("next", (threads, globs, locks), value=value, pc=th[0])
+    return _Step("next", (threads, globs, locks, sleeping, atomic), value=value, pc=th[0])
+
+
+def _moves(compiled: Compiled, state: tuple):
+    """(thread, choice) for every transition that may be tried from
+    ``state``; choice is None when the thread's next transition has only one
+    way to go."""
+    for t, th in enumerate(state[0]):
+        if th is None or th[1] is DONE:
+            continue
+        n = choices(compiled, state, t)
+        if n == 1:
+            yield t, None
+        else:
+            yield from ((t, k) for k in range(n))
 
 
 def _alive(state: tuple) -> bool:
@@ -387,7 +494,9 @@ def _alive(state: tuple) -> bool:
 
 def _describe(compiled: Compiled, t: int, pc: int, value) -> str:
     text = compiled.codes[t].texts[pc]
-    if value is not None:
+    if isinstance(value, str):
+        text += value
+    elif value is not None:
         text += f" == {value}" if text.startswith(("read", "assert")) else f" = {value}"
     return f"{compiled.names[t]}: {text}"
 
@@ -431,12 +540,12 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
             total_runs += 1
             widest = max(widest, 1)
             continue
-        path: list[tuple[int, int, object]] = []
+        path: list[tuple[object, int, int, object]] = []  # (schedule item, thread, pc, value)
 
         def witness(last=None):
             steps = path + ([last] if last else [])
-            return Witness(tuple(zip(names, inputs)), tuple(t for t, _, _ in steps),
-                           tuple(_describe(compiled, t, pc, v) for t, pc, v in steps))
+            return Witness(tuple(zip(names, inputs)), tuple(item for item, _, _, _ in steps),
+                           tuple(_describe(compiled, t, pc, v) for _, t, pc, v in steps))
 
         def visit(state) -> int:
             """Visit ``state`` and what follows; the number of runs from it."""
@@ -445,19 +554,18 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
             seen[state] = 0
             runs = 0
             threads = state[0]
-            for t in range(n_threads):
+            for t, choice in _moves(compiled, state):
                 th = threads[t]
-                if th is None or th[1] is DONE:
-                    continue
-                step = _step(compiled, state, t)
+                step = _step(compiled, state, t, choice or 0)
                 if step.kind == "blocked":
                     continue
+                item = t if choice is None else (t, choice)
                 op = compiled.codes[t].ops[th[0]]
                 if op[0] == ASSERT:
                     reached[op[1]] = True
                 if step.kind == "violated":
                     if violations[step.label] is None:
-                        violations[step.label] = witness((t, step.pc, 0))
+                        violations[step.label] = witness((item, t, step.pc, 0))
                     runs += 1
                 elif step.kind == "exit":
                     finals.add((inputs, step.state[1]))
@@ -465,7 +573,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
                 elif step.state in seen:
                     runs += seen[step.state]
                 else:
-                    path.append((t, step.pc, step.value))
+                    path.append((item, t, step.pc, step.value))
                     runs += visit(step.state)
                     path.pop()
             if runs == 0:  # every thread ended, or a deadlock
@@ -491,16 +599,18 @@ def replay(program: C.Program, inputs: dict, schedule) -> tuple[str, int | None]
     transition). Returns ("violated", label), ("deadlock", None), ("end", None)
     when every thread ended, ("exit", None) when main returned early, or
     ("stuck", i) when transition i of the schedule is not possible, or
-    ("unfinished", None) when the schedule ran out first."""
+    ("unfinished", None) when the schedule ran out first. A plain thread
+    number at a signal with several sleepers wakes the first."""
     compiled = compile_program(program)
     values = tuple(inputs[i.name] for i in program.inputs)
     state, exited = _initial(compiled, values)
     if exited:
         return ("exit", None)
-    for i, t in enumerate(schedule):
-        if t >= len(compiled.codes):
+    for i, item in enumerate(schedule):
+        t, choice = item if isinstance(item, tuple) else (item, 0)
+        if t >= len(compiled.codes) or choice >= choices(compiled, state, t):
             return ("stuck", i)
-        step = _step(compiled, state, t)
+        step = _step(compiled, state, t, choice)
         if step.kind == "blocked":
             return ("stuck", i)
         if step.kind == "violated":

@@ -2,13 +2,15 @@
 
 The engine's :class:`analysis.report.Trace` lists what each thread did, in
 order, in words (``read g == 3``, ``write g = 4``, ``lock m``, ``create
-t1#1``, ``join t1#1``, ``assert ... fails``). :func:`replay_violation` runs
+t1#1``, ``join t1#1``, ``wait on c (unlock m)``, ``woken, lock m``, ``signal
+c, waking t1#1``, ``broadcast c (no waiter)``, ``assert ... fails``). :func:`replay_violation` runs
 the oracle along those steps: each step of a thread must be that thread's next
 global operation in the oracle, reading and writing the same values, and the
 run must end with the reported assertion failing. Steps the oracle has no
-counterpart for (branches, returns, reads of ``pthread_t`` handles, wake-ups)
-are passed over; so are the oracle's reads the engine need not perform (the
-right operand of a short-circuited ``&&``) and its passing assertion checks.
+counterpart for (branches, returns, reads of ``pthread_t`` handles, blocking
+attempts) are passed over; so are the oracle's reads the engine need not
+perform (the right operand of a short-circuited ``&&``), its passing
+assertion checks and its atomic begin and end (the engine does not list them).
 
 Only the action texts above are relied on; a step whose action is not
 recognised is passed over, so the replay can only get weaker, never wrong,
@@ -25,7 +27,10 @@ from tests.differential import oracle as O
 
 _READ = re.compile(r"^read (\w+) == (-?\d+)$")
 _WRITE = re.compile(r"^write (\w+) = (-?\d+)$")
-_LOCK = re.compile(r"^(lock|unlock) (\w+)$")
+_LOCK = re.compile(r"^(lock|unlock) (\w+)(?:, waking .*)?$")
+_WAIT = re.compile(r"^wait on (\w+) \(unlock (\w+)")
+_WOKEN = re.compile(r"^woken, lock (\w+)$")
+_SIGNAL = re.compile(r"^(signal|broadcast) (\w+)(?:, waking (.*)| \(no waiter\))$")
 _CREATE = re.compile(r"^create (?:thread )?(\S+)$")
 _JOIN = re.compile(r"^join (\S+)$")
 _FAILS = re.compile(r"^assert .* fails$")
@@ -63,19 +68,22 @@ def _replay(program, trace, label, inputs) -> None:
         raise Mismatch("main returns before any thread runs")
     slots = {"main": 0}
 
-    def advance(state, t, matches, what):
+    passable = (O.READ, O.ASSERT, O.ATOMIC_BEGIN, O.ATOMIC_END)
+
+    def advance(state, t, matches, what, choice=lambda state: 0):
         """Take thread t's transitions up to the one ``matches`` accepts
-        (passing over reads and passing assertion checks); the transition
-        taken and the state after it."""
+        (passing over reads, passing assertion checks and atomic brackets);
+        the transition taken (with ``choice(state)`` as its choice) and the
+        state after it."""
         while True:
             th = state[0][t]
             if th is None or th[1] is O.DONE:
                 raise Mismatch(f"{compiled.names[t]} has nothing left to do at {what}")
             op = compiled.codes[t].ops[th[0]]
-            step = O._step(compiled, state, t)
             if matches(op):
-                return op, step
-            if op[0] not in (O.READ, O.ASSERT):
+                return op, O._step(compiled, state, t, choice(state))
+            step = O._step(compiled, state, t)
+            if op[0] not in passable:
                 raise Mismatch(f"{what}: the oracle's {compiled.names[t]} does "
                                f"{compiled.codes[t].texts[th[0]]!r} next")
             if step.kind == "violated":
@@ -87,9 +95,23 @@ def _replay(program, trace, label, inputs) -> None:
         while state[0][t] is not None and state[0][t][1] is not O.DONE:
             op = compiled.codes[t].ops[state[0][t][0]]
             step = O._step(compiled, state, t)
-            if op[0] not in (O.READ, O.ASSERT) or step.kind != "next":
+            if op[0] not in passable or step.kind != "next":
                 raise Mismatch(f"{what}: {compiled.names[t]} has not ended in the oracle")
             state = step.state
+        return state
+
+    def leave_atomic(state, t, what):
+        """The state once the thread in an atomic region other than t has
+        left it: the engine lists no step for the region's end."""
+        owner = state[4]
+        while owner not in (O.NOBODY, t):
+            th = state[0][owner]
+            op = compiled.codes[owner].ops[th[0]] if th[1] is not O.DONE else None
+            step = O._step(compiled, state, owner)
+            if op is None or op[0] not in passable or step.kind != "next":
+                raise Mismatch(f"{what}: {compiled.names[owner]} is inside an atomic block")
+            state = step.state
+            owner = state[4]
         return state
 
     for s in trace.steps:
@@ -98,6 +120,7 @@ def _replay(program, trace, label, inputs) -> None:
             continue  # a thread not created in the replay so far: mismatch comes later
         t = slots[s.thread]
         what = f"step {s.thread}: {action!r} (line {s.span.line})"
+        state = leave_atomic(state, t, what)
         if m := _READ.match(action):
             if m.group(1) not in gnames:
                 continue
@@ -120,6 +143,42 @@ def _replay(program, trace, label, inputs) -> None:
             op, step = advance(state, t, lambda op: op[0] == code and op[1] == mu, what)
             if step.kind == "blocked":
                 raise Mismatch(f"{what}: the mutex is held")
+        elif m := _WAIT.match(action):
+            if m.group(1) not in program.conds:
+                continue
+            c = program.conds.index(m.group(1))
+            op, step = advance(state, t, lambda op: op[0] == O.WAIT and op[1] == c, what)
+        elif m := _WOKEN.match(action):
+            if m.group(1) not in program.mutexes:
+                continue
+            mu = program.mutexes.index(m.group(1))
+            op, step = advance(state, t, lambda op: op[0] == O.REACQUIRE and op[1] == mu, what)
+            if step.kind == "blocked":
+                raise Mismatch(f"{what}: not woken, or the mutex is held")
+        elif m := _SIGNAL.match(action):
+            if m.group(2) not in program.conds:
+                continue
+            c = program.conds.index(m.group(2))
+            names = [n.strip() for n in (m.group(3) or "").split(",") if n.strip()]
+            if any(n not in slots for n in names):
+                raise Mismatch(f"{what}: wakes a thread never created")
+            woken = sorted(slots[n] for n in names)
+            broadcast = m.group(1) == "broadcast"
+
+            def choice(state):
+                asleep = O.sleepers(state, c)
+                if broadcast or not woken:
+                    return 0
+                if woken[0] not in asleep:
+                    raise Mismatch(f"{what}: {names[0]} is not waiting on {m.group(2)}")
+                return asleep.index(woken[0])
+
+            op, step = advance(state, t, lambda op: op[0] == O.SIGNAL and op[1] == c
+                               and op[2] == broadcast, what, choice)
+            got = sorted(u for u, was in enumerate(state[3]) if was == c and step.state
+                         and step.state[3][u] != c)
+            if got != woken:
+                raise Mismatch(f"{what}: the oracle wakes {[compiled.names[u] for u in got]}")
         elif m := _CREATE.match(action):
             op, step = advance(state, t, lambda op: op[0] == O.CREATE, what)
             slots[m.group(1)] = op[1]
