@@ -24,17 +24,21 @@ records accesses exactly as before):
   over the whole run, so every racing pair of the run is found, not only
   adjacent ones. Concrete addresses overlap when their byte ranges meet;
   when either is symbolic the solver must show they can overlap under the
-  run's path condition (an unknown answer reports nothing). Each pair of
-  statements (the two spans, unordered) is reported once per exploration as a
-  :class:`~analysis.report.Finding` of kind DATA_RACE at the second access.
-  Which run shows a pair first differs between modes, so a run showing the
-  two statements in source order is preferred: one showing them the other way
-  round is held back until the exploration ends (:meth:`RaceDetector.flush`)
-  and reported only if no run showed them in source order;
-  its trace is the run up to the second access (the two racing steps carry
-  :data:`RACE_MARK`), with the schedule and choices of the whole run, so a
-  replay re-executes the run that showed it. :func:`finding_key` is the key
-  that deduplicates races across the sub-checks of one check.
+  path condition of the second access (an unknown answer reports nothing).
+  Each run is scanned from its start: keeping the state after shared
+  prefixes saved five sixths of the events scanned but cost as much in
+  copies (baseline on tests/programs/node_locks.c), so it is not done.
+  Each pair of statements (the two spans, unordered) is reported once per
+  exploration as a :class:`~analysis.report.Finding` of kind DATA_RACE at
+  the second access. Which run shows a pair first differs between modes, so
+  a run showing the two statements in source order is preferred: one showing
+  them the other way round is held back until the exploration ends
+  (:meth:`RaceDetector.flush`) and reported only if no run showed them in
+  source order. Its trace is the run up to the second access (the two
+  racing steps carry :data:`RACE_MARK`), with the schedule and choices of
+  the whole run, so a replay re-executes the run that showed it
+  (:func:`replayed` cuts it again). :func:`finding_key` is the key that
+  deduplicates races across the sub-checks of one check.
 * Modes: every race of a run is also a race of every run equivalent to it
   (same events, dependent ones in the same order -- synchronization on one
   object and conflicting atomic regions are dependent for DPOR), and DPOR
@@ -78,6 +82,7 @@ class RaceAccess(Access):
     tid: int = 0
     atomic: bool = False
     steps: object = None
+    pc: object = None  # the path condition when the access was made
 
 
 def exploration_options(options):
@@ -126,7 +131,7 @@ class RaceDetector:
     def note(self, st: State, write: bool, addr, size: int) -> RaceAccess:
         tid = st.current if st.current is not None else 0
         atomic = st.threads[tid].atomic > 0 if tid < len(st.threads) else False
-        return RaceAccess(write, addr, size, self.E.span, tid, atomic, st.steps)
+        return RaceAccess(write, addr, size, self.E.span, tid, atomic, st.steps, st.pc)
 
     # ------------------------------------------------------------------
 
@@ -138,8 +143,12 @@ class RaceDetector:
         return out
 
     def on_run(self, st: State) -> list[Finding]:
+        """Scan the run ending in ``st``: the races it shows first."""
         try:
-            return _Run(self, st).scan()
+            run = _Run(self, st)
+            for ev in cons_list(st.events):
+                run.event(ev)
+            return run.found
         except BudgetExpired:
             raise
         except Exception:  # noqa: BLE001 - a warning must never take the check down
@@ -164,11 +173,6 @@ class _Run:
         self.released: dict = {}  # location written in an atomic region -> clock
         self.by_object: dict = {}  # object id (None: not known) -> {key: _Seen}
         self.found: list[Finding] = []
-
-    def scan(self) -> list[Finding]:
-        for ev in cons_list(self.st.events):
-            self.event(ev)
-        return self.found
 
     def event(self, ev) -> None:
         t = ev.tid
@@ -262,7 +266,7 @@ class _Run:
                 overlap = self.overlap(b, a)
                 if overlap is False:
                     continue
-                if overlap is not True and not self.may_hold(overlap):
+                if overlap is not True and not self.may_hold(overlap, a.pc):
                     continue
                 if in_order:
                     det.reported.add(key)
@@ -282,13 +286,14 @@ class _Run:
         return V.and_(V.lt(x.addr, V.add(y.addr, y.size, pb), pb, False),
                       V.lt(y.addr, V.add(x.addr, x.size, pb), pb, False))
 
-    def may_hold(self, cond) -> bool:
+    def may_hold(self, cond, pc) -> bool:
         from analysis.symex.solver import SolverUnknown
         import z3
 
         self.det.count("races_solver_queries")
+        self.E.budget.poll()
         try:
-            return self.E.is_sat(self.st, cond)
+            return self.E.solver.is_sat(pc, [self.E.item(cond)])
         except (SolverUnknown, z3.Z3Exception):
             self.det.count("races_unknown")
             return False
@@ -301,8 +306,8 @@ class _Run:
 
         E, st = self.E, self.st
         model = None
-        if overlap is not True:
-            model = E.solver.model(st.pc, [E.item(overlap)])
+        if overlap is not True:  # inputs that make the addresses meet, on the whole run if it can
+            model = E.solver.model(st.pc, [E.item(overlap)]) or E.solver.model(second.pc, [E.item(overlap)])
         if model is None:
             model = small_model(E, st)
         trace = build_trace(st, E.L, model)
