@@ -11,7 +11,8 @@ about nothing but stack addresses, thread handles and lowering temporaries
 
 Terms are read by raw pointer (:class:`analysis.symex.values.Terms`): a
 summary has thousands of nodes and z3's Python wrappers cost tens of
-microseconds each.
+microseconds each. Memos are keyed by the pointer itself (z3 hash-conses
+terms, and the printed roots are kept alive, so a pointer names one term).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Printer:
         # AST id -> mentions a C variable / a stack address; kept valid by _alive
         self._relevant: dict = {}
         self._stackish: dict = {}
+        self._nodes: dict = {}
         self._alive: list = []
         self.sizes = {}
         for g in program.globals:
@@ -83,47 +85,59 @@ class Printer:
 
     # ------------------------------------------------------------------ term tests
 
+    def _info(self, a) -> tuple:
+        """``(AST kind, declaration kind or None, arguments, is a bit-vector
+        numeral)`` of ``a``, remembered by AST id (the roots are in _alive)."""
+        T = self.T
+        key = a.value
+        hit = self._nodes.get(key)
+        if hit is None:
+            kind = T.kind(a)
+            numeral = kind == z3.Z3_NUMERAL_AST
+            op = T.op(a) if numeral or kind == z3.Z3_APP_AST else None
+            hit = self._nodes[key] = (kind, op, tuple(T.args(a)), numeral and T.is_bv_value(a))
+        return hit
+
     def _is_const(self, a) -> bool:
         """An application without arguments (a constant, a numeral, true/false)."""
-        return self.T.kind(a) in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST) and self.T.nargs(a) == 0
+        kind, _, args, _ = self._info(a)
+        return kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST) and not args
 
     def _check(self, a) -> bool:
         """Is ``a`` one of z3's no-overflow predicates (a run-time check the
         summary requires, not what it says about the program's variables)?"""
-        if self.T.kind(a) != z3.Z3_APP_AST:
+        if self._info(a)[0] != z3.Z3_APP_AST:
             return False
         name = self.T.name(a)
         return "_no" in name and name.startswith("bv")
 
     def _strip(self, a):
-        T = self.T
-        while T.op(a) == z3.Z3_OP_EXTRACT:
-            a = T.arg(a, 0)
+        while self._info(a)[1] == z3.Z3_OP_EXTRACT:
+            a = self._info(a)[2][0]
         return a
 
     def _address_guard(self, a) -> bool:
         """``&local == address``: keeps a summary's runs on the same objects."""
-        T = self.T
-        if T.op(a) != z3.Z3_OP_EQ:
+        if self._info(a)[1] != z3.Z3_OP_EQ:
             return False
-        return any(self._mentions_stack(k) for k in T.args(a))
+        return any(self._mentions_stack(k) for k in self._info(a)[2])
 
     def _mentions_stack(self, a) -> bool:
         T, memo = self.T, self._stackish
-        todo = [(a, T.id(a), False)]
+        todo = [(a, a.value, False)]
         while todo:
             x, xid, expanded = todo.pop()
             if xid in memo:
                 continue
-            kids = T.args(x)
+            kids = self._info(x)[2]
             if expanded:
-                memo[xid] = any(memo[T.id(k)] for k in kids)
+                memo[xid] = any(memo[k.value] for k in kids)
             elif not kids:
                 memo[xid] = T.is_symbol(x) and isinstance(parse(T.name(x)), StackVar)
             else:
                 todo.append((x, xid, True))
-                todo.extend((k, T.id(k), False) for k in kids)
-        return memo[T.id(a)]
+                todo.extend((k, k.value, False) for k in kids)
+        return memo[a.value]
 
     # ------------------------------------------------------------------
 
@@ -140,15 +154,15 @@ class Printer:
         variable it reads; copies of the top byte in front (a sign or zero
         extension as z3 writes it) are skipped."""
         T = self.T
-        parts = [self._strip(p) for p in T.args(a)] if T.op(a) == z3.Z3_OP_CONCAT else [a]
-        while len(parts) > 1 and T.id(parts[0]) == T.id(parts[1]):
+        parts = [self._strip(p) for p in self._info(a)[2]] if self._info(a)[1] == z3.Z3_OP_CONCAT else [a]
+        while len(parts) > 1 and parts[0].value == parts[1].value:
             parts = parts[1:]
         idx = []
         for p in parts:
-            if T.op(p) != z3.Z3_OP_SELECT or T.nargs(p) != 2:
+            if self._info(p)[1] != z3.Z3_OP_SELECT or len(self._info(p)[2]) != 2:
                 return None
-            arr, i = T.arg(p, 0), T.arg(p, 1)
-            if not (self._is_const(arr) and T.name(arr) == MEMORY and T.is_bv_value(i)):
+            arr, i = self._info(p)[2][0], self._info(p)[2][1]
+            if not (self._is_const(arr) and T.name(arr) == MEMORY and self._info(i)[3]):
                 return None
             idx.append(T.value(i))
         lo = idx[-1]
@@ -164,7 +178,7 @@ class Printer:
         return str(v)
 
     def _p(self, a) -> str:
-        key = self.T.id(a)
+        key = a.value
         hit = self._memo.get(key)
         if hit is None:
             self._budget -= 1
@@ -176,20 +190,20 @@ class Printer:
 
     def _print(self, a) -> str:
         T = self.T
-        k = T.op(a)
+        k = self._info(a)[1]
         if k == z3.Z3_OP_TRUE:
             return "1"
         if k == z3.Z3_OP_FALSE:
             return "0"
-        if T.is_bv_value(a):
+        if self._info(a)[3]:
             return self._const(a)
         mem = self._memory_read(a) if k in (z3.Z3_OP_SELECT, z3.Z3_OP_CONCAT) else None
         if mem is not None:
             return mem
         if k == z3.Z3_OP_CONCAT:
             # sign extension as z3 writes it: copies of the top bit, then the value
-            stripped = [self._strip(p) for p in T.args(a)]
-            if len({T.id(p) for p in stripped}) == 1:
+            stripped = [self._strip(p) for p in self._info(a)[2]]
+            if len({p.value for p in stripped}) == 1:
                 return self._p(stripped[-1])
         if self._is_const(a):
             name = T.name(a)
@@ -202,12 +216,12 @@ class Printer:
             if isinstance(v, FreeVar):
                 return "nondet"
             return name
-        args = T.args(a)
+        args = self._info(a)[2]
         if k == z3.Z3_OP_NOT:
             inner = args[0]
-            ik = T.op(inner)
-            if ik in _NEGATED and T.nargs(inner) == 2:
-                return self._compare(_NEGATED[ik], T.arg(inner, 0), T.arg(inner, 1))
+            ik = self._info(inner)[1]
+            if ik in _NEGATED and len(self._info(inner)[2]) == 2:
+                return self._compare(_NEGATED[ik], self._info(inner)[2][0], self._info(inner)[2][1])
             return f"!({self._p(inner)})"
         if k in _COMPARE and len(args) == 2:
             return self._compare(_COMPARE[k], args[0], args[1])
@@ -235,35 +249,35 @@ class Printer:
             if op == "implies":
                 return f"!{self._wrap(args[0])} || {self._wrap(args[1])}"
             return f" {op} ".join(self._wrap(x) for x in args)
-        name = T.name(a) if T.kind(a) == z3.Z3_APP_AST else "?"
+        name = T.name(a) if self._info(a)[0] == z3.Z3_APP_AST else "?"
         return f"{name}({', '.join(self._p(x) for x in args)})"
 
     def _interesting(self, a) -> bool:
         """Does ``a`` mention a C variable (not only the addresses, thread
         handles and lowering temporaries that keep a summary's runs alike)?"""
         T, memo = self.T, self._relevant
-        todo = [(a, T.id(a), False)]
+        todo = [(a, a.value, False)]
         while todo:
             x, xid, expanded = todo.pop()
             if xid in memo:
                 continue
-            if T.op(x) == z3.Z3_OP_SELECT and T.nargs(x) == 2 and T.is_bv_value(T.arg(x, 1)):
-                memo[xid] = (T.value(T.arg(x, 1)) >> self.L.off_bits) in self.objects
+            kind, op, kids, numeral = self._info(x)
+            if op == z3.Z3_OP_SELECT and len(kids) == 2 and self._info(kids[1])[3]:
+                memo[xid] = (T.value(kids[1]) >> self.L.off_bits) in self.objects
                 continue
-            if self._is_const(x):
-                v = None if T.is_bv_value(x) else parse(T.name(x))
+            if kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST) and not kids:
+                v = None if numeral else parse(T.name(x))
                 memo[xid] = isinstance(v, FreeVar) or (isinstance(v, RegVar) and not v.name.startswith("%"))
                 continue
-            kids = T.args(x)
             if expanded:
-                memo[xid] = any(memo[T.id(k)] for k in kids)
+                memo[xid] = any(memo[k.value] for k in kids)
             else:
                 todo.append((x, xid, True))
-                todo.extend((k, T.id(k), False) for k in kids)
-        return memo[T.id(a)]
+                todo.extend((k, k.value, False) for k in kids)
+        return memo[a.value]
 
     def _compare(self, op: str, a, b) -> str:
-        if self.T.is_bv_value(a) and not self.T.is_bv_value(b):
+        if self._info(a)[3] and not self._info(b)[3]:
             a, b, op = b, a, _MIRROR[op]
         return f"{self._wrap(a)} {op} {self._wrap(b)}"
 

@@ -53,15 +53,16 @@ def _byte(st: State, L, V, X: Variables, addr: int):
 
 
 class ReadsMemo:
-    """What :func:`memory_reads` found per sub-term (AST id -> the ids of the
-    ``select(M, k)`` below it, or None), shared by the summaries of one
-    check: a merged summary contains the ones it merged. The walked roots
-    are kept alive, and with them every sub-term with an entry, so no id is
-    reused while the memo lives."""
+    """What :func:`memory_reads` found per sub-term (AST pointer -> the
+    pointers of the ``select(M, k)`` below it, or None), shared by the
+    summaries of one check: a merged summary contains the ones it merged.
+    z3 hash-conses terms; the walked roots are kept alive, and with them
+    every sub-term with an entry, so no pointer is reused while the memo
+    lives."""
 
     def __init__(self, X: Variables):
         self.T = Terms(X.ctx)
-        self.mid = self.T.id(X.memory.as_ast())
+        self.mid = X.memory.as_ast().value
         self.found: dict = {}
         self.selects: dict = {}  # select id -> (term, constant address)
         self.alive: list = []
@@ -75,7 +76,7 @@ def memory_reads(phi, X: Variables, memo: ReadsMemo | None = None):
     memo = ReadsMemo(X) if memo is None else memo
     T, found, mid = memo.T, memo.found, memo.mid
     root = phi.as_ast()
-    rid = T.id(root)
+    rid = root.value
     if rid not in found:
         memo.alive.append(phi)
         todo = [(root, rid, False)]
@@ -84,7 +85,7 @@ def memory_reads(phi, X: Variables, memo: ReadsMemo | None = None):
             if xid in found:
                 continue
             op = T.op(x)
-            if op == z3.Z3_OP_SELECT and T.id(T.arg(x, 0)) == mid:
+            if op == z3.Z3_OP_SELECT and T.arg(x, 0).value == mid:
                 idx = T.arg(x, 1)
                 if T.is_bv_value(idx):
                     memo.selects[xid] = (z3.BitVecRef(x, X.ctx), T.value(idx))
@@ -98,11 +99,11 @@ def memory_reads(phi, X: Variables, memo: ReadsMemo | None = None):
             kids = T.args(x)
             if not expanded:
                 todo.append((x, xid, True))
-                todo.extend((k, T.id(k), False) for k in kids)
+                todo.extend((k, k.value, False) for k in kids)
                 continue
             out: tuple | None = ()
             for k in kids:
-                sub = found[T.id(k)]
+                sub = found[k.value]
                 if sub is None:
                     out = None
                     break

@@ -50,7 +50,7 @@ class Values:
     def __init__(self, ctx: z3.Context | None = None):
         self.ctx = ctx or z3.Context()
         self._consts: dict[tuple[int, int], z3.BitVecRef] = {}
-        self._symbols: dict[int, frozenset[str]] = {}  # AST id -> names
+        self._symbols: dict[int, frozenset[str]] = {}  # AST pointer -> names
         self._roots: list = []  # the terms whose walks filled _symbols
         self.terms = Terms(self.ctx)
         self.true = z3.BoolVal(True, self.ctx)
@@ -112,13 +112,14 @@ class Values:
             return frozenset()
         T = self.terms
         root = e.as_ast()
-        rid = T.id(root)
+        rid = root.value
         memo = self._symbols
         hit = memo.get(rid)
         if hit is not None:
             return hit
-        # the memo is by AST id: keeping each walked root alive keeps alive
-        # every sub-term it has an entry for, so no id is reused meanwhile
+        # the memo is by AST pointer (z3 hash-conses terms): keeping each
+        # walked root alive keeps alive every sub-term it has an entry for,
+        # so no pointer is reused meanwhile
         self._roots.append(e)
         empty: frozenset[str] = frozenset()
         stack = [(root, rid, False)]
@@ -130,7 +131,7 @@ class Values:
             if expanded:
                 acc = empty
                 for k in kids:
-                    got = memo[T.id(k)]
+                    got = memo[k.value]
                     if got:
                         acc = got if not acc else acc | got
                 memo[xid] = acc
@@ -139,7 +140,7 @@ class Values:
             else:
                 stack.append((x, xid, True))
                 for k in kids:
-                    kid = T.id(k)
+                    kid = k.value
                     if kid not in memo:
                         stack.append((k, kid, False))
         return memo[rid]
@@ -439,7 +440,9 @@ _Ast = z3.Ast
 class Terms:
     """Read-only views of the terms of one context by raw AST pointer
     (``e.as_ast()``). A pointer is valid while some Python term holding it
-    (or a term containing it) is alive: callers keep their roots. ``args``
+    (or a term containing it) is alive: callers keep their roots. z3
+    hash-conses terms, so while the roots live a pointer's ``.value`` names
+    one term, a cheaper memo key than ``id()`` (a C call). ``args``
     of a quantifier is its body; of a numeral or a bound variable, empty."""
 
     __slots__ = ("ctx", "c")
