@@ -75,8 +75,9 @@ RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of
 class RaceAccess(Access):
     """An :class:`~analysis.symex.state.Access` that also says where it was
     made: the instruction's ``span``, the thread, whether an atomic region
-    was open, and ``steps``, the run's step list before the access's own step
-    (so its step can be found in the trace)."""
+    was open, ``steps``, the run's step list before the access's own step
+    (so its step can be found in the trace), and ``pc``, the path condition
+    then (under which a symbolic overlap is decided)."""
 
     span: ir.Span = ir.NO_SPAN
     tid: int = 0
