@@ -32,3 +32,15 @@ def fig2(first, second):
         [C.Assign("a", g), C.Assign("b", g), C.Assert(0, cmp("<=", a, b))],
         inputs=[C.Input("x0", 8, 12)], locals2=("a", "b"),
         pre=[C.Store("g", x0), C.ReturnIf(cmp(">", x0, k(10)))])
+
+
+def threads(routines, started, *, globals_=(("g", 0),), mutexes=("m",), conds=("c",), post=()):
+    """main: create one thread per name in ``started`` (routines by name, a
+    routine may run in several threads), join them all in order; post.
+    ``routines`` maps a routine's name to (locals, body)."""
+    n = len(started)
+    main = tuple(C.Create(h, r) for h, r in enumerate(started)) + tuple(C.Join(h) for h in range(n))
+    return C.number_assertions(C.Program(
+        globals=tuple(globals_), mutexes=tuple(mutexes),
+        routines=tuple(C.Routine(name, tuple(ls), tuple(body)) for name, (ls, body) in routines.items()),
+        inputs=(), main_locals=(), main=main + tuple(post), conds=tuple(conds)))

@@ -4,7 +4,7 @@ and its witnesses replayed step by step."""
 import pytest
 
 from tests.differential import cprog as C
-from tests.differential.handwritten import cmp, fig2, g, k, two_threads, x0
+from tests.differential.handwritten import cmp, fig2, g, k, threads, two_threads, x0
 from tests.differential.oracle import (
     OutsideContract, StateSpaceTooLarge, explore, replay,
 )
@@ -152,3 +152,116 @@ def test_runs_count_every_schedule_once():
     assert out.runs == brute_force_runs(p, {}) > 10
     p = fig2(20, 10)
     assert explore(p).runs == sum(brute_force_runs(p, {"x0": v}) for v in range(8, 13))
+
+
+# --------------------------------------------------------------------------
+# Condition variables and atomic blocks
+
+
+def wait(guard, loop=True):
+    return C.CondWait("c", "m", guard, loop)
+
+
+def test_lost_wakeup_deadlocks_and_signalling_under_the_mutex_does_not():
+    """The consumer tests g under the mutex; a producer that sets g and
+    signals without the mutex can do both between the test and the wait."""
+    consumer = [C.Locked("m", (wait(cmp("==", g, k(0))),))]
+    for producer, deadlocks in [([C.Store("g", k(1)), C.Signal("c")], True),
+                                ([C.Locked("m", (C.Store("g", k(1)), C.Signal("c")))], False)]:
+        p = threads({"t1": ((), consumer), "t2": ((), producer)}, ["t1", "t2"],
+                    post=[C.Assert(0, cmp("==", g, k(1)))])
+        out = explore(p)
+        assert (out.deadlock is not None) == deadlocks
+        assert out.assertions[0].reached and not out.assertions[0].violated
+        if deadlocks:
+            assert_replays(p, out.deadlock, ("deadlock", None))
+            # the signal came while nobody waited
+            assert any("signal c (no waiter)" in s for s in out.deadlock.steps)
+
+
+def test_a_signal_may_wake_the_later_waiter():
+    """t1 sets g and waits; t2 waits only while t1 waits (g == 1) and fails
+    its assertion only if woken. One signal: t2 is woken only if the signal
+    may pick the later of two waiters."""
+    first = [C.Locked("m", (C.Store("g", k(1)), wait(k(1), loop=False)))]
+    second = [C.Locked("m", (wait(cmp("==", g, k(1)), loop=False), C.Assert(0, cmp("!=", g, k(1)))))]
+    signaller = [C.Locked("m", (C.Signal("c"),))]
+    p = threads({"t1": ((), first), "t2": ((), second), "t3": ((), signaller)}, ["t1", "t2", "t3"])
+    out = explore(p)
+    (v,) = out.assertions
+    assert v.violated
+    assert any("signal c, waking t2#2" in s for s in v.violation.steps)
+    assert any(isinstance(item, tuple) for item in v.violation.schedule)  # a choice was made
+    assert_replays(p, v.violation, ("violated", 0))
+    assert out.deadlock is not None  # one signal, two waiters
+
+
+def test_the_signal_choice_is_part_of_the_schedule():
+    first = [C.Locked("m", (wait(k(1), loop=False), C.Store("g", k(1))))]
+    second = [C.Locked("m", (wait(k(1), loop=False), C.Store("g", k(2))))]
+    signaller = [C.Locked("m", (C.Signal("c"),))]
+    p = threads({"t1": ((), first), "t2": ((), second), "t3": ((), signaller)}, ["t1", "t2", "t3"])
+    # main creates all three; t1 and t2 lock and wait; t3 locks and signals
+    prefix = [0, 0, 0, 1, 1, 2, 2, 3]
+    for choice in (0, 1):
+        # the woken thread takes the mutex, writes g and ends; the other sleeps
+        schedule = prefix + [(3, choice), 3, 1 + choice, 1 + choice, 1 + choice]
+        # main joins t1 first: it can go on only if t1 was the one woken
+        assert replay(p, {}, schedule) == (("unfinished", None) if choice == 0 else ("deadlock", None))
+        assert replay(p, {}, schedule + [0]) == (("deadlock", None) if choice == 0
+                                                 else ("stuck", len(schedule)))
+    assert replay(p, {}, prefix + [(3, 2)]) == ("stuck", len(prefix))  # only two sleep
+
+
+def test_broadcast_wakes_every_waiter_and_signal_only_one():
+    consumer = [C.Locked("m", (wait(cmp("==", g, k(0))), C.Incr("g", 1)))]
+    post = [C.Assert(0, cmp("==", g, k(3)))]
+    for broadcast in (True, False):
+        producer = [C.Locked("m", (C.Store("g", k(1)), C.Signal("c", broadcast)))]
+        p = threads({"t1": ((), consumer), "t2": ((), producer)}, ["t1", "t1", "t2"], post=post)
+        out = explore(p)
+        assert out.assertions[0].reached and not out.assertions[0].violated
+        assert (out.deadlock is None) == broadcast
+
+
+def test_if_around_a_wait_lets_two_consumers_take_one_item():
+    """Two consumers, two producers of one item each: with `if`, a woken
+    consumer may find the item taken by the other consumer; `while` tests
+    again and never takes from an empty buffer."""
+    producer = [C.Locked("m", (C.Incr("g", 1), C.Signal("c")))]
+    for loop in (False, True):
+        consumer = [C.Locked("m", (wait(cmp("==", g, k(0)), loop), C.Incr("g", -1),
+                                   C.Assert(0, cmp(">=", g, k(0)))))]
+        p = threads({"c": ((), consumer), "p": ((), producer)}, ["c", "c", "p", "p"])
+        out = explore(p)
+        (v,) = out.assertions
+        assert v.reached and v.violated == (not loop)
+        assert out.deadlock is None
+        if not loop:
+            assert_replays(p, v.violation, ("violated", 0))
+
+
+def test_a_wait_loop_woken_past_the_unwind_bound_is_outside_the_contract():
+    consumer = [C.Locked("m", (wait(cmp("<", g, k(10))),))]
+    producer = [C.For("i", C.MAX_WAIT_ROUNDS + 1, (C.Locked("m", (C.Incr("g", 1), C.Signal("c"))),))]
+    p = threads({"t1": ((), consumer), "t2": ((), producer)}, ["t1", "t2"])
+    with pytest.raises(OutsideContract):
+        explore(p)
+
+
+def test_an_atomic_block_runs_without_interruption():
+    for atomic in (False, True):
+        body = [C.Atomic((C.Incr("g", 1),))] if atomic else [C.Incr("g", 1)]
+        p = two_threads(body, body, post=[C.Assert(0, cmp("==", g, k(2)))])
+        assert explore(p).assertions[0].violated == (not atomic)
+
+
+def test_another_thread_may_run_before_an_atomic_block():
+    """A write, then an atomic read-back: another thread's write can land
+    between them (the block's begin is a scheduling point)."""
+    l = C.Local("l")
+    p = two_threads([C.Store("g", k(1)), C.Atomic((C.Assign("l", g), C.Assert(0, cmp("==", l, k(1)))))],
+                    [C.Store("g", k(2))], locals1=("l",))
+    (v,) = explore(p).assertions
+    assert v.violated
+    assert_replays(p, v.violation, ("violated", 0))
