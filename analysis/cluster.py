@@ -11,11 +11,12 @@ Contract of :func:`check_on_cluster` (the pool's, over the network):
   (``pure=False``); results come back as report objects in the order the
   tasks finish, as ``(result, findings, explored everything)``;
 * each assertion is yielded exactly once. A cancel yields the outstanding
-  ones as UNKNOWN/CANCELLED at once, cancels their futures and tells the
-  running tasks to stop (a Dask event each task's watcher polls);
+  ones as UNKNOWN/CANCELLED at once, cancels their futures and cancels the
+  running sub-checks' tokens on the workers (``client.run``), so the workers
+  are free again within the engine's polling interval;
 * the time budget is enforced by the engine on the worker, as locally; a task
   still running ``GRACE_S`` past its budget (counted from the moment it
-  started on a worker) is given up: UNKNOWN/TIMEOUT;
+  started on a worker) is given up and told to stop: UNKNOWN/TIMEOUT;
 * a task whose workers died (Dask retries it up to its ``allowed-failures``)
   or that raised is UNKNOWN/CRASHED with a message saying so; a lost
   scheduler connection likewise: never a hang or a wrong verdict;
@@ -36,7 +37,6 @@ from dataclasses import replace
 
 GRACE_S = 5.0  # as the local pool: past its budget plus this, a task is given up
 POLL_S = 0.05  # how often the client looks at the cancel token and the budgets
-STOP_POLL_S = 0.5  # how long a task's watcher waits on the stop event per round trip
 
 INSTALL_HINT = "pip install 'distaff[cluster]'"
 
@@ -100,40 +100,47 @@ def close_clients() -> None:
 # on a worker
 
 
-def remote_sub_check(program, site, options, context, check_id: str):
-    """One sub-check as a Dask task: ``("ok", (result, findings, complete))`` or
-    ``("crash", message)``. Announces its start (for the client's overrun
-    watch) and stops early once the check's stop event is set."""
+# What runs on this worker: task key -> (check id, its cancel token); checks told to stop.
+_running: dict = {}
+_stopped: set = set()
+_running_lock = threading.Lock()
+
+
+def remote_sub_check(program, site, options, context, check_id: str, key: str):
+    """One sub-check as the Dask task ``key``: ``("ok", (result, findings,
+    complete))`` or ``("crash", message)``. Announces its start (for the
+    client's overrun watch); :func:`stop_on_worker` cancels it."""
     from analysis.check import CancelToken, _sub_check
 
     token = CancelToken()
-    done = threading.Event()
+    with _running_lock:
+        if check_id in _stopped:
+            token.cancel()
+        _running[key] = (check_id, token)
     try:
         import distributed
 
         distributed.get_worker().log_event(f"distaff-started-{check_id}", site.id)
-        # the client given here: the watcher thread has no worker context to find one
-        stop = distributed.Event(f"distaff-stop-{check_id}", client=distributed.get_client())
-        threading.Thread(target=_watch_stop, args=(stop, token, done), daemon=True,
-                         name="distaff-stop-watch").start()
-    except Exception:  # noqa: BLE001 - without the watcher the budget still ends the task
+    except Exception:  # noqa: BLE001 - not on a worker (or it is closing): no overrun watch
         pass
     try:
         return "ok", _sub_check(program, site, options, token, context)
     except BaseException as e:  # noqa: BLE001 - reported to the client as a crash
         return "crash", f"{type(e).__name__}: {e}"
     finally:
-        done.set()
+        with _running_lock:
+            _running.pop(key, None)
 
 
-def _watch_stop(stop, token, done) -> None:
-    while not done.is_set():
-        try:
-            if stop.wait(timeout=STOP_POLL_S):
+def stop_on_worker(check_id: str, key: str | None = None) -> None:
+    """Cancel the running sub-check ``key`` of ``check_id``, or all of them
+    (and any that start later) when ``key`` is None. Run by ``client.run``."""
+    with _running_lock:
+        if key is None:
+            _stopped.add(check_id)
+        for k, (cid, token) in _running.items():
+            if cid == check_id and key in (None, k):
                 token.cancel()
-                return
-        except Exception:  # noqa: BLE001 - scheduler gone: the task ends by its budget
-            return
 
 
 # --------------------------------------------------------------------------
@@ -159,9 +166,10 @@ def check_on_cluster(program, sites, options, cancel, context):
         program_ref = client.scatter(program, hash=False)
     except Exception as e:  # noqa: BLE001 - the connection broke since client_for
         raise ClusterUnavailable(f"cannot reach Dask scheduler {options.scheduler}: {e}") from None
+    keys = {site.id: f"distaff-{site.id}-{check_id}" for site in sites}
     futures = {
-        client.submit(remote_sub_check, program_ref, site, remote, context, check_id, pure=False,
-                      key=f"distaff-{site.id}-{check_id}"): site
+        client.submit(remote_sub_check, program_ref, site, remote, context, check_id, keys[site.id],
+                      pure=False, key=keys[site.id]): site
         for site in sites
     }
     overran: set = set()
@@ -171,7 +179,7 @@ def check_on_cluster(program, sites, options, cancel, context):
         """Cancels everything on a cancel, and tasks overrunning their budget."""
         while not finished.wait(POLL_S):
             if cancel is not None and cancel.cancelled:
-                _stop_all(client, check_id, list(futures))
+                _stop_tasks(client, check_id, list(futures))
                 return
             if options.timeout_s is None:
                 continue
@@ -180,7 +188,7 @@ def check_on_cluster(program, sites, options, cancel, context):
                 began = started.get(site.id)
                 if began is not None and not fut.done() and now - began > options.timeout_s + GRACE_S:
                     overran.add(site.id)
-                    fut.cancel()
+                    _stop_tasks(client, check_id, [fut], keys[site.id])
 
     watcher = threading.Thread(target=watch, daemon=True, name="distaff-cluster-watch")
     watcher.start()
@@ -215,7 +223,7 @@ def check_on_cluster(program, sites, options, cancel, context):
     finally:
         finished.set()
         if any(not f.done() for f in futures):  # the caller stopped early
-            _stop_all(client, check_id, list(futures))
+            _stop_tasks(client, check_id, list(futures))
         try:
             client.unsubscribe_topic(topic)
             client.cancel([*futures, program_ref])  # forgets finished tasks and the program at once
@@ -223,15 +231,18 @@ def check_on_cluster(program, sites, options, cancel, context):
             pass
 
 
-def _stop_all(client, check_id: str, futures) -> None:
-    """Cancel the futures and tell running tasks to stop."""
-    import distributed
+def _stop_tasks(client, check_id: str, futures, key: str | None = None) -> None:
+    """Cancel the futures and the running sub-checks behind them (the task
+    ``key``, or every task of the check), freeing their workers."""
+    def stop() -> None:
+        try:
+            client.cancel(futures)
+            client.run(stop_on_worker, check_id, key)
+        except Exception:  # noqa: BLE001 - a worker or the connection is gone: tasks end by their budget
+            pass
 
-    try:
-        client.cancel(futures)
-        distributed.Event(f"distaff-stop-{check_id}", client=client).set()
-    except Exception:  # noqa: BLE001 - the connection is gone: the tasks end by their budget
-        pass
+    # in the background: a slow or dead worker must not delay the caller's results
+    threading.Thread(target=stop, daemon=True, name="distaff-cluster-stop").start()
 
 
 def _killed_message(exc) -> str:

@@ -87,6 +87,37 @@ def test_the_time_budget_holds_on_the_cluster(cluster):
     assert r.status is Status.UNKNOWN and r.reason is Reason.TIMEOUT
 
 
+def first_verdict(program, options, out):
+    """Collect ``check``'s items up to the first verdict, then stop: the
+    exploration for findings that would follow runs here, for minutes."""
+    for item in check(program, options):
+        out.append(item)
+        if isinstance(item, AssertionResult):
+            return
+
+
+def wait_until_idle(address: str, seconds: float = 5.0) -> int:
+    deadline = time.monotonic() + seconds
+    while busy_tasks(address) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return busy_tasks(address)
+
+
+def test_a_task_overrunning_its_budget_is_given_up_and_stopped(cluster, monkeypatch):
+    # a grace of -19 s on a 20 s budget: the client gives up on the task a second
+    # after it started, long before the engine's own budget would end it
+    monkeypatch.setattr(dask_cluster, "GRACE_S", -19.0)
+    out = []
+    t0 = time.monotonic()
+    first_verdict(program_of("hard_solver.c"), Options(mode="baseline", timeout_s=20.0,
+                                                       scheduler=cluster.scheduler_address), out)
+    assert time.monotonic() - t0 < 10.0
+    [r], _ = split(out)
+    assert r.status is Status.UNKNOWN and r.reason is Reason.TIMEOUT
+    assert r.message == "the Dask worker overran its time budget"
+    assert wait_until_idle(cluster.scheduler_address) == 0  # the worker was told to stop, too
+
+
 def test_cancel_yields_cancelled_and_stops_the_running_task(cluster):
     program = program_of("hard_solver.c")
     token = CancelToken()
@@ -105,24 +136,15 @@ def test_cancel_yields_cancelled_and_stops_the_running_task(cluster):
     [r], _ = split(out)
     assert r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED
     # the solver call on the worker is interrupted too, freeing the worker
-    deadline = time.monotonic() + 5
-    while busy_tasks(cluster.scheduler_address) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert busy_tasks(cluster.scheduler_address) == 0
+    assert wait_until_idle(cluster.scheduler_address) == 0
 
 
 def test_a_worker_that_dies_gives_crashed_not_a_hang(cluster):
     program = program_of("hard_solver.c")
     client = dask_cluster.client_for(cluster.scheduler_address)
     out = []
-
-    def first_verdict():  # then stop: the exploration for findings after it would run here, for minutes
-        for item in check(program, Options(mode="baseline", scheduler=cluster.scheduler_address)):
-            out.append(item)
-            if isinstance(item, AssertionResult):
-                return
-
-    runner = threading.Thread(target=first_verdict)
+    runner = threading.Thread(target=first_verdict, args=(
+        program, Options(mode="baseline", scheduler=cluster.scheduler_address), out))
     runner.start()
     deadline = time.monotonic() + 10
     where = []
