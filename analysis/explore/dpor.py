@@ -360,10 +360,11 @@ class Dpor(Reduction):
         steps.append(step)
         acc = base
         for s in reversed(steps[:k]):
-            if s.tid == tid or not dep.race(s.fp, fp):
+            # an event ``acc`` covers happens before it, so its clock is
+            # already in ``acc``: nothing to reverse, nothing to join
+            if s.tid == tid or vclock.covers(acc, s.tid, s.seq) or not dep.race(s.fp, fp):
                 continue
-            if not vclock.covers(acc, s.tid, s.seq):
-                self._reverse(s.index, step)
+            self._reverse(s.index, step)
             acc = vclock.join(acc, s.clock)
         st = N.store
         st["first"].setdefault(tid, []).append(fp)

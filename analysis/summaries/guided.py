@@ -27,6 +27,30 @@
 * **slicing** (:mod:`analysis.summaries.slicing`): Type A stops at
   interleaving points, Type B one-sided branches.
 
+Why ``runs`` can exceed dpor's (Table 2: peterson 182 vs 172, sigma_locked
+10 vs 6, stack_cas 21 vs 18, reorder_4 10 vs 9). This is inherent in §5.2,
+not a miscount:
+
+* a pruned run is a run. Pruning at a node does not remove the branches
+  above it: RVar/WVar hands the nodes above the backtracking the skipped
+  subtree's races would have caused, so the explored tree keeps about as
+  many leaves as dpor's, but most of them are cut short at the first
+  summary hit (stack_cas: dpor 18 full runs; dpor-ag 1 full run, 17 pruned
+  by a summary, 3 sleep-blocked). The saving is in the length of the runs
+  and the subtrees below them, not in their number;
+* RVar/WVar over-approximates. A recorded event is placed at its thread's
+  position after the current prefix: its record keeps which threads'
+  positions it happened after (``covers``), not the events in between, so it
+  is taken to race with prefix events that in the pruned subtree came before
+  it (a lock its thread had to take first, say); and the inserted sequence
+  ends with "a step of that thread", not the event itself, whose
+  predecessors are unknown. Optimal DPOR would start none of these
+  branches; here they end sleep-blocked (``dpor_sleep_blocked``:
+  sigma_locked 4, stack_cas 3, dpor 0) or pruned (reorder_4: 13 sequences
+  inserted against dpor's 10). Dropping them is unsound: an event that did
+  race would lose its reversal. Keeping exact happens-before per control
+  state would mean storing the subtree's traces, not its footprints.
+
 Optimisations by name (``Options.optimisations``): ``summaries``,
 ``rvar_wvar`` (off: a pruned run makes every earlier node explore every
 enabled thread -- sound and costly), ``slicing``; bounds
