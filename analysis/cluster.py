@@ -30,6 +30,7 @@ address for the life of the process, so checking many files connects once.
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 import uuid
@@ -57,16 +58,33 @@ def client_for(address: str):
         raise ClusterUnavailable(f"--scheduler needs Dask's distributed package: {INSTALL_HINT}") from None
     with _clients_lock:
         client = _clients.get(address)
-        if client is not None and client.status == "running":
-            return client
-        _check_address(address)
-        try:
-            client = distributed.Client(address, set_as_default=False)
-        except Exception as e:  # noqa: BLE001 - OSError, TimeoutError, ValueError on a bad address
-            first = (str(e).splitlines() or [""])[0] or type(e).__name__
-            raise ClusterUnavailable(f"cannot reach Dask scheduler {address}: {first}") from None
-        _clients[address] = client
-        return client
+        if client is None or client.status != "running":
+            _check_address(address)
+            try:
+                client = distributed.Client(address, set_as_default=False)
+            except Exception as e:  # noqa: BLE001 - OSError, TimeoutError, ValueError on a bad address
+                raise ClusterUnavailable(f"cannot reach Dask scheduler {address}: {_first_line(e)}") from None
+            if not _clients:
+                atexit.register(close_clients)  # before Dask's own exit handlers stop its loop
+            _clients[address] = client
+    _wait_for_a_worker(client, address)
+    return client
+
+
+def _wait_for_a_worker(client, address: str) -> None:
+    """Tasks on a scheduler without workers would wait for ever: wait as long
+    as for a connection, then give up."""
+    import dask
+    from dask.utils import parse_timedelta
+
+    try:
+        if client.nthreads():
+            return
+        client.wait_for_workers(1, timeout=parse_timedelta(dask.config.get("distributed.comm.timeouts.connect")))
+    except TimeoutError:
+        raise ClusterUnavailable(f"Dask scheduler {address} has no workers") from None
+    except Exception as e:  # noqa: BLE001 - the connection broke
+        raise ClusterUnavailable(f"cannot reach Dask scheduler {address}: {_first_line(e)}") from None
 
 
 def _check_address(address: str) -> None:
@@ -165,7 +183,7 @@ def check_on_cluster(program, sites, options, cancel, context):
     try:
         program_ref = client.scatter(program, hash=False)
     except Exception as e:  # noqa: BLE001 - the connection broke since client_for
-        raise ClusterUnavailable(f"cannot reach Dask scheduler {options.scheduler}: {e}") from None
+        raise ClusterUnavailable(f"cannot reach Dask scheduler {options.scheduler}: {_first_line(e)}") from None
     keys = {site.id: f"distaff-{site.id}-{check_id}" for site in sites}
     futures = {
         client.submit(remote_sub_check, program_ref, site, remote, context, check_id, keys[site.id],
@@ -186,7 +204,9 @@ def check_on_cluster(program, sites, options, cancel, context):
             now = time.monotonic()
             for fut, site in list(futures.items()):
                 began = started.get(site.id)
-                if began is not None and not fut.done() and now - began > options.timeout_s + GRACE_S:
+                if site.id in overran or began is None or fut.done():
+                    continue
+                if now - began > options.timeout_s + GRACE_S:
                     overran.add(site.id)
                     _stop_tasks(client, check_id, [fut], keys[site.id])
 
@@ -217,9 +237,10 @@ def check_on_cluster(program, sites, options, cancel, context):
                 else:
                     msg = f"the sub-check failed on a Dask worker: {type(exc).__name__}: {_first_line(exc)}"
                 yield _undecided(site, options, Reason.CRASHED, msg, context), [], False
-            else:  # cancelled by no one here: the scheduler dropped it or the connection broke
-                yield _undecided(site, options, Reason.CRASHED,
-                                 f"the Dask scheduler dropped it ({fut.status})", context), [], False
+            else:  # cancelled by no one here: the connection broke or the scheduler dropped it
+                why = ("lost the connection to the Dask scheduler" if client.status != "running"
+                       else f"the Dask scheduler dropped it ({fut.status})")
+                yield _undecided(site, options, Reason.CRASHED, why, context), [], False
     finally:
         finished.set()
         if any(not f.done() for f in futures):  # the caller stopped early

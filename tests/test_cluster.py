@@ -178,6 +178,16 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(capsys):
     assert line.startswith(f"distaff: cannot reach Dask scheduler {address}: ")
 
 
+def test_a_scheduler_without_workers_is_one_line_and_exit_2(capsys):
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0",
+                                  silence_logs=logging.CRITICAL) as empty:
+        with dask.config.set({"distributed.comm.timeouts.connect": "0.5s"}):
+            status = main(["check", "--scheduler", empty.scheduler_address, str(PROGRAMS / "median.c")])
+        dask_cluster.close_clients()
+    [line] = capsys.readouterr().err.splitlines()
+    assert status == 2 and line == f"distaff: Dask scheduler {empty.scheduler_address} has no workers"
+
+
 def test_a_malformed_address_is_one_line_and_exit_2(capsys):
     status = main(["check", "--scheduler", "tcp://127.0.0.1", str(PROGRAMS / "median.c")])
     [line] = capsys.readouterr().err.splitlines()
