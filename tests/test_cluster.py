@@ -55,18 +55,20 @@ def busy_tasks(address: str) -> int:
     return sum(client.run(lambda dask_worker: dask_worker.state.executing_count).values())
 
 
-@pytest.mark.parametrize("name", ["median.c", "reorder_bad.c", "abort_is_global.c"])
-def test_the_cluster_gives_the_local_verdicts_run_counts_and_traces(cluster, name):
+@pytest.mark.parametrize("name, mode", [("median.c", "baseline"), ("reorder_bad.c", "baseline"),
+                                        ("abort_is_global.c", "dpor"), ("segments.c", "dpor-ag")])
+def test_the_cluster_gives_the_local_verdicts_run_counts_and_traces(cluster, name, mode):
     program = program_of(name)
-    options = Options(mode="baseline", timeout_s=60)
+    options = Options(mode=mode, timeout_s=60)  # workers=1: one sub-check after the other, here
     local_results, local_findings = split(check(program, options))
-    remote_results, remote_findings = split(check(program, Options(mode="baseline", timeout_s=60,
+    remote_results, remote_findings = split(check(program, Options(mode=mode, timeout_s=60,
                                                                    scheduler=cluster.scheduler_address)))
     assert len(remote_results) == len(program.assertions()) > 0
     assert len({r.id for r in remote_results}) == len(remote_results)
 
-    def key(r):
-        return (r.id, r.status, r.bounded, r.reason, r.stats.runs, r.stats.full_runs, r.trace)
+    def key(r):  # everything but timings; summaries (dpor-ag) and traces crossed the wire too
+        return (r.id, r.status, r.bounded, r.reason, r.message, r.stats.runs, r.stats.full_runs,
+                r.stats.pruned_runs, r.trace, r.summaries, r.mode)
 
     assert sorted(map(key, remote_results), key=repr) == sorted(map(key, local_results), key=repr)
     assert set(remote_findings) == set(local_findings)
