@@ -198,6 +198,9 @@ def test_a_malformed_address_is_one_line_and_exit_2(capsys):
 
 def test_without_dask_the_scheduler_flag_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
+    monkeypatch.setitem(sys.modules, "dask", None)
     status = main(["check", "--scheduler", "tcp://127.0.0.1:8786", str(PROGRAMS / "median.c")])
     [line] = capsys.readouterr().err.splitlines()
     assert status == 2 and "pip install 'distaff[cluster]'" in line
+    # and without --scheduler nothing needs Dask
+    assert main(["check", "--mode", "baseline", str(PROGRAMS / "median.c")]) == 0
