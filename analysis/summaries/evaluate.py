@@ -128,7 +128,12 @@ def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
             return None
     pairs = []
     if reads is not None:
-        for sel, idx in reads:  # distinct terms
+        seen = set()
+        for sel, idx in reads:  # several summaries' reads: some twice
+            key = sel.as_ast().value
+            if key in seen:
+                continue
+            seen.add(key)
             b = _byte(st, L, V, X, idx)
             if b is None:
                 return None
