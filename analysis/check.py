@@ -292,7 +292,12 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
         yield result
         complete = complete or done
     if not complete and not (cancel is not None and cancel.cancelled):
-        yield from fresh(check_findings(program, options, cancel, context))
+        if options.scheduler is not None:
+            from analysis.cluster import findings_on_cluster
+
+            yield from fresh(findings_on_cluster(program, options, cancel, context))
+        else:
+            yield from fresh(check_findings(program, options, cancel, context))
 
 
 def _check_in_process(program, sites, options, cancel, context):

@@ -23,6 +23,10 @@ Contract of :func:`check_on_cluster` (the pool's, over the network):
 * a scheduler that cannot be reached, a bad address or a missing Dask raise
   :class:`ClusterUnavailable` (one line) before anything is yielded.
 
+:func:`findings_on_cluster` runs the exploration for findings that
+:func:`analysis.check.check` adds when no sub-check explored everything on the
+cluster too, so no exploration of the program runs on the client.
+
 The connect timeout is Dask's (``distributed.comm.timeouts.connect``, e.g.
 ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s``). Clients are kept per
 address for the life of the process, so checking many files connects once.
@@ -126,9 +130,10 @@ _running_lock = threading.Lock()
 
 def remote_sub_check(program, site, options, context, check_id: str, key: str):
     """One sub-check as the Dask task ``key``: ``("ok", (result, findings,
-    complete))`` or ``("crash", message)``. Announces its start (for the
+    complete))`` or ``("crash", message)``; with ``site`` None the exploration
+    for findings only, ``("ok", findings)``. Announces its start (for the
     client's overrun watch); :func:`stop_on_worker` cancels it."""
-    from analysis.check import CancelToken, _sub_check
+    from analysis.check import CancelToken, _sub_check, check_findings
 
     token = CancelToken()
     with _running_lock:
@@ -138,10 +143,12 @@ def remote_sub_check(program, site, options, context, check_id: str, key: str):
     try:
         import distributed
 
-        distributed.get_worker().log_event(f"distaff-started-{check_id}", site.id)
+        distributed.get_worker().log_event(f"distaff-started-{check_id}", key)
     except Exception:  # noqa: BLE001 - not on a worker (or it is closing): no overrun watch
         pass
     try:
+        if site is None:
+            return "ok", check_findings(program, options, token, context)
         return "ok", _sub_check(program, site, options, token, context)
     except BaseException as e:  # noqa: BLE001 - reported to the client as a crash
         return "crash", f"{type(e).__name__}: {e}"
@@ -168,28 +175,49 @@ def stop_on_worker(check_id: str, key: str | None = None) -> None:
 def check_on_cluster(program, sites, options, cancel, context):
     """The sub-checks of ``sites`` on the scheduler ``options.scheduler`` (see
     the module docstring); yields ``(result, findings, complete)``."""
-    import distributed
-    from distributed.scheduler import KilledWorker
-
     from analysis.check import _undecided
     from analysis.report import Reason
+
+    reasons = {"cancelled": Reason.CANCELLED, "timeout": Reason.TIMEOUT, "crash": Reason.CRASHED}
+    for site, (kind, payload) in _run_tasks(program, sites, options, cancel, context):
+        if kind == "ok":
+            yield payload
+        else:
+            yield _undecided(site, options, reasons[kind], payload, context), [], False
+
+
+def findings_on_cluster(program, options, cancel, context) -> list:
+    """The exploration for deadlocks and run-time errors without a target
+    (:func:`analysis.check.check_findings`) as one task: its findings, or none
+    when it was cancelled, overran its budget or crashed (as a local one that
+    stops early reports what it met, and nothing says it stopped)."""
+    [(_, (kind, payload))] = _run_tasks(program, [None], options, cancel, context)
+    return payload if kind == "ok" else []
+
+
+def _run_tasks(program, sites, options, cancel, context):
+    """One task per site (None: the exploration for findings); yields
+    ``(site, (kind, payload))`` as they finish, ``kind`` one of ``ok``,
+    ``cancelled``, ``timeout``, ``crash`` (payload then the message)."""
+    import distributed
+    from distributed.scheduler import KilledWorker
 
     client = client_for(options.scheduler)
     check_id = uuid.uuid4().hex
     topic = f"distaff-started-{check_id}"
-    started: dict = {}  # site id -> monotonic time its task began on a worker
+    started: dict = {}  # task key -> monotonic time it began on a worker
     client.subscribe_topic(topic, lambda event: started.setdefault(event[1], time.monotonic()))
     remote = replace(options, scheduler=None, workers=1)
     try:
         program_ref = client.scatter(program, hash=False)
     except Exception as e:  # noqa: BLE001 - the connection broke since client_for
         raise ClusterUnavailable(f"cannot reach Dask scheduler {options.scheduler}: {_first_line(e)}") from None
-    keys = {site.id: f"distaff-{site.id}-{check_id}" for site in sites}
-    futures = {
-        client.submit(remote_sub_check, program_ref, site, remote, context, check_id, keys[site.id],
-                      pure=False, key=keys[site.id]): site
-        for site in sites
-    }
+    futures = {}  # future -> (site, its key)
+    for site in sites:
+        key = f"distaff-{site.id if site is not None else 'findings'}-{check_id}"
+        fut = client.submit(remote_sub_check, program_ref, site, remote, context, check_id, key,
+                            pure=False, key=key)
+        futures[fut] = (site, key)
     overran: set = set()
     finished = threading.Event()
 
@@ -202,45 +230,41 @@ def check_on_cluster(program, sites, options, cancel, context):
             if options.timeout_s is None:
                 continue
             now = time.monotonic()
-            for fut, site in list(futures.items()):
-                began = started.get(site.id)
-                if site.id in overran or began is None or fut.done():
+            for fut, (_, key) in list(futures.items()):
+                began = started.get(key)
+                if key in overran or began is None or fut.done():
                     continue
                 if now - began > options.timeout_s + GRACE_S:
-                    overran.add(site.id)
-                    _stop_tasks(client, check_id, [fut], keys[site.id])
+                    overran.add(key)
+                    _stop_tasks(client, check_id, [fut], key)
 
     watcher = threading.Thread(target=watch, daemon=True, name="distaff-cluster-watch")
     watcher.start()
     try:
         for fut in distributed.as_completed(list(futures), loop=client.loop):
-            site = futures[fut]
+            site, key = futures[fut]
             if fut.status == "finished":
                 try:
                     kind, payload = fut.result()
                 except Exception as e:  # noqa: BLE001 - e.g. the result did not unpickle here
                     kind, payload = "crash", f"{type(e).__name__}: {_first_line(e)}"
-                if kind == "ok":
-                    yield payload
-                else:
-                    yield _undecided(site, options, Reason.CRASHED, f"the sub-check failed on a Dask worker: {payload}",
-                                     context), [], False
+                if kind != "ok":
+                    payload = f"the sub-check failed on a Dask worker: {payload}"
+                yield site, (kind, payload)
             elif cancel is not None and cancel.cancelled:
-                yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
-            elif site.id in overran:
-                yield _undecided(site, options, Reason.TIMEOUT, "the Dask worker overran its time budget",
-                                 context), [], False
+                yield site, ("cancelled", "cancelled")
+            elif key in overran:
+                yield site, ("timeout", "the Dask worker overran its time budget")
             elif fut.status == "error":
                 exc = fut.exception()
                 if isinstance(exc, KilledWorker):
-                    msg = _killed_message(exc)
+                    yield site, ("crash", _killed_message(exc))
                 else:
-                    msg = f"the sub-check failed on a Dask worker: {type(exc).__name__}: {_first_line(exc)}"
-                yield _undecided(site, options, Reason.CRASHED, msg, context), [], False
+                    yield site, ("crash", f"the sub-check failed on a Dask worker: {type(exc).__name__}: "
+                                          f"{_first_line(exc)}")
             else:  # cancelled by no one here: the connection broke or the scheduler dropped it
-                why = ("lost the connection to the Dask scheduler" if client.status != "running"
-                       else f"the Dask scheduler dropped it ({fut.status})")
-                yield _undecided(site, options, Reason.CRASHED, why, context), [], False
+                yield site, ("crash", "lost the connection to the Dask scheduler" if client.status != "running"
+                             else f"the Dask scheduler dropped it ({fut.status})")
     finally:
         finished.set()
         if any(not f.done() for f in futures):  # the caller stopped early

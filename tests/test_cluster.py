@@ -46,6 +46,7 @@ def program_of(name: str):
 
 
 def split(items):
+    items = list(items)
     return ([i for i in items if isinstance(i, AssertionResult)], [i for i in items if isinstance(i, Finding)])
 
 
@@ -55,12 +56,26 @@ def busy_tasks(address: str) -> int:
     return sum(client.run(lambda dask_worker: dask_worker.state.executing_count).values())
 
 
+def explored_here(*args, **kwargs):
+    raise AssertionError("a check on the cluster explored the program in the client")
+
+
+def only_on_the_cluster(monkeypatch):
+    """From now on any exploration in this process fails the test (the
+    workers are other processes: they are not patched)."""
+    import analysis.check
+
+    monkeypatch.setattr(analysis.check, "_sub_check", explored_here)
+    monkeypatch.setattr(analysis.check, "check_findings", explored_here)
+
+
 @pytest.mark.parametrize("name, mode", [("median.c", "baseline"), ("reorder_bad.c", "baseline"),
                                         ("abort_is_global.c", "dpor"), ("segments.c", "dpor-ag")])
-def test_the_cluster_gives_the_local_verdicts_run_counts_and_traces(cluster, name, mode):
+def test_the_cluster_gives_the_local_verdicts_run_counts_and_traces(cluster, name, mode, monkeypatch):
     program = program_of(name)
     options = Options(mode=mode, timeout_s=60)  # workers=1: one sub-check after the other, here
     local_results, local_findings = split(check(program, options))
+    only_on_the_cluster(monkeypatch)
     remote_results, remote_findings = split(check(program, Options(mode=mode, timeout_s=60,
                                                                    scheduler=cluster.scheduler_address)))
     assert len(remote_results) == len(program.assertions()) > 0
@@ -72,6 +87,15 @@ def test_the_cluster_gives_the_local_verdicts_run_counts_and_traces(cluster, nam
 
     assert sorted(map(key, remote_results), key=repr) == sorted(map(key, local_results), key=repr)
     assert set(remote_findings) == set(local_findings)
+
+
+@pytest.mark.parametrize("name", ["deadlock.c", "divzero.c"])
+def test_the_exploration_for_findings_runs_on_the_cluster_too(cluster, name, monkeypatch):
+    program = program_of(name)
+    _, local = split(check(program, Options(mode="baseline", timeout_s=60)))
+    only_on_the_cluster(monkeypatch)
+    _, remote = split(check(program, Options(mode="baseline", timeout_s=60, scheduler=cluster.scheduler_address)))
+    assert remote == local and any(f.trace is not None for f in remote)
 
 
 def test_the_command_line_runs_on_the_cluster(cluster, capsys):
