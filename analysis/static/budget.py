@@ -11,7 +11,9 @@ a check in one thread does not see another's. With no budget set (tests, the
 front end) :func:`poll` does nothing.
 
 Whatever an analysis caches is cached only once complete, so an interrupted
-analysis leaves nothing half-done behind for the next check.
+analysis leaves nothing half-done behind for the next check; the one
+exception is the slice base (:meth:`analysis.static.facts.Facts.slice_base`),
+kept consistent between steps and continued by the next sub-check.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ process is cheap; the worker recomputes what it asks for.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from analysis.ir import Call, Program
@@ -19,7 +20,7 @@ from analysis.static.defuse import ReachingDefs, reaching_definitions
 from analysis.static.escape import shared_ids
 from analysis.static.pointsto import MemObject, PointsTo, points_to
 from analysis.static.reach import Reach, reach_of, returning_distance
-from analysis.static.slicing import Slice, base_slicer, slice_of
+from analysis.static.slicing import Slice, base_seeds, base_slicer, slice_of
 from analysis.static.writers import WriterIndex, writer_index
 
 
@@ -100,9 +101,17 @@ class Facts:
     # ---------------------------------------------------------------- per assertion
 
     def slice_base(self, other_assertions: bool = True):
-        """What every slice contains (see :func:`analysis.static.slicing.base_slicer`)."""
-        return self._cached(("slice_base", other_assertions),
-                            lambda: base_slicer(self.program, self, other_assertions))
+        """What every slice contains (see :func:`analysis.static.slicing.base_slicer`).
+        It is most of the cost of a slice: when the budget runs out while it
+        is computed, the next sub-check continues it instead of starting over."""
+        key = ("slice_base", other_assertions)
+        done = self._cache.get(key)
+        if done is not None:
+            return done
+        with _RESUMING:
+            partial_key = ("slice_base_partial", other_assertions)
+            partial = self._cached(partial_key, lambda: base_seeds(self.program, self, other_assertions))
+            return self._cached(key, lambda: base_slicer(self.program, self, other_assertions, partial))
 
     def slice(self, assertion_id: str, other_assertions: bool = True) -> Slice:
         """See :func:`analysis.static.slicing.slice_of`."""
@@ -146,4 +155,5 @@ def remember(program: Program, pts: PointsTo) -> Facts:
 
 
 _KEEP = 4
+_RESUMING = threading.Lock()  # one thread at a time continues a partial slice base
 _RECENT: dict[int, Facts] = {}

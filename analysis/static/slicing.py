@@ -66,10 +66,19 @@ class Slice:
 
 def find_assertion(program: Program, assertion_id: str) -> tuple[str, int]:
     """``(func, pc)`` of the assertion with this id; ValueError if none."""
-    for site in program.assertions():
-        if site.id == assertion_id:
-            return site.func, site.pc
-    raise ValueError(f"no assertion {assertion_id!r} in {program.path}")
+    known = _SITES.get(id(program))
+    if known is None or known[0] is not program:
+        known = (program, {s.id: (s.func, s.pc) for s in program.assertions()})
+        if len(_SITES) >= 4:
+            _SITES.pop(next(iter(_SITES)))
+        _SITES[id(program)] = known
+    site = known[1].get(assertion_id)
+    if site is None:
+        raise ValueError(f"no assertion {assertion_id!r} in {program.path}")
+    return site
+
+
+_SITES: dict = {}  # id(program) -> (program, assertion id -> (func, pc)), the last few programs
 
 
 def slice_of(program: Program, assertion_id: str, facts: "Facts", *,
@@ -83,10 +92,20 @@ def slice_of(program: Program, assertion_id: str, facts: "Facts", *,
     return Slice(assertion_id, tuple(sorted((f, frozenset(p)) for f, p in slicer.pcs.items())))
 
 
-def base_slicer(program: Program, facts: "Facts", other_assertions: bool) -> "_Slicer":
+def base_slicer(program: Program, facts: "Facts", other_assertions: bool,
+                partial: "_Slicer | None" = None) -> "_Slicer":
     """The closure of what is in every slice; each assertion's slice continues
     from a copy of it. (With ``other_assertions``, every assertion is in it,
-    so all slices of a program are this one.)"""
+    so all slices of a program are this one.) ``partial``: a slicer from
+    :func:`base_seeds` to run to its end (if the budget runs out meanwhile,
+    it stays consistent and a later call continues it)."""
+    slicer = partial if partial is not None else base_seeds(program, facts, other_assertions)
+    slicer.run()
+    return slicer
+
+
+def base_seeds(program: Program, facts: "Facts", other_assertions: bool) -> "_Slicer":
+    """A slicer holding what every slice starts from, not yet closed."""
     slicer = _Slicer(program, facts)
     for f in program.functions:
         for i, instr in enumerate(f.body):
@@ -95,8 +114,6 @@ def base_slicer(program: Program, facts: "Facts", other_assertions: bool) -> "_S
                 and (instr.op in _ALWAYS or (other_assertions and instr.op is Op.ASSERT))
             ):
                 slicer.add(f.name, i)
-        poll()
-    slicer.run()
     return slicer
 
 
@@ -133,6 +150,9 @@ class _Slicer:
             self.work.append((func, pc))
 
     def run(self) -> None:
+        """Close the slice. The budget is polled only between two steps, so
+        when it runs out the slicer is consistent and ``run`` may be called
+        again to go on."""
         visits = 0
         while self.work or self.param_work:
             if self.param_work:

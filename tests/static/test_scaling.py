@@ -197,6 +197,34 @@ def test_an_interrupted_analysis_leaves_no_partial_fact():
     assert facts.slice(site.id) == fresh_facts(program).slice(site.id)
 
 
+class _Stingy:
+    """A budget that runs out at every ``every``-th poll."""
+
+    def __init__(self, every: int):
+        self.every, self.polls = every, 0
+
+    def poll(self):
+        self.polls += 1
+        if self.polls % self.every == 0:
+            raise budget.BudgetExpired("timeout")
+
+
+def test_a_slice_base_interrupted_again_and_again_is_continued_to_the_same_slice():
+    program = parse_program(chain_program(300, chain=100), "chain.c")
+    facts = fresh_facts(program)
+    site = program.assertions()[0]
+    stingy, interruptions = _Stingy(1), 0
+    for _ in range(1000):
+        try:
+            with budget.bounded(stingy):
+                facts.slice_base()
+            break
+        except budget.BudgetExpired:
+            interruptions += 1
+    assert interruptions >= 3
+    assert facts.slice(site.id) == fresh_facts(program).slice(site.id)
+
+
 def test_a_tiny_timeout_on_a_big_program_is_a_timeout_never_holds():
     program = parse_program(chain_program(1500, chain=500), "big.c")
     options = Options(mode="dpor-ag", timeout_s=0.05)
