@@ -102,7 +102,7 @@ class Explorer:
                                  park_blocked=opts.enabled("park_blocked"))
         E.pivot_on_single = self.reduction.pivot_on_single
         E.observer = self.reduction.on_event
-        self.races = RaceDetector(E) if opts.report_races else None
+        self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
         if self.races is not None:
             E.access_note = self.races.note
         self.reduction.start(self)

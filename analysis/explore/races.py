@@ -25,9 +25,11 @@ records accesses exactly as before):
   adjacent ones. Concrete addresses overlap when their byte ranges meet;
   when either is symbolic the solver must show they can overlap under the
   path condition of the second access (an unknown answer reports nothing).
-  Each run is scanned from its start: keeping the state after shared
-  prefixes saved five sixths of the events scanned but cost as much in
-  copies (baseline on tests/programs/node_locks.c), so it is not done.
+  Runs of a depth-first search share prefixes: the detector keeps its state
+  for the events of the last run with an undo trail, and a run is scanned
+  from where it leaves the last one (optimisation ``race_prefix_reuse``,
+  counted as ``races_events_reused``; off, every run is scanned from its
+  start).
   Each pair of statements (the two spans, unordered) is reported once per
   exploration as a :class:`~analysis.report.Finding` of kind DATA_RACE at
   the second access. Which run shows a pair first differs between modes, so
@@ -66,7 +68,7 @@ from analysis.ir import IntType
 from analysis.explore import vclock
 from analysis.report import Finding, FindingKind, Trace
 from analysis.symex.pivots import BudgetExpired
-from analysis.symex.state import Access, State, cons_list
+from analysis.symex.state import Access, State
 
 RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of a race's trace
 
@@ -120,8 +122,10 @@ class RaceDetector:
     ``note`` is the engine's ``access_note``; ``on_run`` is called at every
     leaf and returns the new findings."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, reuse_prefixes: bool = True):
         self.E = engine
+        self.reuse_prefixes = reuse_prefixes
+        self.last: _Run | None = None  # the state after the last run's events, kept for reuse
         self.reported: set = set()
         self.held: dict = {}  # pair -> finding showing it against source order
         self.counters: dict[str, int] = {}
@@ -146,9 +150,28 @@ class RaceDetector:
     def on_run(self, st: State) -> list[Finding]:
         """Scan the run ending in ``st``: the races it shows first."""
         try:
-            run = _Run(self, st)
-            for ev in cons_list(st.events):
-                run.event(ev)
+            if not self.reuse_prefixes:
+                run = _Run(self, st)
+                for cell in reversed(_cells(st.events)):
+                    run.push(cell)
+                return run.found
+            run = self.last if self.last is not None else _Run(self, st)
+            self.last = None  # until the scan below finishes: a failure leaves no half state
+            run.st, run.found = st, []
+            suffix, keep = [], 0
+            cell = st.events
+            while cell is not None:
+                i = run.position.get(id(cell))
+                if i is not None and run.cells[i] is cell:
+                    keep = i + 1
+                    break
+                suffix.append(cell)
+                cell = cell[1]
+            run.undo_to(keep)
+            self.count("races_events_reused", keep)
+            for cell in reversed(suffix):
+                run.push(cell)
+            self.last = run
             return run.found
         except BudgetExpired:
             raise
@@ -157,11 +180,30 @@ class RaceDetector:
             return []
 
 
+_MISSING = object()
+
+
+def _cells(events) -> list:
+    """The cells of a persistent list of events, newest first."""
+    out = []
+    while events is not None:
+        out.append(events)
+        events = events[1]
+    return out
+
+
 class _Run:
-    """The happens-before state of one run, built event by event."""
+    """The happens-before state of one run, built event by event. Every
+    change to its tables goes through :meth:`put`/:meth:`pop`, which record
+    the old value on a trail, so that :meth:`undo_to` can go back to the
+    state after any earlier event of the run."""
 
     def __init__(self, det: RaceDetector, st: State):
         self.det, self.st, self.E = det, st, det.E
+        self.trail: list = []  # (table, key, old value or _MISSING)
+        self.cells: list = []  # the events cells scanned, oldest first
+        self.marks: list[int] = []  # trail length before each of them
+        self.position: dict[int, int] = {}  # id of a scanned cell -> its index
         self.clocks: dict[int, tuple] = {}
         self.seq: dict[int, int] = {}
         self.pending: dict[int, tuple] = {}  # joined into the thread's clock at its next event
@@ -175,17 +217,55 @@ class _Run:
         self.by_object: dict = {}  # object id (None: not known) -> {key: _Seen}
         self.found: list[Finding] = []
 
+    def put(self, table: dict, key, value) -> None:
+        self.trail.append((table, key, table.get(key, _MISSING)))
+        table[key] = value
+
+    def pop(self, table: dict, key, default=None):
+        if key not in table:
+            return default
+        value = table[key]
+        self.trail.append((table, key, value))
+        del table[key]
+        return value
+
+    def undo_to(self, k: int) -> None:
+        """Back to the state after the first ``k`` scanned events."""
+        if k >= len(self.cells):
+            return
+        mark = self.marks[k]
+        trail = self.trail
+        while len(trail) > mark:
+            table, key, old = trail.pop()
+            if old is _MISSING:
+                del table[key]
+            else:
+                table[key] = old
+        for cell in self.cells[k:]:
+            del self.position[id(cell)]
+        del self.cells[k:], self.marks[k:]
+
+    def push(self, cell) -> None:
+        """Scan the event of ``cell``, the next of the run."""
+        self.marks.append(len(self.trail))
+        self.position[id(cell)] = len(self.cells)
+        self.cells.append(cell)
+        self.event(cell[0])
+
     def event(self, ev) -> None:
         t = ev.tid
-        n = self.seq[t] = self.seq.get(t, 0) + 1
+        n = self.seq.get(t, 0) + 1
+        self.put(self.seq, t, n)
         c = self.clocks.get(t, ())
         if t in self.pending:
-            c = vclock.join(c, self.pending.pop(t))
+            c = vclock.join(c, self.pop(self.pending, t))
         c = vclock.tick(c, t, n)
-        for s in ev.syncs:  # acquisitions come before the event's accesses
+        syncs = ev.syncs
+        atomic = False
+        for s in syncs:  # acquisitions come before the event's accesses
             if not s.blocked:
                 c = self.acquire(t, s.op, s.obj, c)
-        atomic = any(s.op == "atomic_begin" for s in ev.syncs)
+            atomic = atomic or s.op == "atomic_begin"
         for a in ev.accesses:
             if not isinstance(a, RaceAccess):
                 continue
@@ -193,16 +273,16 @@ class _Run:
                 c = self.atomic_access(a, c)
             else:
                 self.access(a, t, n, c)
-        for s in ev.syncs:  # releases after them (a thread's last accesses before its end)
+        for s in syncs:  # releases after them (a thread's last accesses before its end)
             self.release(t, s.op, s.obj, s.blocked, ev.index, c)
-        self.clocks[t] = c
+        self.put(self.clocks, t, c)
 
     # ------------------------------------------------------------------ synchronization
 
     def acquire(self, t: int, op: str, obj, c: tuple) -> tuple:
         if op == "mutex_lock":
             c = vclock.join(c, self.locks.get(obj, ()))
-            w = self.waiting_on.pop(t, None)
+            w = self.pop(self.waiting_on, t)
             if w is not None:  # the lock that ends a condition wait
                 for index, sc in self.signals.get(w[0], ()):
                     if index > w[1]:
@@ -210,31 +290,31 @@ class _Run:
         elif op == "thread_join":
             c = vclock.join(c, self.ends.get(obj, ()))
         elif op == "barrier_wait":  # the last arrival: every arrival before every departure
-            c = vclock.join(c, self.arrived.pop(obj, ()))
-            for w in self.waiting_at.pop(obj, ()):
-                self.pending[w] = vclock.join(self.pending.get(w, ()), c)
+            c = vclock.join(c, self.pop(self.arrived, obj, ()))
+            for w in self.pop(self.waiting_at, obj, ()):
+                self.put(self.pending, w, vclock.join(self.pending.get(w, ()), c))
         return c
 
     def release(self, t: int, op: str, obj, blocked: bool, index: int, c: tuple) -> None:
         if op == "mutex_unlock":
-            self.locks[obj] = vclock.join(self.locks.get(obj, ()), c)
+            self.put(self.locks, obj, vclock.join(self.locks.get(obj, ()), c))
         elif op == "thread_create":
-            self.pending[obj] = vclock.join(self.pending.get(obj, ()), c)
+            self.put(self.pending, obj, vclock.join(self.pending.get(obj, ()), c))
         elif op == "end":
-            self.ends[obj] = c
+            self.put(self.ends, obj, c)
         elif op == "barrier_wait" and blocked:
-            self.arrived[obj] = vclock.join(self.arrived.get(obj, ()), c)
-            self.waiting_at.setdefault(obj, []).append(t)
+            self.put(self.arrived, obj, vclock.join(self.arrived.get(obj, ()), c))
+            self.put(self.waiting_at, obj, self.waiting_at.get(obj, ()) + (t,))
         elif op == "cond_wait" and blocked:
-            self.waiting_on[t] = (obj, index)
+            self.put(self.waiting_on, t, (obj, index))
         elif op in ("cond_signal", "cond_broadcast"):
-            self.signals.setdefault(obj, []).append((index, c))
+            self.put(self.signals, obj, self.signals.get(obj, ()) + ((index, c),))
 
     def atomic_access(self, a: RaceAccess, c: tuple) -> tuple:
         if not isinstance(a.addr, int):
             return c
         if a.write:
-            self.released[a.addr] = vclock.join(self.released.get(a.addr, ()), c)
+            self.put(self.released, a.addr, vclock.join(self.released.get(a.addr, ()), c))
             return c
         return vclock.join(c, self.released.get(a.addr, ()))
 
@@ -256,7 +336,7 @@ class _Run:
         else:
             groups = [self.by_object.get(oid, {}), self.by_object.get(None, {})]
         for group in groups:
-            for seen in list(group.values()):
+            for seen in group.values():
                 b = seen.access
                 if seen.tid == t or not (a.write or b.write) or vclock.covers(c, seen.tid, seen.seq):
                     continue
@@ -275,9 +355,12 @@ class _Run:
                     self.found.append(self.finding(b, a, overlap))
                 else:
                     det.held[key] = self.finding(b, a, overlap)
-        group = self.by_object.setdefault(oid, {})
+        group = self.by_object.get(oid)
+        if group is None:
+            group = {}
+            self.put(self.by_object, oid, group)
         addr_key = a.addr if isinstance(a.addr, int) else a.addr.get_id()
-        group[(t, a.span, a.write, addr_key, a.size)] = _Seen(t, n, a)
+        self.put(group, (t, a.span, a.write, addr_key, a.size), _Seen(t, n, a))
 
     def overlap(self, x: RaceAccess, y: RaceAccess):
         """When do the byte ranges of ``x`` and ``y`` meet: True, False or a condition."""

@@ -159,3 +159,23 @@ def test_a_race_shown_in_either_order_or_by_other_threads_has_one_key():
     assert finding_key(other) == finding_key(f)
     unmarked = replace(f, trace=replace(f.trace, steps=tuple(replace(s, action="x") for s in steps)))
     assert finding_key(unmarked) != finding_key(f)
+
+
+@pytest.mark.parametrize("name", ["racy_counter.c", "barrier_phases.c", "symbolic_index.c", "publish_twice.c",
+                                  "condvar.c", "atomic_flag.c"])
+def test_reusing_the_last_runs_prefix_finds_what_a_scan_from_the_start_finds(name):
+    outcomes = []
+    for reuse in (True, False):
+        opts = Options(mode="baseline", report_races=True, optimisations=(("race_prefix_reuse", reuse),))
+        ex = Explorer(program(name), opts).run()
+        outcomes.append(([(f.span, f.message, f.trace) for f in ex.findings], ex.stats.counter("races_events_reused")))
+    (with_reuse, reused), (without, not_reused) = outcomes
+    assert with_reuse == without
+    assert reused > 0 and not_reused == 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", SOURCES)
+def test_no_scan_fails(name, mode):
+    ex = Explorer(program(name), Options(mode=mode, report_races=True)).run()
+    assert ex.stats.counter("races_internal_errors") == 0 and ex.stop is None
