@@ -13,10 +13,29 @@
           and statements after them
     1-2 assertions, anywhere in the routines or after the joins.
 
+    atomic blocks: __VERIFIER_atomic_begin(); ..; __VERIFIER_atomic_end(); around
+    loads, stores, increments, ifs and loops (never a lock, a wait or another
+    atomic block); inside, an expression may read two globals.
+
+    In a third of the programs, a condition variable c0 (PTHREAD_COND_INITIALIZER)
+    with a mutex m and a flag global g: 1-2 routines get a waiter
+        pthread_mutex_lock(&m); while (guard) pthread_cond_wait(&c0, &m); [g--;|g = k;|l = g;]
+        pthread_mutex_unlock(&m);
+    (`if` instead of `while` one time in three; the guard is mostly `g == init`,
+    `g <= init` or `g < k`), and 1-2 routines (or main while the threads run)
+    a signaller: an update of g and pthread_cond_signal/broadcast(&c0), under m
+    in either order, or the signal after the locked update, or no lock at all,
+    or the signal alone. The other statements of those programs are fewer
+    (budget 1 with 2 threads, 0 with 3). Signals are never in loops and run
+    at most cprog.MAX_WAIT_ROUNDS times per run, so no wait loop exceeds the
+    engine's unwind bound. Lost wake-ups make many of these programs deadlock
+    in some schedule: the oracle reports it.
+
 It keeps the contracts of :mod:`cprog`: no overflow (constants within -2..3,
 multiplications by constants within -2..2 only, loops of at most 2 rounds),
 at most one global read per expression while other threads may run, nested
-mutexes never relocked. Two mutexes taken in both orders can deadlock: the
+mutexes never relocked, waits only in a locked block of their mutex, nothing
+that blocks inside an atomic block. Two mutexes taken in both orders can deadlock: the
 oracle reports it. Sizes are small enough that a naive explorer's runs
 (:attr:`oracle.Outcome.runs`) are mostly in the tens or hundreds; the tests
 reject the rare program above their budget.
@@ -249,7 +268,8 @@ def open_paths(body: tuple[C.Stmt, ...], mutex: str, loops: bool = True, prefix=
 
 
 def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) -> C.Locked:
-    """``lock; while/if (guard) wait; then 0-1 statement; unlock``: mostly the
+    """``lock; while/if (guard) wait; then 0-1 statement and, half the
+    time, an assertion on the flag; unlock``: mostly the
     textbook guard on a flag global, sometimes any condition."""
     g = C.Global(flag)
     shape = draw(st.sampled_from(["flag", "flag", "count", "any"]))
@@ -269,6 +289,13 @@ def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) 
             after.append(C.Store(flag, C.Const(initial)))
         else:
             after.append(C.Assign(draw(st.sampled_from(scope.locals)), g))
+    if draw(st.booleans()):
+        # What the guard promised, checked where a woken consumer relies on
+        # it (an `if` guard, a second consumer or a stolen update break it).
+        where = draw(st.integers(0, len(after)))
+        check = C.Assert(0, C.Bin(draw(st.sampled_from(C.CMP_OPS)), g,
+                                  C.Const(draw(st.integers(-1, 2)))))
+        after.insert(where, check)
     return C.Locked(mutex, (wait,) + tuple(after))
 
 
@@ -427,7 +454,8 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
 
     # The assertions: in a routine (any block) or in main after the joins.
     routines = list(routines)
-    for _ in range(draw(st.integers(1, 2))):
+    placed = len(C.assertions(C.Program(globals_, mutexes, tuple(routines), (), (), ())))
+    for _ in range(draw(st.integers(max(0, 1 - placed), 2 - placed))):
         where = draw(st.integers(0, n_routines))  # n_routines: main
         if where == n_routines:
             scope = Scope(input_names + ("r0",), gnames, (), concurrent=False)
