@@ -45,6 +45,7 @@ from analysis.ir import (
     VoidType,
     type_size,
 )
+from analysis.frontend.lower_ambig import regroup
 from analysis.frontend.ctypes import CHAR, INT, UINT, I64, U64, align_of
 from analysis.frontend.lower_const import binary, cast, const, ptr_add, truth, unary
 from analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSym, VarSym
@@ -274,11 +275,10 @@ class ExprLowering:
         op = node.child_by_field_id(F.operator).type
         if op in ("&&", "||"):
             return self.logical(node, used=True)
+        fixed = self.misread_chain(node)  # (T)-x read as a subtraction, ...
+        if fixed is not None:
+            return fixed
         lnode = node.child_by_field_id(F.left)
-        if op in ("-", "+", "*", "&") and lnode.type == "parenthesized_expression":
-            t = self.typedef_named(lnode)
-            if t is not None:  # (T)-x read as a subtraction: a cast of -x
-                return self.cast_of_unary(t, op, node.child_by_field_id(F.right), node)
         left = self.rvalue(lnode)
         right = self.rvalue(node.child_by_field_id(F.right))
         return self.bounded(self.arith(op, left, right, node), node)
@@ -383,13 +383,14 @@ class ExprLowering:
 
     def unary_expr(self, node: ts.Node) -> Expr:
         op = node.child_by_field_id(F.operator).type
-        arg_node = node.child_by_field_id(F.argument)
+        return self.unary_value(op, self.rvalue(node.child_by_field_id(F.argument)), node)
+
+    def unary_value(self, op: str, e: Expr, node: ts.Node) -> Expr:
+        """``op e`` for the unary ``-``, ``+``, ``~`` and ``!``."""
         if op == "!":
-            e = self.rvalue(arg_node)
             if isinstance(e.type, PtrType):
                 return binary("==", e, Const(0, e.type), INT)
             return unary("!", e, INT)
-        e = self.rvalue(arg_node)
         if not isinstance(e.type, IntType):
             self.u.unsupported(node, f"'{op}' of a non-integer")
             return e
@@ -466,6 +467,9 @@ class ExprLowering:
         return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft, is_float)
 
     def cast_expr(self, node: ts.Node) -> Expr:
+        parts = self.value_cast(node)
+        if parts is not None:  # (v)-1 with v a variable read as a cast
+            return self.lower_item(regroup([parts[0], parts[2]], [parts[1]]), node)
         t, is_float = self.type_descriptor(node.child_by_field_id(F.type))
         if is_float:
             self.u.unsupported(node, "conversion to a floating type")
@@ -519,18 +523,16 @@ class ExprLowering:
         return None
 
     def sizeof_expr(self, node: ts.Node) -> Expr:
+        parts = self.sizeof_cast(node)
+        if parts is not None:  # sizeof(int)-1 read as sizeof((int)-1)
+            return self.lower_item(regroup([parts[0], parts[2]], [parts[1]]), node)
         tnode = node.child_by_field_id(F.type)
         value = node.child_by_field_id(F.value)
         if tnode is not None:
             t, _ = self.type_descriptor(tnode)
         else:
             t = self.typedef_named(value) or self.type_of(value)
-        t = self.complete(t)
-        if isinstance(t, ArrayType) and t.length is None:
-            self.u.unsupported(node, "sizeof of an array of unknown size")
-        if isinstance(t, FuncType):
-            return const(1, self.ct.size_t)
-        return const(type_size(t), self.ct.size_t)
+        return self.size_of_type(t, node)
 
     def alignof_expr(self, node: ts.Node) -> Expr:
         tnode = node.child_by_field_id(F.type)
@@ -611,6 +613,20 @@ class ExprLowering:
         prefix = first in ("++", "--")
         op = (first if prefix else node.children[-1].type)[0]
         arg = node.child_by_field_id(F.argument)
+        if not prefix and arg.type == "unary_expression":
+            # the parser reads -!a++ as (-!a)++, which is not C: it is -!(a++)
+            outer = []
+            while arg.type == "unary_expression":
+                outer.append(arg)
+                arg = arg.child_by_field_id(F.argument)
+            e = self.increment(node, arg, False, op, used)
+            for u in reversed(outer):
+                e = self.unary_value(u.child_by_field_id(F.operator).type, e, u)
+            return e
+        return self.increment(node, arg, prefix, op, used)
+
+    def increment(self, node: ts.Node, arg: ts.Node, prefix: bool, op: str, used: bool) -> Expr:
+        """``arg++``/``arg--`` (``op`` is ``+``/``-``), or the prefix forms."""
         loc = self.lvalue(arg)
         if not isinstance(loc.type, (IntType, PtrType)):
             self.u.unsupported(node, "increment of a non-scalar")

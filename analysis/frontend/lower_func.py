@@ -16,6 +16,7 @@ import tree_sitter as ts
 
 from analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
 from analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
+from analysis.frontend.lower_ambig import AmbiguityLowering
 from analysis.frontend.lower_atomic import AtomicLowering
 from analysis.frontend.lower_call import CallLowering
 from analysis.frontend.lower_expr import ExprLowering
@@ -47,7 +48,7 @@ class Checkpoint:
 
 
 class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
-              InitLowering, AtomicLowering, StringLowering):
+              InitLowering, AtomicLowering, StringLowering, AmbiguityLowering):
     def __init__(
         self,
         unit: Unit,
@@ -74,6 +75,7 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
         self.ret_type: CType | None = None
         self.sites: list[tuple[int, set, Span]] = []
         self.heights: dict[int, tuple[int, object]] = {}
+        self.chain_inner: set[int] = set()
 
     # -- buffer -------------------------------------------------------------
 
