@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from analysis import check as engine
 from tests.differential import compare, gen, oracle, regression_files
 from tests.differential import cprog as C
-from tests.differential.handwritten import cmp, fig2, g, k, two_threads
+from tests.differential.handwritten import cmp, fig2, g, k, threads, two_threads
 
 EXAMPLES = int(os.environ.get("DISTAFF_DIFF_EXAMPLES", "150"))
 MAX_RUNS = int(os.environ.get("DISTAFF_DIFF_MAX_RUNS", "300"))
@@ -67,21 +67,42 @@ def _lock_order_inversion():
                        mutexes=("a", "b"), post=[C.Assert(0, cmp("==", g, k(2)))])
 
 
+def _two_consumers(loop: bool):
+    """Two consumers, one item: with `if` around the wait, a woken consumer
+    may find the item taken; with `while` it waits again (for ever)."""
+    wait = C.CondWait("c", "m", cmp("==", g, k(0)), loop)
+    consumer = [C.Locked("m", (wait, C.Incr("g", -1), C.Assert(0, cmp(">=", g, k(0)))))]
+    producer = [C.Locked("m", (C.Incr("g", 1), C.Signal("c")))]
+    return threads({"consumer": ((), consumer), "producer": ((), producer)},
+                   ["consumer", "consumer", "producer"])
+
+
+def _lost_wakeup():
+    consumer = [C.Locked("m", (C.CondWait("c", "m", cmp("==", g, k(0))),))]
+    return threads({"consumer": ((), consumer),
+                    "producer": ((), [C.Store("g", k(1)), C.Signal("c")])},
+                   ["consumer", "producer"], post=[C.Assert(0, cmp("==", g, k(1)))])
+
+
+# name: (program, its assertions' statuses, whether it can deadlock)
 KNOWN = {
-    "lost-update": (_lost_update(False), ["violated"]),
-    "locked-increment": (_lost_update(True), ["holds"]),
-    "fig2-reorder": (fig2(10, 20), ["holds"]),
-    "fig2-swapped": (fig2(20, 10), ["violated"]),
-    "lock-order-inversion": (_lock_order_inversion(), ["holds"]),
+    "lost-update": (_lost_update(False), ["violated"], False),
+    "locked-increment": (_lost_update(True), ["holds"], False),
+    "fig2-reorder": (fig2(10, 20), ["holds"], False),
+    "fig2-swapped": (fig2(20, 10), ["violated"], False),
+    "lock-order-inversion": (_lock_order_inversion(), ["holds"], True),
+    "if-wait-two-consumers": (_two_consumers(False), ["violated"], True),
+    "while-wait-two-consumers": (_two_consumers(True), ["holds"], True),
+    "lost-wakeup": (_lost_wakeup(), ["holds"], True),
 }
 
 
 @pytest.mark.parametrize("name", sorted(KNOWN))
 def test_engine_agrees_on_programs_of_known_outcome(name):
-    program, statuses = KNOWN[name]
+    program, statuses, deadlock = KNOWN[name]
     outcome = oracle.explore(program)
     assert [compare.expected_status(v).label for v in outcome.assertions] == statuses
-    assert (outcome.deadlock is not None) == (name == "lock-order-inversion")
+    assert (outcome.deadlock is not None) == deadlock
     problems = compare.discrepancies(program, outcome=outcome)
     assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
 

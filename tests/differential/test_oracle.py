@@ -232,7 +232,8 @@ def test_if_around_a_wait_lets_two_consumers_take_one_item():
     for loop in (False, True):
         consumer = [C.Locked("m", (wait(cmp("==", g, k(0)), loop), C.Incr("g", -1),
                                    C.Assert(0, cmp(">=", g, k(0)))))]
-        p = threads({"c": ((), consumer), "p": ((), producer)}, ["c", "c", "p", "p"])
+        p = threads({"consumer": ((), consumer), "producer": ((), producer)},
+                    ["consumer", "consumer", "producer", "producer"])
         out = explore(p)
         (v,) = out.assertions
         assert v.reached and v.violated == (not loop)
