@@ -1,0 +1,155 @@
+"""The predefined macro tables: GNU spellings rewritten to standard C, what
+programs take from the system headers distaff does not read, the data models'
+limits, and the macros defined when a system header is included."""
+
+from __future__ import annotations
+
+
+# GNU spellings tree-sitter-c 0.24 does not parse everywhere, mapped to standard
+# C. ``__attribute__``/``__declspec`` give ERROR nodes after a variable's
+# declarator, before an enum's name and on statements; ``__const``,
+# ``__signed__``, ``__volatile__`` are not known at all; ``_Complex`` (in glibc's
+# bits/floatn.h), ``_Thread_local`` and ``__builtin_offsetof`` are not parsed;
+# ``__restrict`` is not accepted inside array brackets, ``__inline__`` not after
+# ``__asm__``. The others (``__extension__``, ``__asm__`` labels and statements,
+# ``__typeof__``, ``__int128``, ``_Float128``, ``__builtin_va_list``,
+# ``_Noreturn``, ``__thread``) parse as they are and are left alone.
+_GNU = """
+__attribute__(...)
+__attribute(...)
+__declspec(...)
+_Pragma(...)
+__const const
+__const__ const
+__signed signed
+__signed__ signed
+__volatile volatile
+__volatile__ volatile
+__restrict restrict
+__restrict__ restrict
+_Complex
+__complex__
+_Thread_local __thread
+__builtin_offsetof offsetof
+__ATOMIC_RELAXED 0
+__ATOMIC_CONSUME 1
+__ATOMIC_ACQUIRE 2
+__ATOMIC_RELEASE 3
+__ATOMIC_ACQ_REL 4
+__ATOMIC_SEQ_CST 5
+"""
+
+# What C programs take from the system headers distaff does not read.
+_LIBC = """
+NULL ((void*)0)
+EXIT_SUCCESS 0
+EXIT_FAILURE 1
+RAND_MAX 2147483647
+CHAR_BIT 8
+SCHAR_MIN (-128)
+SCHAR_MAX 127
+UCHAR_MAX 255
+CHAR_MIN (-128)
+CHAR_MAX 127
+SHRT_MIN (-32768)
+SHRT_MAX 32767
+USHRT_MAX 65535
+INT_MIN (-2147483647-1)
+INT_MAX 2147483647
+UINT_MAX 4294967295U
+LLONG_MIN (-9223372036854775807LL-1)
+LLONG_MAX 9223372036854775807LL
+ULLONG_MAX 18446744073709551615ULL
+INT8_MIN (-128)
+INT8_MAX 127
+UINT8_MAX 255
+INT16_MIN (-32768)
+INT16_MAX 32767
+UINT16_MAX 65535
+INT32_MIN (-2147483647-1)
+INT32_MAX 2147483647
+UINT32_MAX 4294967295U
+INT64_MIN (-9223372036854775807LL-1)
+INT64_MAX 9223372036854775807LL
+UINT64_MAX 18446744073709551615ULL
+PTHREAD_MUTEX_INITIALIZER { 0 }
+PTHREAD_COND_INITIALIZER { 0 }
+PTHREAD_RWLOCK_INITIALIZER { 0 }
+__STDC__ 1
+__STDC_VERSION__ 201112L
+__STDC_HOSTED__ 1
+__STDC_UTF_16__ 1
+__STDC_UTF_32__ 1
+__DATE__ "Jan  1 1970"
+__TIME__ "00:00:00"
+__CHAR_BIT__ 8
+__SIZEOF_SHORT__ 2
+__SIZEOF_INT__ 4
+__SIZEOF_LONG_LONG__ 8
+__INT_MAX__ 2147483647
+__LONG_LONG_MAX__ 9223372036854775807LL
+__SCHAR_MAX__ 127
+__SHRT_MAX__ 32767
+__ORDER_LITTLE_ENDIAN__ 1234
+__ORDER_BIG_ENDIAN__ 4321
+__BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__
+__linux__ 1
+__linux 1
+__unix__ 1
+__unix 1
+"""
+
+_LP64 = """
+__LP64__ 1
+_LP64 1
+__x86_64__ 1
+__x86_64 1
+__amd64__ 1
+__amd64 1
+__SIZEOF_LONG__ 8
+__SIZEOF_POINTER__ 8
+__SIZEOF_SIZE_T__ 8
+__WORDSIZE 64
+__LONG_MAX__ 9223372036854775807L
+LONG_MIN (-9223372036854775807L-1)
+LONG_MAX 9223372036854775807L
+ULONG_MAX 18446744073709551615UL
+SIZE_MAX 18446744073709551615UL
+SSIZE_MAX 9223372036854775807L
+PTRDIFF_MIN (-9223372036854775807L-1)
+PTRDIFF_MAX 9223372036854775807L
+INTPTR_MIN (-9223372036854775807L-1)
+INTPTR_MAX 9223372036854775807L
+UINTPTR_MAX 18446744073709551615UL
+"""
+
+_ILP32 = """
+__ILP32__ 1
+_ILP32 1
+__i386__ 1
+__i386 1
+__SIZEOF_LONG__ 4
+__SIZEOF_POINTER__ 4
+__SIZEOF_SIZE_T__ 4
+__WORDSIZE 32
+__LONG_MAX__ 2147483647L
+LONG_MIN (-2147483647L-1)
+LONG_MAX 2147483647L
+ULONG_MAX 4294967295UL
+SIZE_MAX 4294967295U
+SSIZE_MAX 2147483647
+PTRDIFF_MIN (-2147483647-1)
+PTRDIFF_MAX 2147483647
+INTPTR_MIN (-2147483647-1)
+INTPTR_MAX 2147483647
+UINTPTR_MAX 4294967295U
+"""
+
+# Defined when the system header is included: programs that do without it
+# may use these names themselves (``typedef int bool;``), and tree-sitter-c
+# parses them as C23's keywords anyway.
+_ON_INCLUDE = {
+    "stdbool.h": ("bool _Bool", "true 1", "false 0", "__bool_true_false_are_defined 1"),
+}
+
+_SPECIAL = ("__LINE__", "__FILE__", "__COUNTER__")
