@@ -84,6 +84,18 @@ def _lost_wakeup():
                    ["consumer", "producer"], post=[C.Assert(0, cmp("==", g, k(1)))])
 
 
+def _later_waiter_woken():
+    """t2 waits only while t1 waits, and fails only when woken: one signal
+    must be able to wake the later of two waiters (a first-in-first-out
+    choice misses the failure; the engine once made it)."""
+    first = [C.Locked("m", (C.Store("g", k(1)), C.CondWait("c", "m", k(1), loop=False)))]
+    second = [C.Locked("m", (C.CondWait("c", "m", cmp("==", g, k(1)), loop=False),
+                             C.Assert(0, cmp("!=", g, k(1)))))]
+    signaller = [C.Locked("m", (C.Signal("c"),))]
+    return threads({"t1": ((), first), "t2": ((), second), "t3": ((), signaller)},
+                   ["t1", "t2", "t3"])
+
+
 # name: (program, its assertions' statuses, whether it can deadlock)
 KNOWN = {
     "lost-update": (_lost_update(False), ["violated"], False),
@@ -94,6 +106,7 @@ KNOWN = {
     "if-wait-two-consumers": (_two_consumers(False), ["violated"], True),
     "while-wait-two-consumers": (_two_consumers(True), ["holds"], True),
     "lost-wakeup": (_lost_wakeup(), ["holds"], True),
+    "signal-wakes-the-later-waiter": (_later_waiter_woken(), ["violated"], True),
 }
 
 
