@@ -12,7 +12,7 @@ from analysis.explore.explorer import Explorer
 from analysis.frontend import parse_program
 from analysis.summaries import translate
 from analysis.summaries.cprint import Printer
-from analysis.summaries.evaluate import instantiate
+from analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
 from analysis.summaries.table import SummaryTable
 from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
 
@@ -77,6 +77,27 @@ def test_a_summary_is_evaluated_under_the_states_memory():
     assert not isinstance(instantiate(r == 0, frozenset(), st, E, X), bool)
     # an access past the object's end: the summary says nothing here
     assert instantiate(read == 3, frozenset({(x + 2, 4, False)}), st, E, X) is None
+
+
+def test_memory_reads_are_found_once_per_byte_and_shared_between_summaries():
+    _, ex = _explorer()
+    E = ex.engine
+    X = Variables(E.V.ctx, 64)
+    st = E.initial_state()
+    x = E.L.make(E.global_oids["x"])
+    read = z3.simplify(translate.load(X.memory, x, 4, E.V, 64))  # constant indices, as in a summary
+    memo = ReadsMemo(X)
+    one = memory_reads(read == 3, X, memo)
+    assert sorted(a for _, a in one) == [x, x + 1, x + 2, x + 3]
+    # a merged summary reads the same bytes, each once
+    both = memory_reads(z3.Or(read == 3, read > 7), X, memo)
+    assert sorted(a for _, a in both) == sorted(a for _, a in one)
+    # reads from two summaries given together are substituted once each
+    assert instantiate(z3.Or(read == 3, read > 7), frozenset(), st, E, X, one + both) is True
+    # an index that is not a constant: no reads to look up
+    r = X.reg(0, 0, "main", "p", 64)
+    assert memory_reads(z3.Select(X.memory, r) == 0, X, memo) is None
+    assert memory_reads(True, X, memo) == []
 
 
 def test_the_table_keeps_summaries_per_sleep_set():
