@@ -108,7 +108,7 @@ class Facts:
         done = self._cache.get(key)
         if done is not None:
             return done
-        with _RESUMING:
+        with self._cache.setdefault("resuming", threading.Lock()):  # one thread continues it
             partial_key = ("slice_base_partial", other_assertions)
             partial = self._cached(partial_key, lambda: base_seeds(self.program, self, other_assertions))
             return self._cached(key, lambda: base_slicer(self.program, self, other_assertions, partial))
@@ -147,13 +147,14 @@ def remember(program: Program, pts: PointsTo) -> Facts:
     """Make :func:`analyze` of ``program`` answer with facts built on
     ``pts`` (its points-to, already solved, e.g. by the escape analysis)."""
     facts = Facts(program, pts, shared_ids(pts), call_graph(program, pts))
-    _RECENT.pop(id(program), None)
-    while len(_RECENT) >= _KEEP:
-        _RECENT.pop(next(iter(_RECENT)))
-    _RECENT[id(program)] = facts
+    with _RECENT_LOCK:
+        _RECENT.pop(id(program), None)
+        while len(_RECENT) >= _KEEP:
+            _RECENT.pop(next(iter(_RECENT)))
+        _RECENT[id(program)] = facts
     return facts
 
 
 _KEEP = 4
-_RESUMING = threading.Lock()  # one thread at a time continues a partial slice base
 _RECENT: dict[int, Facts] = {}
+_RECENT_LOCK = threading.Lock()

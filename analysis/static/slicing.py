@@ -27,6 +27,7 @@ one outside the slice is a Type A or Type B pivot point (§6.1).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -69,9 +70,10 @@ def find_assertion(program: Program, assertion_id: str) -> tuple[str, int]:
     known = _SITES.get(id(program))
     if known is None or known[0] is not program:
         known = (program, {s.id: (s.func, s.pc) for s in program.assertions()})
-        if len(_SITES) >= 4:
-            _SITES.pop(next(iter(_SITES)))
-        _SITES[id(program)] = known
+        with _SITES_LOCK:
+            while len(_SITES) >= 4:
+                _SITES.pop(next(iter(_SITES)))
+            _SITES[id(program)] = known
     site = known[1].get(assertion_id)
     if site is None:
         raise ValueError(f"no assertion {assertion_id!r} in {program.path}")
@@ -79,6 +81,7 @@ def find_assertion(program: Program, assertion_id: str) -> tuple[str, int]:
 
 
 _SITES: dict = {}  # id(program) -> (program, assertion id -> (func, pc)), the last few programs
+_SITES_LOCK = threading.Lock()
 
 
 def slice_of(program: Program, assertion_id: str, facts: "Facts", *,
