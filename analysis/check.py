@@ -14,7 +14,9 @@ that Dask cluster (:mod:`analysis.cluster`, which raises its
 ``ClusterUnavailable`` when the scheduler cannot be used).
 
 Cancellation: ``cancel.cancelled`` is polled often by the engine (between
-instructions and solver calls); once set, the remaining assertions are yielded
+instructions and solver calls) and by the static analyses a sub-check runs
+(slices, reachability: :mod:`analysis.static.budget`, which also holds them to
+the sub-check's ``timeout_s``); once set, the remaining assertions are yielded
 with status UNKNOWN and reason CANCELLED, promptly.
 
 A sub-check explores with its assertion as the *target*; every other
