@@ -57,7 +57,8 @@ enabled thread -- sound and costly), ``slicing``; bounds
 ``summary_table_size`` and ``summary_max_size`` (integers; 0 or absent: no
 bound). Counted: ``ag_pruned_summary``, ``ag_pruned_type_a``,
 ``ag_type_b``, ``ag_type_b_reopened``, ``ag_prune_checks``,
-``ag_wp_false``, ``ag_rvar_wvar_races`` and the table's counts.
+``ag_wp_false``, ``ag_wp_skipped`` (pieces not walked back: their node's
+summary is false anyway), ``ag_rvar_wvar_races`` and the table's counts.
 """
 
 from __future__ import annotations
@@ -391,8 +392,38 @@ class AssertionGuided(Dpor):
         _merge(pst.setdefault("acc", {}), acc)
         if not self.use_summaries or not parent.done:
             return
+        wps = pst.setdefault("wps", {})
+        if self._doomed(parent, wps):
+            # the node's summary is false whatever this piece gives
+            self.count("ag_wp_skipped")
+            wps[parent.done[-1]] = (False, frozenset())
+            return
         pre, acc2 = self.W.through(parent.state, state, phi)
-        pst.setdefault("wps", {})[parent.done[-1]] = (pre, accesses | acc2)
+        wps[parent.done[-1]] = (pre, accesses | acc2)
+
+    def _doomed(self, node: Node, wps: dict) -> bool:
+        """Will :meth:`_combine` give ``false`` at ``node`` whatever its
+        current child's precondition is?"""
+        if node.kind is PivotKind.INTERLEAVE:
+            return any(c not in wps or wps[c][0] is False for c in node.done[:-1])
+        return self._no_disjunction(node)
+
+    def _no_disjunction(self, node: Node) -> bool:
+        """A branch node whose precondition is not the disjunction of its
+        children's: a choice by value, or one among threads or waiters."""
+        p = node.pivot
+        if p.by_value:
+            return True
+        t = node.state.threads[p.tid] if p.tid is not None else None
+        if t is not None and t.frames:
+            f = t.frames[-1]
+            i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
+            # a signal's options overlap (any waiter may be woken), so the
+            # disjunction of its children is not the node's precondition
+            if isinstance(i, ir.Intrinsic) and i.op in (ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN,
+                                                        ir.Op.COND_SIGNAL):
+                return True
+        return False
 
     def on_backtrack(self, node: Node) -> None:
         st = node.store
@@ -428,18 +459,8 @@ class AssertionGuided(Dpor):
             accesses |= got[1]
         if node.kind is PivotKind.INTERLEAVE:
             return (V.and_(*parts) if parts else False), accesses
-        p = node.pivot
-        if p.by_value:
+        if self._no_disjunction(node):
             return False, frozenset()
-        t = node.state.threads[p.tid] if p.tid is not None else None
-        if t is not None and t.frames:
-            f = t.frames[-1]
-            i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
-            # a signal's options overlap (any waiter may be woken), so the
-            # disjunction of its children is not the node's precondition
-            if isinstance(i, ir.Intrinsic) and i.op in (ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN,
-                                                        ir.Op.COND_SIGNAL):
-                return False, frozenset()
         return V.or_(*parts), accesses
 
     # ------------------------------------------------------------------ what the language server shows
