@@ -89,10 +89,13 @@ def slice_of(program: Program, assertion_id: str, facts: "Facts", *,
     """The slice of the assertion ``assertion_id`` of ``program`` (the program
     ``facts`` was computed for)."""
     func, pc = find_assertion(program, assertion_id)
-    slicer = facts.slice_base(other_assertions).copy()
+    base = facts.slice_base(other_assertions)
+    if pc in base.pcs.get(func, ()):  # nothing to add: every such slice is the base
+        return Slice(assertion_id, base.frozen())
+    slicer = base.copy()
     slicer.add(func, pc)
     slicer.run()
-    return Slice(assertion_id, tuple(sorted((f, frozenset(p)) for f, p in slicer.pcs.items())))
+    return Slice(assertion_id, slicer.frozen())
 
 
 def base_slicer(program: Program, facts: "Facts", other_assertions: bool,
@@ -133,6 +136,7 @@ class _Slicer:
         self.returns: set[str] = set()
         self.thread_results = False
         self.reads: set = set()  # (object, offset, size), or ALL_MEMORY: their writers are in
+        self._frozen = None
 
     def copy(self) -> "_Slicer":
         other = _Slicer(self.program, self.facts)
@@ -145,6 +149,13 @@ class _Slicer:
         other.thread_results = self.thread_results
         other.reads = set(self.reads)
         return other
+
+    def frozen(self) -> tuple[tuple[str, frozenset[int]], ...]:
+        """The pcs as :attr:`Slice.pcs` holds them (made once: call it on a
+        closed slicer only)."""
+        if self._frozen is None:
+            self._frozen = tuple(sorted((f, frozenset(p)) for f, p in self.pcs.items()))
+        return self._frozen
 
     def add(self, func: str, pc: int) -> None:
         pcs = self.pcs.setdefault(func, set())
