@@ -41,7 +41,7 @@ class Settings:
 
     check_on: str = "save"
     debounce_ms: int = 500
-    mode: str = "dpor"
+    mode: str = "dpor-ag"
     unwind: int = 8
     timeout_s: float | None = 30.0
     workers: int = 1

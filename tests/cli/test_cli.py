@@ -94,7 +94,7 @@ def test_json_is_one_document_with_each_file(capsys, tmp_path, fake_engine):
     assert code == 1
     assert [f["path"] for f in doc["files"]] == [str(a), str(b)]
     assert all(len(f["assertions"]) == 2 for f in doc["files"])
-    assert doc["options"]["mode"] == "dpor"
+    assert doc["options"]["mode"] == "dpor-ag"
 
 
 def test_sarif_is_one_log(capsys, source, fake_engine):

@@ -5,8 +5,8 @@ from server.settings import Settings, parse_settings
 def test_defaults_are_the_documented_ones():
     s = Settings()
     assert (s.check_on, s.debounce_ms, s.mode, s.unwind, s.timeout_s, s.workers, s.max_memory_mb) == (
-        "save", 500, "dpor", 8, 30.0, 1, 2048)
-    assert s.options() == Options(mode="dpor", unwind=8, timeout_s=30.0, workers=1)
+        "save", 500, "dpor-ag", 8, 30.0, 1, 2048)
+    assert s.options() == Options(mode="dpor-ag", unwind=8, timeout_s=30.0, workers=1)
 
 
 def test_every_key_is_read_and_mapped_to_options():

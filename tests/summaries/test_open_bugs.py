@@ -2,8 +2,7 @@
 
 Each file under ``open/`` names in a ``VIOLATED:`` header the lines of its
 assertions that can fail. dpor-ag's summary pruning once reported them as
-holding (fixed in d66f29c); every mode must find every one of them. dpor is
-the default mode until dpor-ag has been through more differential testing.
+holding (fixed in d66f29c); every mode must find every one of them.
 """
 
 import re

@@ -117,7 +117,7 @@ test("an invalid setting is reported to the user once", async () => {
   const warnings = fake.state.messages.filter((m) => m.level === "warning");
   assert.equal(warnings.length, 1);
   assert.match(warnings[0].text, /distaff\.mode: "fastest"/);
-  assert.equal(client.clientOptions.initializationOptions.mode, "dpor");
+  assert.equal(client.clientOptions.initializationOptions.mode, "dpor-ag");
 });
 
 test("Check From Here sends the server command with the cursor's position", async () => {

@@ -32,7 +32,7 @@ test("invalid values fall back to the default and are named", () => {
   const { settings, problems } = serverSettings(
     reader({ mode: "fast", unwind: 0, debounceMs: 2.5, workers: "4", checkOn: null, maxMemoryMB: null, timeout: -1 }),
   );
-  assert.equal(settings.mode, "dpor");
+  assert.equal(settings.mode, "dpor-ag");
   assert.equal(settings.unwind, 8);
   assert.equal(settings.debounceMs, 500);
   assert.equal(settings.workers, 1);
@@ -43,7 +43,7 @@ test("invalid values fall back to the default and are named", () => {
   const upper = serverSettings(reader({ unwind: 1001, workers: 257, timeout: null }));
   assert.deepEqual([upper.settings.unwind, upper.settings.workers, upper.settings.timeout], [8, 1, null]);
   assert.equal(upper.problems.length, 2);
-  assert.match(problems.join("\n"), /distaff\.mode: "fast" is not accepted, using "dpor"/);
+  assert.match(problems.join("\n"), /distaff\.mode: "fast" is not accepted, using "dpor-ag"/);
   assert.match(problems.join("\n"), /distaff\.unwind: 0/);
 });
 
