@@ -268,17 +268,27 @@ def open_paths(body: tuple[C.Stmt, ...], mutex: str, loops: bool = True, prefix=
 
 
 def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) -> C.Locked:
-    """``lock; while/if (guard) wait; then 0-1 statement and, half the
-    time, an assertion on the flag; unlock``: mostly the
-    textbook guard on a flag global, sometimes any condition."""
+    """``lock; [an update of the flag;] while/if (guard) wait; then 0-1
+    statement and, half the time, an assertion on the flag; unlock``:
+    mostly the textbook guard on a flag global, sometimes any condition. An
+    update before the wait (a third of the time) lets one waiter's guard
+    depend on another waiter being asleep, so that which of two sleepers a
+    signal wakes matters."""
     g = C.Global(flag)
-    shape = draw(st.sampled_from(["flag", "flag", "count", "any"]))
+    shape = draw(st.sampled_from(["flag", "flag", "count", "near", "any"]))
     if shape == "flag":
         guard = C.Bin(draw(st.sampled_from(["==", "<="])), g, C.Const(initial))
     elif shape == "count":
         guard = C.Bin(draw(st.sampled_from(["<", "<="])), g, C.Const(draw(st.integers(0, 2))))
+    elif shape == "near":
+        guard = C.Bin(draw(st.sampled_from(["==", "!=", ">="])), g,
+                      C.Const(initial + draw(st.integers(-1, 1))))
     else:
         guard = _cond(draw, scope, 1)
+    before = ()
+    if draw(st.integers(0, 2)) == 0:
+        before = (draw(st.sampled_from([C.Incr(flag, 1, "step"), C.Incr(flag, -1, "step"),
+                                        C.Store(flag, C.Const(initial + 1))])),)
     wait = C.CondWait(cond, mutex, guard, loop=draw(st.sampled_from([True, True, False])))
     after = []
     for _ in range(draw(st.integers(0, 1))):
@@ -296,7 +306,7 @@ def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) 
         check = C.Assert(0, C.Bin(draw(st.sampled_from(C.CMP_OPS)), g,
                                   C.Const(draw(st.integers(-1, 2)))))
         after.insert(where, check)
-    return C.Locked(mutex, (wait,) + tuple(after))
+    return C.Locked(mutex, before + (wait,) + tuple(after))
 
 
 def _signaller(draw, cond: str, mutex: str, flag: str, lock: bool) -> tuple[C.Stmt, ...]:
