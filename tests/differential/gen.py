@@ -267,7 +267,8 @@ def open_paths(body: tuple[C.Stmt, ...], mutex: str, loops: bool = True, prefix=
 # Condition variables: a waiter and its signallers, placed after the rest
 
 
-def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) -> C.Locked:
+def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int,
+            guard: C.Expr | None = None, before: tuple | None = None) -> C.Locked:
     """``lock; [an update of the flag;] while/if (guard) wait; then 0-1
     statement and, half the time, an assertion on the flag; unlock``:
     mostly the textbook guard on a flag global, sometimes any condition. An
@@ -275,8 +276,11 @@ def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) 
     depend on another waiter being asleep, so that which of two sleepers a
     signal wakes matters."""
     g = C.Global(flag)
-    shape = draw(st.sampled_from(["flag", "flag", "count", "near", "any"]))
-    if shape == "flag":
+    shape = "given" if guard is not None else \
+        draw(st.sampled_from(["flag", "flag", "count", "near", "any"]))
+    if shape == "given":
+        pass
+    elif shape == "flag":
         guard = C.Bin(draw(st.sampled_from(["==", "<="])), g, C.Const(initial))
     elif shape == "count":
         guard = C.Bin(draw(st.sampled_from(["<", "<="])), g, C.Const(draw(st.integers(0, 2))))
@@ -285,10 +289,13 @@ def _waiter(draw, scope: Scope, cond: str, mutex: str, flag: str, initial: int) 
                       C.Const(initial + draw(st.integers(-1, 1))))
     else:
         guard = _cond(draw, scope, 1)
-    before = ()
-    if draw(st.integers(0, 2)) == 0:
+    if before is not None:
+        pass
+    elif draw(st.integers(0, 2)) == 0:
         before = (draw(st.sampled_from([C.Incr(flag, 1, "step"), C.Incr(flag, -1, "step"),
                                         C.Store(flag, C.Const(initial + 1))])),)
+    else:
+        before = ()
     wait = C.CondWait(cond, mutex, guard, loop=draw(st.sampled_from([True, True, False])))
     after = []
     for _ in range(draw(st.integers(0, 1))):
@@ -351,9 +358,19 @@ def _condvar_protocol(draw, routines: list[C.Routine], instances: list[int], mut
     woken more often than that."""
     routines = list(routines)
     n = len(routines)
-    for r in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=min(2, n), unique=True)):
+    waiters = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=min(2, n), unique=True))
+    # Half the time two waiters are paired: the first sets the flag and
+    # sleeps, the second sleeps only while the flag says the first sleeps,
+    # so the second always falls asleep after the first.
+    paired = len(waiters) == 2 and draw(st.booleans())
+    asleep = C.Bin("==", C.Global(flag), C.Const(initial + 1))
+    for i, r in enumerate(waiters):
         scope = Scope(routines[r].locals, (flag,), (), concurrent=True)
-        waiter = _waiter(draw, scope, "c0", mutex, flag, initial)
+        if paired:
+            waiter = _waiter(draw, scope, "c0", mutex, flag, initial, guard=asleep,
+                             before=(C.Store(flag, C.Const(initial + 1)),) if i == 0 else ())
+        else:
+            waiter = _waiter(draw, scope, "c0", mutex, flag, initial)
         routines[r] = _place(draw, routines[r], mutex, (waiter,), loops=True)
     signals = 0
     for _ in range(draw(st.integers(1, 2))):
