@@ -38,8 +38,9 @@ Programs with front-end findings: with a SYNTAX finding no assertion is
 checked (all UNKNOWN, reason SKIPPED); with an UNSUPPORTED finding a HOLDS or
 UNREACHABLE becomes UNKNOWN (reason UNSUPPORTED) naming the first unsupported
 construct, while a violation stays a violation when its run executes no
-function containing an unsupported construct (the run is real as far as the
-covered part of the program goes); otherwise it becomes UNKNOWN too. A sub-check stops at its first violation,
+function containing an unsupported construct and none lies outside every
+function (the run is real as far as the covered part of the program goes);
+otherwise it becomes UNKNOWN too. A sub-check stops at its first violation,
 so when no sub-check explored the whole program (every assertion violated or
 undecided, or there is none) one more exploration without a target looks for
 deadlocks and run-time errors, after the verdicts. Findings met by several
@@ -225,11 +226,16 @@ def _within(inner, outer) -> bool:
 
 def _unsupported_on_run(program: ir.Program, unsupported, trace):
     """The first unsupported construct inside a function the run executed (a
-    step of the trace lies in that function), or None: only a run that stays
+    step of the trace lies in that function), or outside every function (a
+    declaration, such as a thread-local variable modelled as a shared one,
+    whose approximation every run inherits), or None: only a run that stays
     clear of them is a counterexample we can vouch for."""
     for f in unsupported:
-        for fn in program.functions:
-            if _within(f.span, fn.span) and any(_within(s.span, fn.span) for s in trace.steps):
+        inside = [fn for fn in program.functions if _within(f.span, fn.span)]
+        if not inside:
+            return f
+        for fn in inside:
+            if any(_within(s.span, fn.span) for s in trace.steps):
                 return f
     return None
 
