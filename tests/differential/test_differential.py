@@ -6,10 +6,10 @@ front end and ``analysis.check.check`` must agree with it in every mode of
 ``analysis.check.MODES``, and the modes with each other
 (:func:`compare.discrepancies` lists what counts as disagreement).
 
-Budget: ``DISTAFF_DIFF_EXAMPLES`` programs (default 150: about 40 s of CPU,
-measured at 100 programs in 25 s of CPU and 69 s of wall time on a loaded
-2-core machine), each with at most ``DISTAFF_DIFF_MAX_RUNS`` schedules for
-any one input (larger ones are rejected, not checked). A mode the engine
+Budget: ``DISTAFF_DIFF_EXAMPLES`` programs (default 2,000: about 0.25 s of
+CPU each), drawn in ``SHARDS`` independent tests so that ``pytest -n`` spreads
+them over the cores; each with at most ``DISTAFF_DIFF_MAX_RUNS`` schedules
+for any one input (larger ones are rejected, not checked). A mode the engine
 does not implement fails here: it is not skipped.
 
 A failure is reported as generated (no shrinking unless
@@ -31,17 +31,20 @@ from tests.differential import compare, gen, oracle, regression_files
 from tests.differential import cprog as C
 from tests.differential.handwritten import cmp, fig2, g, k, threads, two_threads
 
-EXAMPLES = int(os.environ.get("DISTAFF_DIFF_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("DISTAFF_DIFF_EXAMPLES", "2000"))
 MAX_RUNS = int(os.environ.get("DISTAFF_DIFF_MAX_RUNS", "300"))
+SHARDS = 8
 
 
 # In CI (CI set) the programs are the same on every run, so a landing is
-# judged on one known set; locally each run draws new ones.
-@settings(max_examples=EXAMPLES, deadline=None, phases=gen.PHASES,
+# judged on one known set (each shard draws its own); locally each run draws
+# new ones.
+@pytest.mark.parametrize("shard", range(SHARDS))
+@settings(max_examples=max(1, -(-EXAMPLES // SHARDS)), deadline=None, phases=gen.PHASES,
           derandomize=bool(os.environ.get("CI")),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(gen.programs())
-def test_engine_agrees_with_the_oracle_in_every_mode(program):
+@given(program=gen.programs())
+def test_engine_agrees_with_the_oracle_in_every_mode(shard, program):
     outcome = oracle.explore(program)
     assume(outcome.widest <= MAX_RUNS)
     problems = compare.discrepancies(program, outcome=outcome)
