@@ -75,7 +75,9 @@ def _assume(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     c = E.cond(st, tid, i.args[0]) if i.args else True
     assume(E, st, c)
     if i.args:
-        st.add_step(tid, i.span, "assume (", ("expr", i.args[0]), ")")
+        regs = st.threads[tid].frames[-1].regs
+        temps = {r: regs.get(r) for r in ir.regs_of(i.args[0]) if r.startswith("%")}
+        st.add_step(tid, i.span, "assume (", ("expr", i.args[0], temps), ")")
     _next(E, st, tid, i)
 
 
