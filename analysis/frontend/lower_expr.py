@@ -54,6 +54,10 @@ from analysis.frontend.lower_loc import MemLoc, RegLoc, same_pointer, strip_pare
 from analysis.frontend.lower_logic import LogicLowering
 from analysis.frontend.parse import F
 
+# An aggregate with at most this many scalars is copied scalar by scalar
+# (interleavable); a larger one is one memcpy step.
+MAX_SPLIT_SCALARS = 32
+
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _KNOWN_CONSTANTS = {
     "INT_MAX": (2**31 - 1, INT), "INT_MIN": (-(2**31), INT), "UINT_MAX": (2**32 - 1, UINT),
@@ -604,9 +608,43 @@ class ExprLowering:
         if not isinstance(src, MemLoc):
             self.u.unsupported(rnode, "struct value that is not in memory")
             return
-        size = const(type_size(loc.type), self.ct.size_t)
-        self.emit(Intrinsic(Op.MEMCPY, None, (loc.addr, src.addr, size), self.span(node), Kind.GLOBAL,
-                            name="struct copy"))
+        leaves = self.scalar_leaves(loc.type)
+        if leaves is None:
+            size = const(type_size(loc.type), self.ct.size_t)
+            self.emit(Intrinsic(Op.MEMCPY, None, (loc.addr, src.addr, size), self.span(node), Kind.GLOBAL,
+                                name="struct copy"))
+            return
+        # one load and one store per scalar, as C has it: another thread may
+        # run between them and see (or make) a half-copied aggregate
+        span = self.span(node)
+        for off, t in leaves:
+            offset = const(off, self.ct.ptrdiff_t)
+            v = self.temp(t)
+            self.emit(Load(v, ptr_add(src.addr, offset, self.ptr(t)), t, span))
+            self.emit(Store(ptr_add(loc.addr, offset, self.ptr(t)), v, t, span))
+
+    def scalar_leaves(self, t: CType, base: int = 0, out: list | None = None) -> list | None:
+        """``(offset, type)`` of every scalar of aggregate ``t`` in layout
+        order, or None (copy it whole) for a union, a bit-field, an
+        incomplete type or more than MAX_SPLIT_SCALARS scalars."""
+        out = [] if out is None else out
+        t = self.complete(t)
+        if isinstance(t, (IntType, PtrType)):
+            out.append((base, t))
+        elif isinstance(t, ArrayType) and t.length is not None:
+            size = type_size(t.elem) if t.length else 0
+            for k in range(t.length):
+                if len(out) > MAX_SPLIT_SCALARS or self.scalar_leaves(t.elem, base + k * size, out) is None:
+                    return None
+        elif isinstance(t, StructType) and t.complete and not t.is_union and t.fields:
+            for f in t.fields:
+                if (t.name, f.name) in self.u.bit_fields:
+                    return None
+                if self.scalar_leaves(f.type, base + f.offset, out) is None:
+                    return None
+        else:
+            return None
+        return out if len(out) <= MAX_SPLIT_SCALARS else None
 
     def update(self, node: ts.Node, used: bool = True) -> Expr:
         first = node.children[0].type

@@ -1,6 +1,6 @@
-/* Known wrong verdict (open): a struct assignment is executed as one step,
- * so the reader never sees half of the writer's copy. C gives no such
- * atomicity: the copies race and the reader can see v[0] == 1, v[7] == 0.
+/* A struct assignment is copied scalar by scalar, as C has it: the copies
+ * race and the reader can see v[0] == 1, v[7] == 0. (It was once one step,
+ * and this assertion was wrongly reported as holding.)
  * VERDICT 20: violated
  */
 #include <pthread.h>
