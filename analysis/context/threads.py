@@ -28,6 +28,7 @@ from analysis import ir
 from analysis.ir import Call, Intrinsic, Op
 from analysis.static.cfg import build as build_cfg
 from analysis.static.facts import Facts
+from analysis.static.fixpoint import components
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,48 +199,11 @@ def create_sites(program: ir.Program, facts: Facts, routine: str) -> list[Create
 
 def cyclic_pcs(f: ir.Function) -> frozenset[int]:
     """The pcs of ``f`` that lie on a cycle of its control-flow graph."""
-    n = len(f.body)
-    succ = [f.successors(pc) for pc in range(n)]
-    index, low, on, stack, out = {}, {}, set(), [], set()
-    counter = [0]
-
-    def visit(v: int) -> None:
-        work = [(v, iter(succ[v]))]
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        while work:
-            node, it = work[-1]
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter[0]
-                    counter[0] += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(succ[w])))
-                    break
-                if w in on:
-                    low[node] = min(low[node], index[w])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on.discard(w)
-                        comp.append(w)
-                        if w == node:
-                            break
-                    if len(comp) > 1 or node in succ[node]:
-                        out.update(comp)
-
-    for v in range(n):
-        if v not in index:
-            visit(v)
+    succ = [tuple(f.successors(pc)) for pc in range(len(f.body))]
+    out: set[int] = set()
+    for comp in components(range(len(f.body)), lambda pc: succ[pc]):
+        if len(comp) > 1 or comp[0] in succ[comp[0]]:
+            out.update(comp)
     return frozenset(out)
 
 
