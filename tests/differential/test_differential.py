@@ -33,7 +33,7 @@ from tests.differential.handwritten import cmp, fig2, g, k, threads, two_threads
 
 EXAMPLES = int(os.environ.get("DISTAFF_DIFF_EXAMPLES", "2000"))
 MAX_RUNS = int(os.environ.get("DISTAFF_DIFF_MAX_RUNS", "300"))
-SHARDS = 8
+SHARDS = 16
 
 
 # In CI (CI set) the programs are the same on every run, so a landing is
