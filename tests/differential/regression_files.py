@@ -72,6 +72,33 @@ def expectations(text: str) -> tuple[dict[int, str], bool]:
     return lines, deadlock.group(1) == "yes"
 
 
+_OPEN = re.compile(r"^\s*\*\s*OPEN: ", re.M)
+
+
+def is_open(text: str) -> bool:
+    """Whether the file is a known discrepancy not fixed yet (a line
+    ``* OPEN: ...`` in its comment): the engine still gets it wrong."""
+    return _OPEN.search(text) is not None
+
+
+def program_text(text: str) -> str:
+    """The C after the file's comment, without blank lines or indentation
+    differences, to compare with a generated program's text."""
+    body = text.split("*/", 1)[1]
+    return "\n".join(line.strip() for line in body.splitlines() if line.strip())
+
+
+def open_programs() -> frozenset[str]:
+    """:func:`program_text` of every open regression file."""
+    out = set()
+    for path in files():
+        with open(path) as f:
+            text = f.read()
+        if is_open(text):
+            out.add(program_text(text))
+    return frozenset(out)
+
+
 def files() -> list[str]:
     if not os.path.isdir(DIRECTORY):
         return []
