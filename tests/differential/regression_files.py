@@ -81,11 +81,14 @@ def is_open(text: str) -> bool:
     return _OPEN.search(text) is not None
 
 
+def normalised(c_text: str) -> str:
+    """C text without blank lines or indentation, to compare programs."""
+    return "\n".join(line.strip() for line in c_text.splitlines() if line.strip())
+
+
 def program_text(text: str) -> str:
-    """The C after the file's comment, without blank lines or indentation
-    differences, to compare with a generated program's text."""
-    body = text.split("*/", 1)[1]
-    return "\n".join(line.strip() for line in body.splitlines() if line.strip())
+    """The :func:`normalised` C after a regression file's comment."""
+    return normalised(text.split("*/", 1)[1])
 
 
 def open_programs() -> frozenset[str]:
