@@ -12,7 +12,11 @@ whether it ended the process. Two events of different threads are
   the byte ranges meet, anything symbolic may alias and counts as dependent;
 * synchronization: any two operations on the same mutex, condition variable or
   barrier (the global wait queue is FIFO per address, so operations on one
-  queue address do not commute);
+  queue address do not commute), except two that only look at a mutex: a
+  lock attempt that blocked and a trylock that failed change nothing, so
+  two of them commute (were they dependent, a blocked attempt would stand
+  between a lock and a later attempt in happens-before and hide the race
+  that matters, the one with the lock that made both attempts block);
 * threads: a create with every event of the created thread, a join with
   every event of the joined thread;
 * the event that ends the process (``exit``, ``main`` returning) with every
@@ -30,7 +34,7 @@ as Flanagan and Godefroid's co-enabledness says).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analysis.symex.memory import PointerLayout
 from analysis.symex.values import Values
@@ -82,6 +86,15 @@ class Footprint:
                 return None
         return (self.tid, self.reads, self.writes, tuple((o, b) for o, b, _ in self.syncs),
                 self.creates, self.joins, self.exit, self.unknown)
+
+
+def moved_first(fp: Footprint) -> Footprint:
+    """The footprint a step may have when a reversal runs it before the step
+    it raced with: a lock attempt that blocked may then take the mutex."""
+    if not any(_looks(op, b) for op, _, b in fp.syncs):
+        return fp
+    syncs = tuple(("mutex_lock", o, False) if _looks(op, b) else (op, o, b) for op, o, b in fp.syncs)
+    return replace(fp, syncs=syncs)
 
 
 def footprint_of(event, ended: bool) -> Footprint:
@@ -163,12 +176,12 @@ class Dependence:
             return True
         if y.tid in x.creates or x.tid in y.creates or y.tid in x.joins or x.tid in y.joins:
             return True
-        for op1, o1, _ in x.syncs:
+        for op1, o1, b1 in x.syncs:
             f1 = family(op1)
             if f1 is None:
                 continue
-            for op2, o2, _ in y.syncs:
-                if family(op2) == f1 and o1 == o2:
+            for op2, o2, b2 in y.syncs:
+                if family(op2) == f1 and o1 == o2 and not (_looks(op1, b1) and _looks(op2, b2)):
                     return True
         return self._memory(x, y)
 
@@ -193,6 +206,12 @@ class Dependence:
         return self._memory(earlier, later)
 
 
+def _looks(op: str, blocked: bool) -> bool:
+    """Does the mutex operation leave the mutex as it was (an attempt that
+    blocked, a trylock that failed)?"""
+    return op == "mutex_trylock" or (op == "mutex_lock" and blocked)
+
+
 def _acquires(op: str, blocked: bool) -> bool:
     # a successful trylock is noted as mutex_lock, a blocked lock attempt too
     return op == "mutex_lock"
@@ -202,6 +221,8 @@ def _mutex_race(op1: str, b1: bool, op2: str, b2: bool) -> bool:
     # a failed trylock (noted as mutex_trylock) is always enabled: it races with
     # every other operation; init/destroy race with everything; otherwise only
     # two acquisitions (a blocked attempt counts as one) may swap
+    if _looks(op1, b1) and _looks(op2, b2):
+        return False
     busy1 = op1 == "mutex_trylock"
     busy2 = op2 == "mutex_trylock"
     if busy1 or busy2:

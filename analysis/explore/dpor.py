@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from analysis import ir
 from analysis.explore import vclock
-from analysis.explore.dependence import Dependence, Footprint, footprint_of
+from analysis.explore.dependence import Dependence, Footprint, footprint_of, moved_first
 from analysis.explore.reduction import Node, Reduction
 from analysis.explore.wakeup import WakeupNode, copy_tree, insert
 from analysis.ir import Op
@@ -397,7 +397,8 @@ class Dpor(Reduction):
         self.count("dpor_races")
         e = self.steps[j]
         v = [s for s in self.steps[j + 1:later.index] if not vclock.covers(s.clock, e.tid, e.seq)]
-        v.append(later)
+        # the steps before ``later`` see what they saw; ``later`` may not
+        v.append(Step(later.index, later.tid, later.seq, moved_first(later.fp), later.clock))
         self.insert_at(self.origin[j], v)
 
     def insert_at(self, node: Node, v: list) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import z3
 
 from analysis.check import Options, check_assertion
-from analysis.explore.dependence import Dependence, Footprint
+from analysis.explore.dependence import Dependence, Footprint, moved_first
 from analysis.explore.wakeup import WakeupNode, insert
 from analysis.frontend import parse_program
 from analysis.report import Status
@@ -53,6 +53,21 @@ def test_mutex_races_are_between_acquisitions():
     assert DEP.race(lock1, lock2)
     assert DEP.race(unlock1, busy2)
     assert not DEP.dependent(lock1, other)
+
+
+def test_attempts_that_leave_a_mutex_as_it_was_commute():
+    lock1 = fp(1, syncs=(("mutex_lock", X, False),))
+    blocked2 = fp(2, syncs=(("mutex_lock", X, True),))
+    blocked3 = fp(3, syncs=(("mutex_lock", X, True),))
+    busy3 = fp(3, syncs=(("mutex_trylock", X, False),))
+    assert not DEP.dependent(blocked2, blocked3) and not DEP.race(blocked2, blocked3)
+    assert not DEP.dependent(blocked2, busy3) and not DEP.race(busy3, blocked2)
+    assert DEP.race(lock1, blocked2) and DEP.race(lock1, busy3)
+    # run before the lock it raced with, the attempt takes the mutex
+    moved = moved_first(blocked2)
+    assert moved.syncs == (("mutex_lock", X, False),)
+    assert DEP.dependent(moved, blocked3)
+    assert moved_first(lock1) is lock1
 
 
 def test_thread_creation_and_join_order_but_never_race():
@@ -156,6 +171,53 @@ def test_a_lock_attempt_blocked_at_a_deadlock_still_races():
         r, findings = _check(LOCK_ORDER, mode)
         assert r.status is Status.VIOLATED, mode
         assert any(f.kind.value == "deadlock" for f in findings), mode
+
+
+TWO_BLOCKED_ATTEMPTS = """
+#include <pthread.h>
+#include <assert.h>
+int g = 1;
+pthread_mutex_t a, b;
+void *ab(void *arg) {
+    int l = 0;
+    pthread_mutex_lock(&a);
+    pthread_mutex_lock(&b);
+    assert(0);
+    return 0;
+}
+void *ba(void *arg) {
+    int l = 0;
+    pthread_mutex_lock(&b);
+    pthread_mutex_lock(&a);
+    pthread_mutex_unlock(&a);
+    g++;
+    assert(g < 2);
+    return 0;
+}
+int main(void) {
+    pthread_t h0, h1, h2;
+    pthread_create(&h0, 0, ab, 0);
+    pthread_create(&h1, 0, ba, 0);
+    pthread_create(&h2, 0, ab, 0);
+    pthread_join(h2, 0);
+    return 0;
+}
+"""
+
+
+def test_a_lock_that_blocked_two_attempts_races_with_both():
+    # `ba` fails only when it takes b and a before either `ab` takes a. In the
+    # run where the first `ab` holds a, both the second `ab` and `ba` end up
+    # waiting for a; the race to reverse is with the lock that made them
+    # wait, not between the two waits (CI's differential set found this:
+    # dpor called the assertion unreachable). The thread-local first
+    # statements matter: without them the runs meet the race differently.
+    for mode in ("dpor", "dpor-ag"):
+        r, _ = _check(TWO_BLOCKED_ATTEMPTS, mode, line=19)
+        assert r.status is Status.VIOLATED, mode
+        actions = [(s.thread, s.action) for s in r.trace.steps]
+        locks_of_a = [t for t, action in actions if action == "lock a"]
+        assert locks_of_a[0] == "ba#1", (mode, actions)
 
 
 EXIT_EARLY = """

@@ -1,8 +1,13 @@
 /* Differential regression: dpor_misses_a_failure_beside_aborting_threads
- * OPEN: dpor and dpor-ag report the assertion in t1 unreachable; baseline and
- * the oracle find it failing when t1 runs alone first (found by CI's set).
- * ORACLE line 26: violated
- * ORACLE line 48: violated
+ * dpor and dpor-ag reported the assertion in t1 unreachable; baseline and the
+ * oracle find it failing when t1 runs alone first (found by CI's set). Two
+ * threads blocked on the same held mutex were dependent, so the later
+ * attempt's race was taken with the earlier attempt (a useless reversal: the
+ * mutex was still held) instead of with the lock that made both block; and
+ * a reversed attempt kept its "blocked" footprint, so a wakeup sequence that
+ * starts with it covered sequences it does not cover once it takes the mutex.
+ * ORACLE line 31: violated
+ * ORACLE line 53: violated
  * ORACLE deadlock: yes
  */
 #include <pthread.h>
