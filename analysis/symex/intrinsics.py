@@ -18,6 +18,9 @@ from analysis.symex.state import Effect, State
 from analysis.symex.values import mask
 
 CHUNK = 8  # bytes moved at a time by memset/memcpy
+# bytes of shared memory a memset/memcpy moves per visible step: tears inside
+# a piece are not explored
+SHARED_PIECE = 4
 
 
 def _next(E: Engine, st: State, tid: int, i: ir.Intrinsic, value=None) -> None:
@@ -213,15 +216,16 @@ def _memset(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     p = E.ev(st, tid, i.args[0])
     byte = V.trunc(E.ev(st, tid, i.args[1]), 8)
     n = _size_arg(E, st, tid, i.args[2])
+    lo, hi = _piece(st, tid, i, n, True)
     if n:
         oid, off = E.resolve(st, p, n, True)
-        for k in range(0, n, CHUNK):
-            w = min(CHUNK, n - k)
+        for k in range(lo, hi, CHUNK):
+            w = min(CHUNK, hi - k)
             v = V.concat([(byte, 8)] * w)
             st.memory.store(oid, V.add(off, k, pb), w, v, V, E.L)
-        E.note_access(st, True, p, n, i.kind)
-    st.add_step(tid, i.span, "memset ", ("lv", p), f" ({n} bytes) to ", ("v", byte, IntType(8, False)))
-    _next(E, st, tid, i, p)
+        E.note_access(st, True, V.add(p, lo, pb), hi - lo, i.kind)
+    st.add_step(tid, i.span, "memset ", ("lv", p), f" ({_bytes(lo, hi, n)}) to ", ("v", byte, IntType(8, False)))
+    _advance(E, st, tid, i, hi, n, p)
 
 
 def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
@@ -229,20 +233,61 @@ def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     d = E.ev(st, tid, i.args[0])
     s = E.ev(st, tid, i.args[1])
     n = _size_arg(E, st, tid, i.args[2])
+    lo, hi = 0, n
     if n:
         soid, soff = E.resolve(st, s, n, False)
         doid, doff = E.resolve(st, d, n, True)
+        lo, hi = _piece(st, tid, i, n, soid != doid)
         fresh = E.fresh_mem(st, tid)
         chunks = []
-        for k in range(0, n, CHUNK):
-            w = min(CHUNK, n - k)
+        for k in range(lo, hi, CHUNK):
+            w = min(CHUNK, hi - k)
             chunks.append((k, w, st.memory.load(soid, V.add(soff, k, pb), w, V, E.L, fresh)))
         for k, w, v in chunks:
             st.memory.store(doid, V.add(doff, k, pb), w, v, V, E.L)
-        E.note_access(st, False, s, n, i.kind)
-        E.note_access(st, True, d, n, i.kind)
-    st.add_step(tid, i.span, "copy ", str(n), " bytes from ", ("lv", s), " to ", ("lv", d))
-    _next(E, st, tid, i, d)
+        E.note_access(st, False, V.add(s, lo, pb), hi - lo, i.kind)
+        E.note_access(st, True, V.add(d, lo, pb), hi - lo, i.kind)
+    st.add_step(tid, i.span, f"copy {_bytes(lo, hi, n)} from ", ("lv", s), " to ", ("lv", d))
+    _advance(E, st, tid, i, hi, n, d)
+
+
+def _piece(st: State, tid: int, i: ir.Intrinsic, n: int, apart: bool) -> tuple[int, int]:
+    """The bytes ``[lo, hi)`` of an ``n``-byte memset/memcpy moved by this step.
+
+    On memory other threads may see (``i.kind`` GLOBAL) the operation is
+    SHARED_PIECE bytes per visible step, so other threads' accesses can come
+    between the pieces and a racing copy tears as in C; the thread's ``phase``
+    ``"copy"`` holds, in ``phase_arg``, where the next piece starts. A copy
+    within one object (memmove's case: the ranges may overlap) stays one step.
+    """
+    t = st.threads[tid]
+    lo = t.phase_arg if t.phase == "copy" else 0
+    if i.kind is not ir.Kind.GLOBAL or not apart or n <= SHARED_PIECE:
+        return lo, n
+    return lo, min(n, lo + SHARED_PIECE)
+
+
+def _bytes(lo: int, hi: int, n: int) -> str:
+    if lo == 0 and hi == n:
+        return f"{n} bytes"
+    return f"bytes {lo}..{hi - 1} of {n}"
+
+
+def _advance(E: Engine, st: State, tid: int, i: ir.Intrinsic, done: int, n: int, value) -> None:
+    """After a piece: the operation's end, or its next piece as the thread's
+    next visible step (the piece still leaves an effect, so that weakest
+    preconditions see that memory changed)."""
+    if done >= n:
+        t = st.threads[tid]
+        if t.phase == "copy":
+            t = st.wthread(tid)
+            t.phase, t.phase_arg = None, 0
+        _next(E, st, tid, i, value)
+        return
+    t = st.wthread(tid)
+    t.phase, t.phase_arg = "copy", done
+    if E.record_effects:
+        st.add_effect(Effect(tid, st.wframe(tid).uid, i, value=value))
 
 
 def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
