@@ -83,6 +83,9 @@ class Options:
     optimisations: tuple[tuple[str, bool], ...] = ()
     report_races: bool = False
     scheduler: str | None = None  # a Dask scheduler's address: sub-checks run there (analysis.cluster)
+    # a condition wait may also return without a signal, as POSIX allows (at
+    # most once per thread and run: one is what an "if" instead of "while" needs)
+    spurious_wakeups: bool = False
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)

@@ -39,7 +39,8 @@ def replay(program: ir.Program, trace: Trace, options, target: str | None = None
     ctx = z3.Context()
     values = Values(ctx)
     solver = build_solver(options, ctx, SolverStats())
-    E = Engine(program, values, solver, options.unwind, Budget(), target=target)
+    E = Engine(program, values, solver, options.unwind, Budget(), target=target,
+               spurious_wakeups=options.spurious_wakeups)
     fixed = {i.name: i.value for i in trace.inputs}
     E.fixed_inputs = fixed
     E.replay = (iter(trace.schedule), iter(trace.choices))

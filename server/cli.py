@@ -158,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_model(check)
     check.add_argument("--races", action="store_true", default=None,
                        help="also report data races (they then count as found)")
+    check.add_argument("--spurious-wakeups", action=argparse.BooleanOptionalAction, default=None,
+                       help="let a condition wait also return without a signal, as POSIX allows "
+                       "(once per thread and run; default off)")
     check.add_argument("--disable", action="append", default=[], metavar="OPT",
                        help="switch one optimisation off by name (repeatable)")
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
@@ -192,6 +195,7 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
     given = {
         "mode": args.mode, "unwind": args.unwind, "timeout_s": args.timeout,
         "max_runs": args.max_runs, "workers": args.workers, "report_races": args.races,
+        "spurious_wakeups": args.spurious_wakeups,
         "scheduler": getattr(args, "scheduler", None),
         "data_model": DataModel(args.data_model) if args.data_model else None,
     }
@@ -496,7 +500,8 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
     base = Options()
     try:
         base = replace(base, mode=stored.get("mode", base.mode), unwind=stored.get("unwind", base.unwind),
-                       data_model=DataModel(stored.get("data_model", base.data_model.value)))
+                       data_model=DataModel(stored.get("data_model", base.data_model.value)),
+                       spurious_wakeups=bool(stored.get("spurious_wakeups", base.spurious_wakeups)))
     except ValueError as e:
         raise BadInput(f"{result_path}: bad options: {e}") from None
     options = options_from(args, base)

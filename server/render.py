@@ -266,7 +266,7 @@ def options_json(options: Options) -> dict:
     return {
         "mode": options.mode, "unwind": options.unwind, "timeout_s": options.timeout_s,
         "max_runs": options.max_runs, "data_model": options.data_model.value,
-        "workers": options.workers,
+        "workers": options.workers, "spurious_wakeups": options.spurious_wakeups,
     }
 
 

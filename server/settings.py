@@ -37,6 +37,8 @@ class Settings:
       steps into the diagnostic's message when the client cannot show
       ``relatedInformation`` (or is Neovim, whose float shows the message only).
     * ``races``: also report data races, as warnings (``Options.report_races``).
+    * ``spurious_wakeups`` (``spuriousWakeups``): condition waits may also
+      return without a signal (``Options.spurious_wakeups``).
     """
 
     check_on: str = "save"
@@ -48,6 +50,7 @@ class Settings:
     max_memory_mb: int = 2048
     trace_in_message: str = "auto"
     races: bool = False
+    spurious_wakeups: bool = False
 
     def options(self) -> Options:
         """The engine options these settings ask for."""
@@ -57,6 +60,7 @@ class Settings:
             timeout_s=self.timeout_s,
             workers=self.workers,
             report_races=self.races,
+            spurious_wakeups=self.spurious_wakeups,
         )
 
 
@@ -106,6 +110,7 @@ _KEYS = {
     "maxMemoryMB": ("max_memory_mb", _int_in(0, 1 << 20)),
     "traceInMessage": ("trace_in_message", _one_of(TRACE_IN_MESSAGE)),
     "races": ("races", _flag),
+    "spuriousWakeups": ("spurious_wakeups", _flag),
 }
 
 # Settings under distaff.* that belong to the editor extensions, not the server.

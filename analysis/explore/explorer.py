@@ -99,7 +99,8 @@ class Explorer:
         E = self.engine = Engine(self.program, self.values, self.solver, opts.unwind, self.budget,
                                  target=self.target.id if self.target else None,
                                  record_effects=self.reduction.record_effects,
-                                 park_blocked=opts.enabled("park_blocked"))
+                                 park_blocked=opts.enabled("park_blocked"),
+                                 spurious_wakeups=opts.spurious_wakeups)
         E.pivot_on_single = self.reduction.pivot_on_single
         E.observer = self.reduction.on_event
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None

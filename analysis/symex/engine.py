@@ -106,8 +106,10 @@ class Engine:
     decision follow a recorded trace instead of the solver."""
 
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
-                 target: str | None = None, record_effects: bool = False, park_blocked: bool = True):
+                 target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
+                 spurious_wakeups: bool = False):
         self.P = program
+        self.spurious_wakeups = spurious_wakeups  # a condition wait may return unsignalled, once per thread
         self.park_blocked = park_blocked  # the "park_blocked" optimisation (see _park_blocked)
         self.counters: dict[str, int] = {}
         self.V = values

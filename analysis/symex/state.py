@@ -100,7 +100,9 @@ class Thread:
     ``qobj`` is the object id naming the queue joiners wait on. ``pending``:
     the thread failed an assertion that is not the target, or hit a run-time
     error, after its block's global operation; the abort (a leaf) is its next
-    visible step, so other threads may run before it as they could in C."""
+    visible step, so other threads may run before it as they could in C.
+    ``spurious``: the thread has woken spuriously from a condition wait (at
+    most once per run, when the engine models spurious wake-ups)."""
 
     tid: int
     name: str
@@ -118,11 +120,12 @@ class Thread:
     gen: int = 0
     # the step naming a pending assertion failure: recorded only when the failure happens
     pending_step: object = None
+    spurious: bool = False
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
-                      self.ends_process, self.pending, gen, self.pending_step)
+                      self.ends_process, self.pending, gen, self.pending_step, self.spurious)
 
     @property
     def top(self) -> Frame:
@@ -321,11 +324,11 @@ class State:
 
     def control_key(self) -> tuple:
         """The global control state (assertion-guided paper §3.1, unrolled): per
-        thread its status, wait phase and call stack (function, pc, back-edge
+        thread its status, wait phase, whether it woke spuriously, and call stack (function, pc, back-edge
         counters per frame), plus the synchronization state (mutex owners, the
         wait queue with concrete addresses, barrier arrivals)."""
         threads = tuple(
-            (t.status, t.phase, t.atomic, t.pending is not None,
+            (t.status, t.phase, t.atomic, t.pending is not None, t.spurious,
              tuple((f.func.name, f.pc, tuple(sorted(f.backedges.items()))) for f in t.frames))
             for t in self.threads
         )

@@ -26,7 +26,11 @@ Operations (each a global instruction, so a scheduling point comes before it):
 * ``cond_wait(c, m)`` releases ``m`` (the caller must hold it), waits on
   ``c``'s queue, and once woken re-acquires ``m`` (waiting on ``m``'s queue
   if needed) before returning. ``signal`` is notify_one, ``broadcast``
-  notify_all. Spurious wake-ups are not modelled.
+  notify_all. Spurious wake-ups are modelled when the engine is asked to
+  (``Options.spurious_wakeups``): a wait may then also return at once without
+  a signal, at most once per thread and run. Waking at once loses nothing,
+  as the thread's re-acquisition can still come at any later point of the
+  schedule and no signal would have told it apart.
 * ``barrier_init(b, n)``; ``barrier_wait(b)``: the n-th arriving thread
   wakes the others, resets the barrier and returns
   ``PTHREAD_BARRIER_SERIAL_THREAD`` (-1); the others wait and return 0.
@@ -358,15 +362,26 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if st.locks.get(m) != tid:
         raise LeafReached(Leaf(LeafKind.ERROR, "pthread_cond_wait on a mutex this thread does not hold",
                                i.span, tid))
+    spurious = False
+    if E.spurious_wakeups and not t.spurious:
+        # woken at once without a signal; when it re-acquires the mutex is up
+        # to the schedule, so this covers a spurious wake-up at any time
+        spurious = E.fork(st, lambda: [Option(True, False), Option(True, True)]).payload
     chosen = notify_all(E, st, m)
     del st.locks[m]
     woken = wake(st, chosen)
     cname, mname = _name(E, st, c), _name(E, st, m)
     _note(st, Op.MUTEX_UNLOCK.value, m)
-    _note(st, i.op.value, c, blocked=True)
-    st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}" + (f", waking {_names(st, woken)})" if woken else ")"))
-    block(st, tid, c, f"a signal on {cname}")
+    _note(st, i.op.value, c, blocked=not spurious)  # a spurious wake-up learns of no signal
+    waking = f", waking {_names(st, woken)}" if woken else ""
     w = st.wthread(tid)
+    if spurious:
+        st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}{waking}), woken spuriously")
+        w.spurious, w.atomic = True, 0
+    else:
+        st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}{waking})")
+        block(st, tid, c, f"a signal on {cname}")
+        w = st.wthread(tid)
     w.phase, w.phase_arg = "cond", m
 
 

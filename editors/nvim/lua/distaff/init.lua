@@ -31,7 +31,8 @@ local defaults = {
   filetypes = { "c" },
   root_markers = { ".git", "compile_commands.json", "Makefile", "CMakeLists.txt" },
   -- The distaff.* server settings, without the prefix: checkOn, debounceMs,
-  -- mode, unwind, timeout, workers, maxMemoryMB, traceInMessage, races.
+  -- mode, unwind, timeout, workers, maxMemoryMB, traceInMessage, races,
+  -- spuriousWakeups.
   settings = {},
   -- Refresh code lenses (assertion status, "Check from here") as you work.
   codelens = true,

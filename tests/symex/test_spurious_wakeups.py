@@ -1,0 +1,101 @@
+"""Spurious wake-ups (``Options.spurious_wakeups``, ``--spurious-wakeups``,
+``distaff.spuriousWakeups``): POSIX lets a condition wait return without a
+signal, so a wait guarded by ``if`` instead of ``while`` is a bug. With the
+option every mode finds it, with a counterexample that says where the thread
+woke unsignalled and that replays; the ``while`` version still holds for all
+interleavings; without the option waits return only when signalled."""
+
+import json
+
+import pytest
+
+from analysis.check import MODES, Options, check_text
+from analysis.report import AssertionResult, Status
+from server import cli
+from server.settings import parse_settings
+
+IF_WAIT = """\
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int ready, data;
+void *producer(void *arg) {
+    pthread_mutex_lock(&m);
+    data = 42;
+    ready = 1;
+    pthread_cond_signal(&c);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+void *consumer(void *arg) {
+    pthread_mutex_lock(&m);
+    if (!ready)
+        pthread_cond_wait(&c, &m);
+    assert(data == 42);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+int main(void) {
+    pthread_t p, q;
+    pthread_create(&q, 0, consumer, 0);
+    pthread_create(&p, 0, producer, 0);
+    pthread_join(p, 0);
+    pthread_join(q, 0);
+    return 0;
+}
+"""
+WHILE_WAIT = IF_WAIT.replace("if (!ready)", "while (!ready)")
+
+
+def result(src: str, mode: str, spurious: bool) -> AssertionResult:
+    [r] = [i for i in check_text(src, "wait.c", Options(mode=mode, timeout_s=60, spurious_wakeups=spurious))
+           if isinstance(i, AssertionResult)]
+    return r
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_wait_guarded_by_if_fails_on_a_spurious_wake_up(mode):
+    r = result(IF_WAIT, mode, True)
+    assert r.status is Status.VIOLATED
+    actions = [(s.thread, s.action) for s in r.trace.steps]
+    assert any(t == "consumer#1" and a.startswith("wait on c (unlock m") and a.endswith("), woken spuriously")
+               for t, a in actions), actions
+    assert not any(a.startswith("signal") for _, a in actions)  # the producer never got there
+    assert result(IF_WAIT, mode, False).status is Status.HOLDS
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_wait_guarded_by_while_still_holds_for_all_interleavings(mode):
+    r = result(WHILE_WAIT, mode, True)
+    assert (r.status, r.bounded) == (Status.HOLDS, False)
+    # the extra runs are those where the consumer wakes unsignalled
+    assert r.stats.runs > result(WHILE_WAIT, mode, False).stats.runs
+
+
+def test_the_reductions_explore_no_more_runs_with_spurious_wake_ups():
+    runs = [result(WHILE_WAIT, mode, True).stats.runs for mode in ("baseline", "dpor", "dpor-ag")]
+    assert runs[0] >= runs[1] >= runs[2], runs
+
+
+def test_the_cli_flag_is_kept_in_the_json_result_and_replay_uses_it(capsys, tmp_path):
+    path = tmp_path / "wait.c"
+    path.write_text(IF_WAIT)
+    assert cli.main(["check", str(path)]) == 0
+    capsys.readouterr()
+    assert cli.main(["check", "--spurious-wakeups", "--format", "json", str(path)]) == 1
+    out = capsys.readouterr().out
+    doc = json.loads(out)
+    assert doc["options"]["spurious_wakeups"] is True
+    stored = tmp_path / "r.json"
+    stored.write_text(out)
+    assert cli.main(["check", "--replay", str(stored)]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == f"{path}: replayed 1 of 1 counterexample, 1 identical to the stored trace"
+
+
+def test_the_editor_setting_maps_to_the_option():
+    s, problems = parse_settings({"spuriousWakeups": True})
+    assert problems == () and s.options().spurious_wakeups is True
+    assert parse_settings({})[0].options().spurious_wakeups is False
+    assert parse_settings({"spuriousWakeups": "yes"})[1]  # a bad value is named
