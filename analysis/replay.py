@@ -29,7 +29,7 @@ from analysis.symex.values import Values
 
 
 def replay(program: ir.Program, trace: Trace, options, target: str | None = None, context=None) -> Trace:
-    from analysis.explore.explorer import finish_trace, other_routines
+    from analysis.explore.explorer import finish_trace
 
     if target is None and trace.steps:
         last = trace.steps[-1].span

@@ -45,7 +45,7 @@ from analysis import ir
 from analysis.ir import Intrinsic, Op, PtrType
 from analysis.summaries import translate
 from analysis.summaries.translate import Untranslatable
-from analysis.summaries.variables import MEMORY, RegVar, StackVar, Variables, parse
+from analysis.summaries.variables import MEMORY, Variables
 from analysis.symex.engine import EBUSY, bits_of, is_signed
 from analysis.symex.state import State, cons_list
 

@@ -69,7 +69,7 @@ def test_int_min_divided_by_minus_one_overflows():
 
 
 def test_shift_count_out_of_range_and_signed_overflow():
-    n, k, v, w = r("n"), r("k"), r("v"), r("w")
+    n, v, w = r("n"), r("v"), r("w")
     p = main_only(nondet(n), assign(v, b("<<", c(1), n)), assign(w, b("*", n, c(1 << 27))), ret(c(0)))
     # past the shift, n is in [0, 31] on the safe path: n * 2^27 overflows only from 16 on
     assert sorted(outcome(p)[1]) == ["shift count out of range", "signed integer overflow in multiplication"]
