@@ -146,7 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--unwind", type=_count(0), default=None, metavar="N",
                        help="loop and recursion bound (default 8)")
     check.add_argument("--timeout", type=_seconds, default=None, metavar="S",
-                       help="seconds per assertion (default none)")
+                       help="seconds per assertion (default none); when no assertion's check "
+                       "explored every run, one more search for deadlocks and run-time errors "
+                       "follows, with the same limit")
     check.add_argument("--max-runs", type=_count(1), default=None, metavar="N",
                        help="runs per assertion (default none)")
     check.add_argument("--workers", type=_count(1), default=None, metavar="N",
