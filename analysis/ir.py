@@ -398,13 +398,17 @@ class Jump:
 
 @dataclass(frozen=True, slots=True)
 class Branch:
-    """``if (cond != 0) goto then else goto other``; ``cond`` reads registers only."""
+    """``if (cond != 0) goto then else goto other``; ``cond`` reads registers only.
+    ``text``: the C condition as written (whitespace collapsed) when ``then`` is
+    where it holds, for counterexamples; empty for branches the lowering makes
+    up (switch cases, string loops) and long conditions."""
 
     cond: Expr
     then: int
     other: int
     span: Span
     kind: Kind = Kind.BRANCH
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,7 +160,7 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
                     continue
                 i = Jump(new_pc[t], i.span, i.kind)
             elif kind is Branch:
-                i = Branch(i.cond, new_pc[target(i.then)], new_pc[target(i.other)], i.span, i.kind)
+                i = dataclasses.replace(i, then=new_pc[target(i.then)], other=new_pc[target(i.other)])
             body.append(i)
         sites = [(new_pc[pc], src, span) for pc, src, span in self.sites]
         return tuple(body), sites

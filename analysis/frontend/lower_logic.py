@@ -14,6 +14,9 @@ import tree_sitter as ts
 from analysis.ir import Assign, Branch, Const, CType, Expr, IntType, Ite, Jump, PtrType
 from analysis.frontend.ctypes import INT, VOID
 from analysis.frontend.lower_const import binary, truth
+
+# conditions longer than this are not copied into the IR for counterexamples
+MAX_CONDITION_TEXT = 80
 from analysis.frontend.lower_loc import strip_parens
 from analysis.frontend.parse import F
 
@@ -85,7 +88,8 @@ class LogicLowering:
         if isinstance(e, Const):
             self.emit(Jump(then if e.value else other, span))
         else:
-            self.emit(Branch(e, then, other, span))
+            text = " ".join(self.text(node).split())
+            self.emit(Branch(e, then, other, span, text=text if len(text) <= MAX_CONDITION_TEXT else ""))
 
     def conditional(self, node: ts.Node, used: bool = True) -> Expr:
         cnode = node.child_by_field_id(F.condition)

@@ -1019,7 +1019,13 @@ def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
     f = st.wframe(tid)
     f.pc = target
     temps = {r: f.regs.get(r) for r in ir.regs_of(i.cond) if r.startswith("%")}
-    st.add_step(tid, i.span, "branch (", ("expr", i.cond, temps), ") ", "true" if taken else "false")
+    verdict = "true" if taken else "false"
+    if not i.text:
+        st.add_step(tid, i.span, "branch (", ("expr", i.cond, temps), ") ", verdict)
+    elif temps and not isinstance(i.cond, ir.Reg):  # "x > 5 is true (7 > 5)"
+        st.add_step(tid, i.span, f"{i.text} is {verdict} (", ("expr", i.cond, temps), ")")
+    else:  # the value is in the read just before, or the condition reads locals only
+        st.add_step(tid, i.span, f"{i.text} is {verdict}")
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, outcome=taken))
 
