@@ -48,4 +48,4 @@ def test_a_branch_says_which_way_the_condition_as_written_went():
     # "!ready" lowers to a branch on "ready" with the targets swapped: the step
     # names the part it tested, at its column; read values stand in for reads
     assert branches == [(7, "ready is false"), (9, "x > 5 && k < 9 is true ((8 > 5) && (k < 9))")]
-    assert [s.span.column for s in r.trace.steps if s.span.line == 7 and " is " in s.action] == [10]
+    assert [s.span.col for s in r.trace.steps if s.span.line == 7 and " is " in s.action] == [10]
