@@ -43,10 +43,10 @@ class EngineVerdicts:
     findings: tuple
 
 
-def run_engine(text: str, mode: str) -> EngineVerdicts:
+def run_engine(text: str, mode: str, spurious: bool = False) -> EngineVerdicts:
     program = parse_program(text, "gen.c")
-    results = list(engine.check(program, engine.Options(mode=mode, unwind=UNWIND,
-                                                        timeout_s=TIMEOUT_S)))
+    results = list(engine.check(program, engine.Options(mode=mode, unwind=UNWIND, timeout_s=TIMEOUT_S,
+                                                        spurious_wakeups=spurious)))
     assertions: dict[int, list[AssertionResult]] = {}
     # The front end's findings (its own Finding type) come back from check()
     # too; keep one of each.
@@ -71,16 +71,18 @@ def engine_inputs(trace, rendered: C.Rendered) -> dict:
     return {by_line[i.span.line]: i.value for i in trace.inputs if i.span.line in by_line}
 
 
-def discrepancies(program: C.Program, modes=None, outcome: oracle.Outcome | None = None) -> list[str]:
-    """Every disagreement, one line each (empty: the engine agrees)."""
+def discrepancies(program: C.Program, modes=None, outcome: oracle.Outcome | None = None,
+                  spurious: bool = False) -> list[str]:
+    """Every disagreement, one line each (empty: the engine agrees);
+    ``spurious``: both sides let condition waits wake without a signal."""
     modes = engine.MODES if modes is None else modes
     rendered = C.render(program)
-    outcome = outcome or oracle.explore(program)
+    outcome = outcome or oracle.explore(program, spurious=spurious)
     problems: list[str] = []
     statuses = {}
     for mode in modes:
-        ev = run_engine(rendered.text, mode)
-        statuses[mode] = _compare_mode(program, rendered, outcome, ev, problems)
+        ev = run_engine(rendered.text, mode, spurious)
+        statuses[mode] = _compare_mode(program, rendered, outcome, ev, problems, spurious)
     first = modes[0]
     for mode in modes[1:]:
         if statuses[mode] != statuses[first]:
@@ -88,7 +90,7 @@ def discrepancies(program: C.Program, modes=None, outcome: oracle.Outcome | None
     return problems
 
 
-def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems) -> tuple:
+def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems, spurious: bool = False) -> tuple:
     m = ev.mode
     summary = []
     for verdict in outcome.assertions:
@@ -110,7 +112,7 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems) -> t
                 problems.append(f"[{m}] line {line}: violated without a trace")
                 continue
             fixed = engine_inputs(r.trace, rendered)
-            again = oracle.explore(program, fixed).assertions[verdict.label]
+            again = oracle.explore(program, fixed, spurious=spurious).assertions[verdict.label]
             if not again.violated:
                 problems.append(f"[{m}] line {line}: engine reports a violation with inputs "
                                 f"{fixed} that no schedule has (oracle: {want.label})")
@@ -135,7 +137,7 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems) -> t
                         + "; ".join(w.steps))
     for f in deadlocks:
         fixed = engine_inputs(f.trace, rendered) if f.trace is not None else {}
-        if oracle.explore(program, fixed).deadlock is None:
+        if oracle.explore(program, fixed, spurious=spurious).deadlock is None:
             problems.append(f"[{m}] engine reports a deadlock (line {f.span.line}) with inputs "
                             f"{fixed} that no schedule has")
     summary.append(("deadlock", bool(deadlocks)))

@@ -24,7 +24,10 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
   enabled once the thread was woken and m is free, and takes m. Signal wakes
   any one thread sleeping on c -- each choice is a transition of its own
   (the schedule names it as ``(thread, choice)``) -- or nobody when none
-  sleeps; broadcast wakes them all. No spurious wake-ups. A ``while`` wait
+  sleeps; broadcast wakes them all. With ``spurious`` (the engine's
+  ``Options.spurious_wakeups``) a WAIT may instead leave the thread awake, at
+  most once per thread (a hidden local remembers it): a second way its
+  transition can go, so the schedule names it ``(thread, 1)``. A ``while`` wait
   loop woken more than :data:`cprog.MAX_WAIT_ROUNDS` times is outside the
   contract (the engine's unwind bound would cut it).
 * Between atomic begin and end no other thread is enabled; if the thread
@@ -278,7 +281,7 @@ class _Compiler:
         temps = self.reads(s.guard)
         at = self.emit(None, "")
         self.clear(temps)
-        self.emit((WAIT, c, m), f"wait on {s.cond} (unlock {s.mutex})")
+        self.emit((WAIT, c, m, self.slot("$spurious")), f"wait on {s.cond} (unlock {s.mutex})")
         self.emit((REACQUIRE, m), f"woken, lock {s.mutex}")
         if s.loop:
             def again(L, rounds=rounds):
@@ -387,21 +390,24 @@ def sleepers(state: tuple, cond: int) -> list[int]:
     return [u for u, c in enumerate(state[3]) if c == cond]
 
 
-def choices(compiled: Compiled, state: tuple, t: int) -> int:
+def choices(compiled: Compiled, state: tuple, t: int, spurious: bool = False) -> int:
     """How many ways thread t's next transition can go (the sleepers a
-    signal may wake; 1 for everything else)."""
+    signal may wake; with ``spurious``, a wait: sleep or stay awake; 1 for
+    everything else)."""
     th = state[0][t]
     if th is None or th[1] is DONE:
         return 1
     op = compiled.codes[t].ops[th[0]]
     if op[0] == SIGNAL and not op[2]:
         return max(1, len(sleepers(state, op[1])))
+    if op[0] == WAIT and spurious and not th[1][op[3]]:
+        return 2
     return 1
 
 
 def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
     """Thread t's next transition (for a signal, the one waking sleeper
-    number ``choice``)."""
+    number ``choice``; for a wait, choice 1 wakes at once, spuriously)."""
     threads, globs, locks, sleeping, atomic = state
     th = threads[t]
     if th is None or th[1] is DONE:
@@ -449,7 +455,11 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
         if locks[op[2]] != t:
             raise OutsideContract("a wait on a mutex the thread does not hold")
         locks = locks[: op[2]] + (NOBODY,) + locks[op[2] + 1:]
-        sleeping = sleeping[:t] + (op[1],) + sleeping[t + 1:]
+        if choice == 1:
+            L[op[3]] = 1
+            value = ", woken spuriously"
+        else:
+            sleeping = sleeping[:t] + (op[1],) + sleeping[t + 1:]
     elif kind == REACQUIRE:
         if sleeping[t] != NOBODY or locks[op[1]] != NOBODY:
             return _Step("blocked")
@@ -474,14 +484,14 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
     return _Step("next", (threads, globs, locks, sleeping, atomic), value=value, pc=th[0])
 
 
-def _moves(compiled: Compiled, state: tuple):
+def _moves(compiled: Compiled, state: tuple, spurious: bool):
     """(thread, choice) for every transition that may be tried from
     ``state``; choice is None when the thread's next transition has only one
     way to go."""
     for t, th in enumerate(state[0]):
         if th is None or th[1] is DONE:
             continue
-        n = choices(compiled, state, t)
+        n = choices(compiled, state, t, spurious)
         if n == 1:
             yield t, None
         else:
@@ -513,7 +523,7 @@ def _input_space(program: C.Program, fixed: dict | None):
 
 
 def explore(program: C.Program, fixed_inputs: dict | None = None,
-            max_states: int = 200_000) -> Outcome:
+            max_states: int = 200_000, spurious: bool = False) -> Outcome:
     """Every run of ``program`` over every input in its domain (inputs named
     in ``fixed_inputs`` take only that value; a value outside the domain
     leaves no run) and every schedule.
@@ -554,7 +564,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
             seen[state] = 0
             runs = 0
             threads = state[0]
-            for t, choice in _moves(compiled, state):
+            for t, choice in _moves(compiled, state, spurious):
                 th = threads[t]
                 step = _step(compiled, state, t, choice or 0)
                 if step.kind == "blocked":
@@ -594,7 +604,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
     return Outcome(verdicts, deadlock[0], len(seen), total_runs, widest, frozenset(finals))
 
 
-def replay(program: C.Program, inputs: dict, schedule) -> tuple[str, int | None]:
+def replay(program: C.Program, inputs: dict, schedule, spurious: bool = False) -> tuple[str, int | None]:
     """Run ``program`` with ``inputs`` along ``schedule`` (a thread number per
     transition). Returns ("violated", label), ("deadlock", None), ("end", None)
     when every thread ended, ("exit", None) when main returned early, or
@@ -608,7 +618,7 @@ def replay(program: C.Program, inputs: dict, schedule) -> tuple[str, int | None]
         return ("exit", None)
     for i, item in enumerate(schedule):
         t, choice = item if isinstance(item, tuple) else (item, 0)
-        if t >= len(compiled.codes) or choice >= choices(compiled, state, t):
+        if t >= len(compiled.codes) or choice >= choices(compiled, state, t, spurious):
             return ("stuck", i)
         step = _step(compiled, state, t, choice)
         if step.kind == "blocked":

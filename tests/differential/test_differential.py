@@ -7,7 +7,8 @@ front end and ``analysis.check.check`` must agree with it in every mode of
 (:func:`compare.discrepancies` lists what counts as disagreement).
 
 Budget: ``DISTAFF_DIFF_EXAMPLES`` programs (default 2,000: about 0.25 s of
-CPU each), drawn in ``SHARDS`` independent tests so that ``pytest -n`` spreads
+CPU each; ``DISTAFF_DIFF_SPURIOUS_EXAMPLES``, default 300, more with
+spurious wake-ups), drawn in ``SHARDS`` independent tests so that ``pytest -n`` spreads
 them over the cores; each with at most ``DISTAFF_DIFF_MAX_RUNS`` schedules
 for any one input (larger ones are rejected, not checked). A mode the engine
 does not implement fails here: it is not skipped.
@@ -53,6 +54,28 @@ def test_engine_agrees_with_the_oracle_in_every_mode(shard, program):
     outcome = oracle.explore(program)
     assume(outcome.widest <= MAX_RUNS)
     problems = compare.discrepancies(program, outcome=outcome)
+    assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
+
+
+SPURIOUS_EXAMPLES = int(os.environ.get("DISTAFF_DIFF_SPURIOUS_EXAMPLES", "300"))
+SPURIOUS_SHARDS = 4
+
+
+# The same comparison with spurious wake-ups on both sides, on programs that
+# wait on a condition variable (four programs in ten are drawn with one).
+@pytest.mark.parametrize("shard", range(SPURIOUS_SHARDS))
+@settings(max_examples=max(1, -(-SPURIOUS_EXAMPLES // SPURIOUS_SHARDS)), deadline=None, phases=gen.PHASES,
+          derandomize=bool(os.environ.get("CI")),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(program=gen.programs())
+def test_spurious_wake_ups_agree_with_the_oracle_in_every_mode(shard, program):
+    assume(any(isinstance(s, C.CondWait) for s in C.all_statements(program)))
+    try:  # a while loop may now wait once more than the contract's rounds
+        outcome = oracle.explore(program, spurious=True)
+    except oracle.OutsideContract:
+        assume(False)
+    assume(outcome.widest <= MAX_RUNS)
+    problems = compare.discrepancies(program, outcome=outcome, spurious=True)
     assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
 
 
@@ -126,6 +149,24 @@ def test_engine_agrees_on_programs_of_known_outcome(name):
     assert (outcome.deadlock is not None) == deadlock
     problems = compare.discrepancies(program, outcome=outcome)
     assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
+
+
+def _if_wait(loop: bool):
+    consumer = [C.Locked("m", (C.CondWait("c", "m", cmp("==", g, k(0)), loop), C.Assert(0, cmp("==", g, k(1)))))]
+    producer = [C.Locked("m", (C.Store("g", k(1)), C.Signal("c")))]
+    return threads({"consumer": ((), consumer), "producer": ((), producer)}, ["consumer", "producer"])
+
+
+@pytest.mark.parametrize("loop, with_spurious", [(False, "violated"), (True, "holds")])
+def test_a_spurious_wake_up_breaks_an_if_wait_on_both_sides(loop, with_spurious):
+    program = _if_wait(loop)
+    assert compare.expected_status(oracle.explore(program).assertions[0]).label == "holds"
+    outcome = oracle.explore(program, spurious=True)
+    assert compare.expected_status(outcome.assertions[0]).label == with_spurious
+    problems = compare.discrepancies(program, outcome=outcome, spurious=True)
+    assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
+    if not loop:
+        assert any(step.endswith(", woken spuriously") for step in outcome.assertions[0].violation.steps)
 
 
 @pytest.mark.parametrize("mode", engine.MODES)

@@ -147,7 +147,9 @@ def _replay(program, trace, label, inputs) -> None:
             if m.group(1) not in program.conds:
                 continue
             c = program.conds.index(m.group(1))
-            op, step = advance(state, t, lambda op: op[0] == O.WAIT and op[1] == c, what)
+            spurious = action.endswith(", woken spuriously")
+            op, step = advance(state, t, lambda op: op[0] == O.WAIT and op[1] == c, what,
+                               lambda state: 1 if spurious else 0)
         elif m := _WOKEN.match(action):
             if m.group(1) not in program.mutexes:
                 continue
