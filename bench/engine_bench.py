@@ -2,7 +2,7 @@
 program and exploration mode.
 
     python bench/engine_bench.py [--modes baseline,dpor,dpor-ag] [--timeout S] [--unwind N]
-                                 [--out bench/results/engine.md] [PROGRAM.c ...]
+                                 [--spurious-wakeups] [--out bench/results/engine.md] [PROGRAM.c ...]
 
 Without programs it takes the bundled examples (examples/*.c), the test
 programs (tests/programs/**/*.c) and, when present, ../shared/examples/*.c.
@@ -14,6 +14,10 @@ Columns: assertions by verdict and findings; runs (full + pruned) summed over
 the assertions' sub-checks; runs/s = runs / wall time; solver share =
 solver_time_s / time_s summed over the sub-checks; wall = seconds for the
 whole file's check.
+
+``--spurious-wakeups`` checks with ``Options.spurious_wakeups``; its cost:
+``bench/results/spurious.md`` has the condition-variable programs with it
+(``engine.md`` has them without).
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per assertion")
     parser.add_argument("--unwind", type=int, default=Options().unwind)
+    parser.add_argument("--spurious-wakeups", action="store_true")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "engine.md"))
     parser.add_argument("programs", nargs="*", type=Path)
     args = parser.parse_args(argv)
@@ -97,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "# Engine benchmark",
         "",
-        f"`python bench/engine_bench.py --timeout {args.timeout:g} --unwind {args.unwind}` on "
+        f"`python bench/engine_bench.py --timeout {args.timeout:g} --unwind {args.unwind}"
+        f"{' --spurious-wakeups' if args.spurious_wakeups else ''}` on "
         f"{platform.machine()} {platform.system()}, Python {platform.python_version()}, "
         f"z3 {z3.get_version_string()}, {time.strftime('%Y-%m-%d')}; one worker, "
         f"timeout {args.timeout:g} s per assertion; load average at start "
@@ -109,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines), flush=True)
     for path in programs:
         for mode in modes:
-            options = Options(mode=mode, unwind=args.unwind, timeout_s=args.timeout, workers=1)
+            options = Options(mode=mode, unwind=args.unwind, timeout_s=args.timeout, workers=1,
+                              spurious_wakeups=args.spurious_wakeups)
             line = row(label(path), mode, measure(path, options))
             lines.append(line)
             print(line, flush=True)
