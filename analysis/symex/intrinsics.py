@@ -237,7 +237,9 @@ def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if n:
         soid, soff = E.resolve(st, s, n, False)
         doid, doff = E.resolve(st, d, n, True)
-        lo, hi = _piece(st, tid, i, n, soid != doid)
+        apart = soid != doid or (isinstance(soff, int) and isinstance(doff, int)
+                                 and (soff + n <= doff or doff + n <= soff))
+        lo, hi = _piece(st, tid, i, n, apart)
         fresh = E.fresh_mem(st, tid)
         chunks = []
         for k in range(lo, hi, CHUNK):
@@ -258,8 +260,8 @@ def _piece(st: State, tid: int, i: ir.Intrinsic, n: int, apart: bool) -> tuple[i
     SHARED_PIECE bytes per visible step, so other threads' accesses can come
     between the pieces and a racing copy tears as in C; the thread's ``phase``
     ``"copy"`` holds, in ``phase_arg``, where the next piece starts. A copy
-    within one object (memmove's case: the ranges may overlap) stays one step.
-    """
+    whose ranges may overlap (memmove's case, within one object) stays one
+    step (``apart`` false)."""
     t = st.threads[tid]
     lo = t.phase_arg if t.phase == "copy" else 0
     if i.kind is not ir.Kind.GLOBAL or not apart or n <= SHARED_PIECE:

@@ -96,3 +96,37 @@ def test_a_struct_too_large_to_split_still_tears(mode):
            if isinstance(i, AssertionResult)]
     assert r.status is Status.VIOLATED
     assert len(pieces(r, "reader", "copy")) == 40
+
+
+WITHIN = """
+#include <pthread.h>
+#include <assert.h>
+#include <string.h>
+int buf[8] = {1, 1, 1, 1, 0, 0, 0, 0};
+void *writer(void *arg) {
+    memcpy(&buf[4], &buf[0], 4 * sizeof(int));
+    return 0;
+}
+void *reader(void *arg) {
+    int low = buf[4];
+    int high = buf[7];
+    assert(!(low == 1 && high == 0));
+    return 0;
+}
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, writer, 0);
+    pthread_create(&b, 0, reader, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_copy_between_disjoint_parts_of_one_object_tears_too(mode):
+    [r] = [i for i in check_text(WITHIN, "within.c", Options(mode=mode, timeout_s=60))
+           if isinstance(i, AssertionResult)]
+    assert r.status is Status.VIOLATED
+    assert len(pieces(r, "writer", "copy")) in (1, 2, 3)  # the reader came between two pieces
