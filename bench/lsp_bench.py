@@ -279,7 +279,7 @@ def report(out: dict, hovers: int, programs: list[Path]) -> str:
         f"max {ms(max(s))} ({', '.join(ms(x) for x in s)}) |",
         f"| hover latency ({len(h)} requests) | p95 < 100 ms | p50 {ms(percentile(h, 0.5))}, "
         f"p95 {ms(percentile(h, 0.95))}, max {ms(max(h))} |",
-        f"| first verdict, reorder program like Figure 2 (3 variants) | — | "
+        "| first verdict, reorder program like Figure 2 (3 variants) | — | "
         + ", ".join(ms(x) for x in v) + " |",
         *[f"| first verdict, `{name}` | — | {ms(took)} |" for name, took, _ in out["programs"]],
         "",

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from analysis.check import (
-    CancelToken, Context, ContextThread, Options, check, check_assertion, check_text, context_at,
+    CancelToken, Options, check, check_assertion, check_text, context_at,
 )
 from analysis.frontend import parse_program
 from analysis.replay import replay

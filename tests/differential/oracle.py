@@ -540,7 +540,6 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
     seen: dict = {}  # state -> the number of runs from it
     total_runs = widest = 0
     finals: set = set()
-    n_threads = len(compiled.codes)
     names = [i.name for i in program.inputs]
 
     for inputs in _input_space(program, fixed_inputs):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from analysis.check import Options
 from analysis.explore.explorer import Explorer
-from analysis.explore.reduction import Baseline, Reduction
+from analysis.explore.reduction import Baseline
 from analysis.frontend import parse_program
-from analysis.symex.pivots import FULL_RUN_LEAVES, LeafKind, PivotKind
+from analysis.symex.pivots import FULL_RUN_LEAVES, PivotKind
 from analysis.symex.state import cons_list
 from tests.explore.expectations import PROGRAMS
 

@@ -11,7 +11,7 @@ from analysis.check import Options, check
 from analysis.frontend import lower_source, parse_program
 from analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, WRITES_THROUGH_ARGUMENTS
 from analysis.frontend.lower_string import STRING_FUNCS
-from analysis.ir import Assign, Intrinsic, IntType, Kind, Load, Op, Store
+from analysis.ir import Assign, Intrinsic, Kind, Load, Op, Store
 from analysis.report import AssertionResult, Status
 from tests.explore.expectations import PROGRAMS, read
 from tests.frontend.test_lower_semantics import GCC, interpreted, native

@@ -155,7 +155,7 @@ class Machine:
         self.mem: dict[str, bytearray] = {}
         for g in program.globals:
             size = g.type.size if not isinstance(g.type, ArrayType) else g.type.size
-            buf = self.mem[g.name] = bytearray(size)
+            self.mem[g.name] = bytearray(size)
             for v in g.init:
                 self.write((g.name, v.offset), v.type, v.value.value)
         self.program = program

@@ -190,7 +190,6 @@ def realistic_program(functions: int = 300):
     functions with stack structs, heap nodes linked into a global list, a
     helper called with many different addresses, locks and thread creation."""
     node = StructType("node", (Field("next", VP, 0), Field("val", P, 8)), 16, 8)
-    np = PtrType(node)
     helper = fn("set", [store(r("hp"), r("hv", I32)), ret(c(0))], params=(r("hp"), r("hv", I32)))
     funcs = [helper]
     for k in range(functions):

@@ -21,7 +21,7 @@ from analysis.frontend import parse_program
 from analysis.ir import Branch
 from analysis.report import AssertionResult, Reason, Status
 from analysis.static import budget
-from analysis.static.facts import Facts, analyze
+from analysis.static.facts import Facts
 from analysis.static.callgraph import call_graph
 from analysis.static.escape import shared_ids
 from analysis.static.pointsto import points_to
