@@ -9,6 +9,8 @@ context (``if``, loops) they branch directly to the targets.
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter as ts
 
 from analysis.ir import Assign, Branch, Const, CType, Expr, IntType, Ite, Jump, PtrType
@@ -88,7 +90,8 @@ class LogicLowering:
         if isinstance(e, Const):
             self.emit(Jump(then if e.value else other, span))
         else:
-            text = " ".join(self.text(node).split())
+            # as tree-sitter saw it: macros expanded, with the spaces expansion adds
+            text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(self.text(node).split())))
             self.emit(Branch(e, then, other, span, text=text if len(text) <= MAX_CONDITION_TEXT else ""))
 
     def conditional(self, node: ts.Node, used: bool = True) -> Expr:

@@ -49,3 +49,18 @@ def test_a_branch_says_which_way_the_condition_as_written_went():
     # names the part it tested, at its column; read values stand in for reads
     assert branches == [(7, "ready is false"), (9, "x > 5 && k < 9 is true ((8 > 5) && (k < 9))")]
     assert [s.span.col for s in r.trace.steps if s.span.line == 7 and " is " in s.action] == [10]
+
+
+def test_a_condition_written_with_a_macro_shows_its_expansion():
+    src = """#include <assert.h>
+#define IS_BIG(v) ((v) > 5)
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int k = __VERIFIER_nondet_int();
+    if (IS_BIG(k))
+        assert(k != 7);
+    return 0;
+}
+"""
+    [r] = [i for i in check_text(src, "m.c", Options(mode="dpor", timeout_s=60)) if isinstance(i, AssertionResult)]
+    assert [s.action for s in r.trace.steps if " is " in s.action] == ["(k) > 5 is true"]
