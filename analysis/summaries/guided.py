@@ -410,7 +410,8 @@ class AssertionGuided(Dpor):
 
     def _no_disjunction(self, node: Node) -> bool:
         """A branch node whose precondition is not the disjunction of its
-        children's: a choice by value, or one among threads or waiters."""
+        children's: a choice by value, one among threads or waiters, or a
+        spurious wake-up's."""
         p = node.pivot
         if p.by_value:
             return True
@@ -418,10 +419,11 @@ class AssertionGuided(Dpor):
         if t is not None and t.frames:
             f = t.frames[-1]
             i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
-            # a signal's options overlap (any waiter may be woken), so the
-            # disjunction of its children is not the node's precondition
+            # a signal's options overlap (any waiter may be woken), and so do
+            # a condition wait's (sleep, or wake spuriously): the disjunction
+            # of the children's is not the node's precondition
             if isinstance(i, ir.Intrinsic) and i.op in (ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN,
-                                                        ir.Op.COND_SIGNAL):
+                                                        ir.Op.COND_SIGNAL, ir.Op.COND_WAIT):
                 return True
         return False
 

@@ -73,6 +73,56 @@ def test_a_wait_guarded_by_while_still_holds_for_all_interleavings(mode):
     assert r.stats.runs > result(WHILE_WAIT, mode, False).stats.runs
 
 
+# x is 1 or 2 when the consumer waits, by the order of t1 and t2. Sleeping
+# is safe either way (the producer sets x = 1 before it signals); waking
+# spuriously is safe only with x == 1. dpor-ag once merged the two outcomes
+# of the wait as a branch's ("sleeps or wakes": true || x != 2), stored
+# "true" after the x == 1 order and pruned the x == 2 one.
+ORDER_THEN_WAIT = """\
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int ready, x;
+void *t1(void *arg) { x = 2; return 0; }
+void *t2(void *arg) { x = 1; return 0; }
+void *producer(void *arg) {
+    pthread_mutex_lock(&m);
+    x = 1;
+    ready = 1;
+    pthread_cond_signal(&c);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+void *consumer(void *arg) {
+    pthread_mutex_lock(&m);
+    if (!ready)
+        pthread_cond_wait(&c, &m);
+    assert(x != 2);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+int main(void) {
+    pthread_t a, b, p, q;
+    pthread_create(&a, 0, t1, 0);
+    pthread_create(&b, 0, t2, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    pthread_create(&q, 0, consumer, 0);
+    pthread_create(&p, 0, producer, 0);
+    pthread_join(p, 0);
+    pthread_join(q, 0);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_summary_covers_both_ways_a_wait_can_go(mode):
+    assert result(ORDER_THEN_WAIT, mode, True).status is Status.VIOLATED
+    assert result(ORDER_THEN_WAIT, mode, False).status is Status.HOLDS
+
+
 def test_the_reductions_explore_no_more_runs_with_spurious_wake_ups():
     runs = [result(WHILE_WAIT, mode, True).stats.runs for mode in ("baseline", "dpor", "dpor-ag")]
     assert runs[0] >= runs[1] >= runs[2], runs
