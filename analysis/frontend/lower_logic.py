@@ -16,11 +16,11 @@ import tree_sitter as ts
 from analysis.ir import Assign, Branch, Const, CType, Expr, IntType, Ite, Jump, PtrType
 from analysis.frontend.ctypes import INT, VOID
 from analysis.frontend.lower_const import binary, truth
+from analysis.frontend.lower_loc import strip_parens
+from analysis.frontend.parse import F
 
 # conditions longer than this are not copied into the IR for counterexamples
 MAX_CONDITION_TEXT = 80
-from analysis.frontend.lower_loc import strip_parens
-from analysis.frontend.parse import F
 
 
 class LogicLowering:
@@ -90,8 +90,7 @@ class LogicLowering:
         if isinstance(e, Const):
             self.emit(Jump(then if e.value else other, span))
         else:
-            # as tree-sitter saw it: macros expanded, with the spaces expansion adds
-            text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(self.text(node).split())))
+            text = _written(self.text(node))
             self.emit(Branch(e, then, other, span, text=text if len(text) <= MAX_CONDITION_TEXT else ""))
 
     def conditional(self, node: ts.Node, used: bool = True) -> Expr:
@@ -142,3 +141,9 @@ class LogicLowering:
         if isinstance(bt, PtrType):
             return bt
         return at if isinstance(at, (IntType, PtrType)) else bt if isinstance(bt, (IntType, PtrType)) else VOID
+
+
+def _written(text: str) -> str:
+    """A condition's text on one line, as tree-sitter saw it (macros expanded),
+    without the spaces an expansion puts inside parentheses."""
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(text.split())))

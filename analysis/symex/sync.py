@@ -380,8 +380,7 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         w.spurious, w.atomic = True, 0
     else:
         st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}{waking})")
-        block(st, tid, c, f"a signal on {cname}")
-        w = st.wthread(tid)
+        block(st, tid, c, f"a signal on {cname}")  # w stays this run's copy of the thread
     w.phase, w.phase_arg = "cond", m
 
 
