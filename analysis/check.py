@@ -59,6 +59,7 @@ from typing import Iterator
 from analysis import ir
 from analysis.ir import DataModel
 from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from analysis.symex.unmodelled import library_dependences, phrase
 
 MODES = ("baseline", "dpor", "dpor-ag")
 
@@ -192,9 +193,13 @@ def _static_budget(options: Options, cancel: CancelToken | None):
 
 def _verdict(program, site, options, ex, context) -> AssertionResult:
     s = ex.stats
-    trace, reason, message, bounded = None, None, "", False
-    if ex.violation is not None:
+    trace, reason, message, bounded, depends = None, None, "", False, ()
+    library = library_dependences(ex.violation_depends, program.user_externals)
+    if ex.violation is not None and library:  # not vouched for: distaff does not model what it relies on
+        status, reason, message = Status.UNKNOWN, Reason.UNMODELLED, phrase(library, True)
+    elif ex.violation is not None:
         status, trace, message = Status.VIOLATED, ex.violation, ex.violation_message
+        depends = ex.violation_depends
     elif ex.stop is not None:
         status, reason, message = Status.UNKNOWN, ex.stop, ex.stop_message
     elif ex.reached:
@@ -218,7 +223,7 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
     return AssertionResult(
         id=site.id, span=site.span, text=site.text, status=status, bounded=bounded, reason=reason,
         message=message, trace=trace, stats=s, unwind=options.unwind, mode=ex.mode,
-        context=context.label if context is not None else "",
+        context=context.label if context is not None else "", depends_on=depends,
     )
 
 

@@ -636,6 +636,10 @@ class Program:
 
     ``externals`` are the names of functions declared or called but without a
     body and not built in; their calls are EXTERNAL intrinsics.
+    ``user_externals`` are those the program declares itself (a prototype in
+    its own text, not a C library or POSIX name): their result is any value,
+    as the program's own code elsewhere might compute it. Every other external
+    is a library function, which distaff models or does not vouch for.
     """
 
     path: str
@@ -646,6 +650,7 @@ class Program:
     findings: tuple[Finding, ...]
     externals: tuple[str, ...] = ()
     entry: str = "main"
+    user_externals: tuple[str, ...] = ()
     _index: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def function(self, name: str) -> Function | None:

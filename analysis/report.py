@@ -37,6 +37,8 @@ class Reason(enum.Enum):
     CRASHED = "crashed"  # the worker died; the message says how
     UNSUPPORTED = "unsupported"  # the program uses C the engine does not cover; the message names it
     BOUND = "bound-reached"  # no run reached the assertion within the unwind bound, and some run was cut
+    # the violation found depends on a C library function distaff does not model; the message names it
+    UNMODELLED = "unmodelled"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,10 @@ class AssertionResult:
     mode: str = ""
     summaries: tuple[StatementSummary, ...] = ()
     context: str = ""  # empty for a whole-program check; else which context and ingredients
+    # a violation that relies on the results of the program's own functions
+    # without a body here (any value was assumed for them): real only if they
+    # can return those values
+    depends_on: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,10 +159,14 @@ class FindingKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """``depends_on``: as for :class:`AssertionResult`, the program's own
+    body-less functions whose results the counterexample relies on."""
+
     kind: FindingKind
     span: Span
     message: str
     trace: Trace | None = None
+    depends_on: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------

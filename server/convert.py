@@ -15,6 +15,7 @@ from lsprotocol import types as lsp
 from analysis import ir
 from analysis.ir import AssertionSite, Span
 from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace
+from analysis.symex.unmodelled import phrase
 from server.documents import Snapshot
 
 SOURCE = "distaff"
@@ -89,6 +90,7 @@ _UNDECIDED = {
     Reason.SKIPPED: "not checked",
     Reason.CRASHED: "not checked: the checker crashed",
     Reason.UNSUPPORTED: "undecided: the program uses C that distaff does not cover",
+    Reason.UNMODELLED: "undecided: the failing run relies on a library function distaff does not model",
 }
 
 
@@ -133,6 +135,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
         Reason.SKIPPED: "skipped",
         Reason.CRASHED: "not checked: crashed",
         Reason.UNSUPPORTED: "undecided: unsupported C",
+        Reason.UNMODELLED: "undecided: unmodelled library call",
     }.get(result.reason, "undecided")
 
 
@@ -165,8 +168,8 @@ def _trace_parts(snapshot: Snapshot, trace: Trace | None, fold: bool):
 
 
 def _severity(result: AssertionResult) -> lsp.DiagnosticSeverity:
-    if result.status is Status.VIOLATED:
-        return lsp.DiagnosticSeverity.Error
+    if result.status is Status.VIOLATED:  # relying on body-less functions of the program's own: a warning
+        return lsp.DiagnosticSeverity.Warning if result.depends_on else lsp.DiagnosticSeverity.Error
     if result.status is Status.UNKNOWN:
         return lsp.DiagnosticSeverity.Warning
     return lsp.DiagnosticSeverity.Information
@@ -187,6 +190,8 @@ def assertion_diagnostic(
     related = None
     if result.status is Status.VIOLATED:
         message += inputs_phrase(snapshot, result.trace)
+        if result.depends_on:
+            message += f" ({phrase(result.depends_on, False)})"
         extra, related = _trace_parts(snapshot, result.trace, fold)
         message += extra
     return lsp.Diagnostic(
@@ -221,10 +226,14 @@ def finding_diagnostic(
     extra, related = _trace_parts(snapshot, finding.trace, fold)
     if finding.trace is not None:
         message += inputs_phrase(snapshot, finding.trace)
+    severity = _FINDING_SEVERITY.get(finding.kind, lsp.DiagnosticSeverity.Warning)
+    if finding.depends_on:
+        message += f" ({phrase(finding.depends_on, False)})"
+        severity = lsp.DiagnosticSeverity.Warning
     return lsp.Diagnostic(
         range=lsp_range(snapshot, finding.span),
         message=prefix + message + extra,
-        severity=_FINDING_SEVERITY.get(finding.kind, lsp.DiagnosticSeverity.Warning),
+        severity=severity,
         code=finding.kind.value,
         source=source,
         related_information=related,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from analysis.check import Options
 from analysis.ir import Span
+from analysis.symex.unmodelled import phrase
 from analysis.report import (
     AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace, to_json,
 )
@@ -152,6 +153,8 @@ def assertion_message(a: AssertionResult, options: Options, report: FileReport) 
     """(severity, message) of one assertion's verdict."""
     ctx = _context_suffix(a, report)
     if a.status is Status.VIOLATED:
+        if a.depends_on:  # real only if the program's own body-less functions can return those values
+            return "warning", f"assertion can fail: {a.text}{inputs_text(a.trace)} ({phrase(a.depends_on, False)}){ctx}"
         return "error", f"assertion can fail: {a.text}{inputs_text(a.trace)}{ctx}"
     if a.status in (Status.HOLDS, Status.UNREACHABLE):
         remark = f"; {a.message}" if a.message else ""
@@ -177,7 +180,10 @@ def finding_message(f: Finding, with_inputs: bool = True) -> tuple[str, str]:
     msg = f.message.strip() or f.kind.value
     if words and not msg.lower().startswith(words):
         msg = f"{words}: {msg}"
-    return severity, msg + (inputs_text(f.trace) if with_inputs else "")
+    msg += inputs_text(f.trace) if with_inputs else ""
+    if f.depends_on:
+        severity, msg = "warning", f"{msg} ({phrase(f.depends_on, False)})"
+    return severity, msg
 
 
 # --------------------------------------------------------------------------
@@ -276,6 +282,8 @@ def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> 
            "message": a.message or assertion_message(a, options, report)[1],
            "mode": a.mode or options.mode, "unwind": a.unwind or options.unwind,
            "context": a.context or report.context, "stats": to_json(a.stats)}
+    if a.depends_on:
+        out["depends_on"] = list(a.depends_on)
     if a.trace is not None:
         out["counterexample"] = to_json(a.trace)
     if a.summaries:
@@ -289,6 +297,8 @@ def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> 
 def finding_json(f: Finding, report: FileReport) -> dict:
     out = {"kind": f.kind.value, **_position(f.span, report.path),
            "message": finding_message(f, with_inputs=False)[1]}
+    if f.depends_on:
+        out["depends_on"] = list(f.depends_on)
     if f.trace is not None:
         out["trace"] = to_json(f.trace)
     return out
@@ -412,7 +422,9 @@ def sarif_log(reports: list[FileReport], options: Options, version: str) -> dict
     for report in reports:
         for a in sorted_assertions(report):
             rule, level, kind = _STATUS_RULE[a.status]
-            _, msg = assertion_message(a, options, report)
+            severity, msg = assertion_message(a, options, report)
+            if severity == "warning" and level == "error":
+                level = "warning"
             props = {"status": a.status.label, "bounded": a.bounded, "assertion": a.text,
                      "stats": to_json(a.stats)}
             if a.reason:

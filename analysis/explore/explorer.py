@@ -37,6 +37,7 @@ from analysis.symex.pivots import (
 from analysis.symex.solver import SolverStats, SolverUnknown, build_solver
 from analysis.symex.state import State
 from analysis.symex.trace import build_trace
+from analysis.symex.unmodelled import depends_on, library_dependences, phrase
 from analysis.symex.values import Values
 
 
@@ -49,6 +50,8 @@ class ExploreResult:
 
     violation: Trace | None = None
     violation_message: str = ""
+    # body-less functions the violation's run depends on (analysis.symex.unmodelled)
+    violation_depends: tuple[str, ...] = ()
     reached: bool = False
     stop: Reason | None = None
     stop_message: str = ""
@@ -247,16 +250,30 @@ class Explorer:
         if k is LeafKind.VIOLATION:
             self.result.violation = finish_trace(self.engine, state, leaf)
             self.result.violation_message = leaf.message
+            self.result.violation_depends = depends_on(state)
             self.done = True
         elif k in (LeafKind.ERROR, LeafKind.DEADLOCK):
             # a deadlock is reported once per place, whichever threads are stuck there
             key = (k, leaf.span) if k is LeafKind.DEADLOCK else (k, leaf.span, leaf.message)
             if key not in self._finding_keys:
                 self._finding_keys.add(key)
-                trace = finish_trace(self.engine, state, leaf)
-                kind = FindingKind.ERROR if k is LeafKind.ERROR else FindingKind.DEADLOCK
-                self.result.findings.append(Finding(kind, leaf.span or ir.NO_SPAN, leaf.message, trace))
+                self.result.findings.append(self._finding(leaf, state))
         self.reduction.on_run_end(leaf, state)
+
+
+    def _finding(self, leaf: Leaf, state: State) -> Finding:
+        """A run-time error or deadlock. One whose run depends on a library
+        function distaff does not model is not vouched for: it becomes an
+        UNSUPPORTED finding saying so."""
+        trace = finish_trace(self.engine, state, leaf)
+        kind = FindingKind.ERROR if leaf.kind is LeafKind.ERROR else FindingKind.DEADLOCK
+        span = leaf.span or ir.NO_SPAN
+        depends = depends_on(state)
+        library = library_dependences(depends, self.program.user_externals)
+        if library:
+            words = "deadlock" if kind is FindingKind.DEADLOCK else leaf.message
+            return Finding(FindingKind.UNSUPPORTED, span, f"{words} may happen, but it {phrase(library, True)}")
+        return Finding(kind, span, leaf.message, trace, depends)
 
 
 def finish_trace(E: Engine, st: State, leaf: Leaf) -> Trace:

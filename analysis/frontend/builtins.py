@@ -191,6 +191,81 @@ WRITES_THROUGH_ARGUMENTS = frozenset(
 )
 
 
+# Functions of the C library and POSIX (beyond the ones built in above) that a
+# program may declare itself instead of including their header: a declaration
+# in the program's text does not make them the program's own functions.
+C_LIBRARY = frozenset("""
+abs labs llabs div ldiv atoi atol atoll strtol strtoul strtoll strtoull strtod strtof strtold
+rand srand rand_r random srandom drand48 lrand48 mrand48 realloc aligned_alloc posix_memalign
+atexit at_quick_exit quick_exit getenv setenv unsetenv system qsort bsearch
+memchr strchr strrchr strstr strspn strcspn strpbrk strtok strtok_r strdup strndup strnlen
+strerror strcoll strxfrm memccpy stpcpy bzero
+printf fprintf dprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs putchar
+fputc putc getchar getc fgetc fgets gets scanf fscanf sscanf fopen fclose fread fwrite fflush
+fseek ftell rewind perror remove rename tmpfile setbuf setvbuf ungetc feof ferror clearerr
+isalpha isdigit isalnum isspace isupper islower isxdigit ispunct isprint iscntrl isgraph
+toupper tolower
+time clock difftime mktime localtime gmtime localtime_r gmtime_r strftime clock_gettime
+gettimeofday nanosleep sleep usleep
+open close read write lseek pipe dup dup2 fork getpid getppid kill signal raise alarm pause
+sysconf getpagesize
+pthread_equal pthread_key_create pthread_key_delete pthread_setspecific pthread_getspecific
+pthread_cancel pthread_setcancelstate pthread_setcanceltype pthread_testcancel pthread_kill
+pthread_sigmask pthread_getattr_np pthread_setname_np pthread_getname_np
+sched_yield sched_getcpu
+sem_init sem_destroy sem_wait sem_trywait sem_timedwait sem_post sem_getvalue sem_open sem_close
+""".split())
+
+
+# The C types of library functions a program calls without reading their
+# header (distaff does not read system headers): without them a call would be
+# implicitly declared and its result an int, cutting pointers and longs short.
+# Keys as for BUILTINS; a trailing "..." marks a variadic function.
+LIBRARY_SIGNATURES: dict[str, tuple[str, ...]] = {
+    "abs": ("int", "int"), "labs": ("long", "long"), "llabs": ("llong", "llong"),
+    "atoi": ("int", "p"), "atol": ("long", "p"), "atoll": ("llong", "p"),
+    "strtol": ("long", "p", "p", "int"), "strtoul": ("ulong", "p", "p", "int"),
+    "strtoll": ("llong", "p", "p", "int"), "strtoull": ("ullong", "p", "p", "int"),
+    "rand": ("int",), "srand": ("void", "uint"), "random": ("long",), "rand_r": ("int", "p"),
+    "realloc": ("ptr", "p", "size_t"), "atexit": ("int", "p"), "getenv": ("char_ptr", "p"),
+    "system": ("int", "p"),
+    "memchr": ("ptr", "p", "int", "size_t"), "strchr": ("char_ptr", "p", "int"),
+    "strrchr": ("char_ptr", "p", "int"), "strstr": ("char_ptr", "p", "p"), "strdup": ("char_ptr", "p"),
+    "strndup": ("char_ptr", "p", "size_t"), "strnlen": ("size_t", "p", "size_t"),
+    "strspn": ("size_t", "p", "p"), "strcspn": ("size_t", "p", "p"), "strpbrk": ("char_ptr", "p", "p"),
+    "strtok": ("char_ptr", "p", "p"), "strtok_r": ("char_ptr", "p", "p", "p"), "strerror": ("char_ptr", "int"),
+    "printf": ("int", "p", "..."), "fprintf": ("int", "p", "p", "..."), "dprintf": ("int", "int", "p", "..."),
+    "sprintf": ("int", "p", "p", "..."), "snprintf": ("int", "p", "size_t", "p", "..."),
+    "scanf": ("int", "p", "..."), "sscanf": ("int", "p", "p", "..."), "fscanf": ("int", "p", "p", "..."),
+    "puts": ("int", "p"), "fputs": ("int", "p", "p"), "putchar": ("int", "int"), "fputc": ("int", "int", "p"),
+    "putc": ("int", "int", "p"), "fflush": ("int", "p"), "perror": ("void", "p"),
+    "getchar": ("int",), "fgetc": ("int", "p"), "getc": ("int", "p"), "fgets": ("char_ptr", "p", "int", "p"),
+    "fopen": ("ptr", "p", "p"), "fclose": ("int", "p"),
+    "pthread_equal": ("int", "pthread_t", "pthread_t"), "pthread_key_create": ("int", "p", "p"),
+    "pthread_key_delete": ("int", "uint"), "pthread_setspecific": ("int", "uint", "p"),
+    "pthread_getspecific": ("ptr", "uint"),
+    "sleep": ("uint", "uint"), "usleep": ("int", "uint"), "nanosleep": ("int", "p", "p"),
+    "time": ("long", "p"), "clock": ("long",), "getpid": ("int",), "sysconf": ("long", "int"),
+}
+
+
+def library_type(name: str, ct: CTypes):
+    """The C function type of library function ``name``, or None when unknown."""
+    from analysis.ir import FuncType
+
+    sig = LIBRARY_SIGNATURES.get(name)
+    if sig is None:
+        return None
+    variadic = sig[-1] == "..."
+    params = sig[1:-1] if variadic else sig[1:]
+    return FuncType(resolve(sig[0], ct), tuple(resolve(p, ct) for p in params), variadic)
+
+
+def is_library(name: str) -> bool:
+    """Whether ``name`` is a C library or POSIX function (see :data:`C_LIBRARY`)."""
+    return name in C_LIBRARY or name in WRITES_THROUGH_ARGUMENTS or name.startswith(("pthread_", "__builtin_"))
+
+
 _NONDET_TYPES: dict[str, CType | str] = {
     "int": INT, "uint": UINT, "unsigned_int": UINT, "unsigned": UINT,
     "char": CHAR, "uchar": UCHAR, "unsigned_char": UCHAR,
@@ -232,6 +307,10 @@ def resolve(key: str, ct: CTypes) -> CType:
         return ct.size_t
     if key in ("pthread_t", "ulong"):
         return ct.ulong
+    if key == "llong":
+        return I64
+    if key == "ullong":
+        return U64
     if key == "long":
         return ct.long
     if key == "char_ptr":

@@ -111,6 +111,11 @@ class CTypes:
                 name, (), s64 if lp64 else s32, a64 if lp64 else a32
             )
 
+    def library_records(self) -> dict[str, "StructType"]:
+        """Structs of the system headers whose fields programs use, by tag."""
+        return {"timespec": layout_record("timespec", [("tv_sec", self.long), ("tv_nsec", self.long)], False),
+                "timeval": layout_record("timeval", [("tv_sec", self.long), ("tv_usec", self.long)], False)}
+
     # -- naming -------------------------------------------------------------
 
     def ptr(self, t: CType) -> PtrType:

@@ -36,7 +36,7 @@ from analysis.ir import (
     ThreadSite,
     is_scalar,
 )
-from analysis.frontend.builtins import is_always_builtin
+from analysis.frontend.builtins import is_always_builtin, is_library
 from analysis.frontend.ctypes import INT, CTypes
 from analysis.frontend.lower_env import FuncSym, GlobalDef, RawSite, Scope, Spans, Unit, VarSym
 from analysis.frontend.lower_loc import strip_parens
@@ -77,6 +77,10 @@ def _lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -
     for node, message in syntax_errors(root):
         u.finding(FindingKind.SYNTAX, message, node)
     gscope = Scope()
+    for tag, record in ct.library_records().items():
+        gscope.tags["struct " + tag] = record
+        u.records[record.name] = record
+        u.record_names.add(record.name)
     gl = Lowerer(u, gscope, gscope, static=True)
     tops = [c for c in root.named_children]
     for c in tops:
@@ -121,6 +125,7 @@ def _lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -
         threads=threads,
         findings=findings,
         externals=tuple(u.externals),
+        user_externals=tuple(n for n in u.externals if n in u.func_types and not is_library(n)),
     )
 
 

@@ -26,7 +26,9 @@ from analysis.ir import (
     StructType,
     VoidType,
 )
-from analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, NONDET_PREFIX, is_always_builtin, nondet_type, resolve
+from analysis.frontend.builtins import (
+    ATOMIC_BUILTINS, BUILTINS, NONDET_PREFIX, is_always_builtin, library_type, nondet_type, resolve,
+)
 from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import truth
 from analysis.frontend.lower_env import FuncSym, VarSym
@@ -100,6 +102,8 @@ class CallLowering:
             dst = self.temp(t)
             self.emit(Intrinsic(Op.NONDET, dst, (), self.span(node), name=name))
             return dst
+        if ft is None and not defined:
+            ft = library_type(name, self.ct)  # a system header's declaration distaff does not read
         if ft is None:
             ft = FuncType(INT, (), True)  # implicitly declared
         if isinstance(sym, FuncSym) and sym.is_float and used:

@@ -148,8 +148,12 @@ UINTPTR_MAX 4294967295U
 # Defined when the system header is included: programs that do without it
 # may use these names themselves (``typedef int bool;``), and tree-sitter-c
 # parses them as C23's keywords anyway.
+# The standard streams are distinct non-null pointers that point at nothing
+# (no program reads a FILE's fields; the stdio models ignore the stream).
 _ON_INCLUDE = {
     "stdbool.h": ("bool _Bool", "true 1", "false 0", "__bool_true_false_are_defined 1"),
+    "stdio.h": ("stdin ((FILE *)1)", "stdout ((FILE *)2)", "stderr ((FILE *)3)", "EOF (-1)",
+                "BUFSIZ 8192"),
 }
 
 _SPECIAL = ("__LINE__", "__FILE__", "__COUNTER__")

@@ -47,6 +47,7 @@ from analysis.summaries import translate
 from analysis.summaries.translate import Untranslatable
 from analysis.summaries.variables import MEMORY, Variables
 from analysis.symex.engine import EBUSY, bits_of, is_signed
+from analysis.symex.libc import writes_memory
 from analysis.symex.state import State, cons_list
 
 _MUTEX_COND_BARRIER = frozenset({
@@ -481,6 +482,8 @@ class WeakestPreconditions:
             return V.and_(*translate.conds(checks), V.or_(V.not_(c), phi))
         if op in (Op.NONDET, Op.EXTERNAL):
             if op is Op.EXTERNAL:
+                if writes_memory(i.name) and any(isinstance(a.type, PtrType) for a in i.args):
+                    raise Bail(f"{i.name} may write memory")
                 for a in i.args:
                     self._tr(a, tid, depth, fi, reg, stack, checks)
             if dst is not None:

@@ -279,14 +279,14 @@ class Engine:
         return self.L.make(st.threads[tid].qobj)
 
     def _fresh(self, st: State, tid: int, label: str, bits: int, signed: bool, span, is_input=True,
-               thread_name: str | None = None) -> Val:
+               thread_name: str | None = None, origin: str = "") -> Val:
         tname = thread_name if thread_name is not None else st.threads[tid].name
         base = f"{label}@{tname}:{span.line}" if span is not None and span.line else f"{label}@{tname}"
         k = st.sym_counts.get(base, 0) + 1
         st.sym_counts[base] = k
         name = base if k == 1 else f"{base}#{k}"
         term = self.V.fresh(name, bits)
-        st.add_symbol(Symbol(name, term, bits, signed, span or ir.NO_SPAN, is_input))
+        st.add_symbol(Symbol(name, term, bits, signed, span or ir.NO_SPAN, is_input, origin))
         if self.fixed_inputs is not None and name in self.fixed_inputs:
             self.constrain(st, term == self.V.const(self.fixed_inputs[name] & mask(bits), bits))
         return term
@@ -867,15 +867,35 @@ class Engine:
                 self.require(st, ok, f"out-of-bounds access to {obj.name}")
         return oid, off
 
-    def fresh_mem(self, st: State, tid: int):
+    def fresh_mem(self, st: State, tid: int, oid: int | None = None):
+        """How bytes of object ``oid`` never written read: fresh symbols, which
+        stand for a body-less function's writes when one havocked the object."""
+        obj = st.memory.get(oid) if oid is not None else None
+        origin = obj.havoc if obj is not None else ""
+
         def fresh(name: str, bits: int) -> Val:
-            return self._fresh(st, tid, name, bits, False, self.span)
+            return self._fresh(st, tid, name, bits, False, self.span, origin=origin)
         return fresh
+
+    def havoc(self, st: State, p: Val, origin: str) -> None:
+        """A body-less function ``origin`` may have written what ``p`` points
+        to: the object's contents become unknown (fresh symbols standing for
+        ``origin``'s writes on the next read). Pointers to read-only objects,
+        functions, and pointers whose object is not known without forking are
+        passed over."""
+        if not isinstance(p, int):
+            return
+        oid = self.L.obj(p, self.V)
+        obj = st.memory.get(oid) if isinstance(oid, int) else None
+        if obj is None or obj.readonly or obj.kind in ("string", "function") or not obj.alive:
+            return
+        w = st.memory.writable(oid)
+        w.cells, w.array, w.zeroed, w.widest, w.havoc = {}, None, False, 1, origin
 
     def load(self, st: State, tid: int, ptr: Val, ctype) -> tuple[Val, int, Val]:
         n = type_size(ctype)
         oid, off = self.resolve(st, ptr, n, False)
-        fresh = self.fresh_mem(st, tid)
+        fresh = self.fresh_mem(st, tid, oid)
         if self.lazy_pointers and isinstance(ctype, PtrType):
             def fresh(name: str, bits: int, plain=fresh):
                 if bits == self.ptr_bits:
@@ -1038,9 +1058,12 @@ def _call(E: Engine, st: State, tid: int, i: Call) -> None:
     args = [E.ev(st, tid, a) for a in i.args]
     f = E.P.function(name)
     if f is None:  # an external reached through a pointer: a fresh result
+        for a, v in zip(i.args, args):
+            if isinstance(a.type, PtrType):
+                E.havoc(st, v, name)
         if i.dst is not None:
             b = bits_of(i.dst.type, E.ptr_bits)
-            v = E._fresh(st, tid, f"{name}()", b, is_signed(i.dst.type), i.span)
+            v = E._fresh(st, tid, f"{name}()", b, is_signed(i.dst.type), i.span, origin=name)
             st.wframe(tid).regs[i.dst.name] = v
         st.wframe(tid).pc += 1
         st.add_step(tid, i.span, f"call {name} (no body)")

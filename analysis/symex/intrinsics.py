@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from analysis import ir
 from analysis.ir import AssertKind, IntType, Op, PtrType
+from analysis.symex import libc
 from analysis.symex.engine import Engine, bits_of, is_signed
 from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from analysis.symex.state import Effect, State
@@ -99,46 +100,33 @@ UNMODELLED_SYNC = (
     "pthread_rwlock_", "pthread_spin_", "pthread_once", "sem_", "__sync_", "__atomic_", "atomic_",
     "mtx_", "cnd_", "thrd_", "call_once",
 )
-# body-less library functions known to only read through their pointer
-# arguments (the string.h readers are lowered to loads: they never get here)
-READ_ONLY_EXTERNALS = frozenset({"printf", "puts", "fprintf", "putchar", "atoi", "atol", "perror"})
 
 
 def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    origin = ""
     if i.op is Op.EXTERNAL:
         if i.name and i.name.startswith(UNMODELLED_SYNC):
             raise EngineLimit(f"{i.name} is not modelled (synchronization or an atomic operation)")
+        model = libc.MODELS.get(i.name)
+        if model is not None and (i.name not in E.P.user_externals):
+            model.run(E, st, tid, i)
+            return
+        origin = i.name
         args = [E.ev(st, tid, a) for a in i.args]
-        if i.name not in READ_ONLY_EXTERNALS:
-            for a, v in zip(i.args, args):
-                if isinstance(a.type, PtrType):
-                    _havoc(E, st, v)
+        for a, v in zip(i.args, args):
+            if isinstance(a.type, PtrType):
+                E.havoc(st, v, origin)
     if i.dst is None:
         st.add_step(tid, i.span, f"call {i.name} (no body)")
         _next(E, st, tid, i)
         return
     b = bits_of(i.dst.type, E.ptr_bits)
     label = f"{i.name}()" if i.op is Op.EXTERNAL else _label(i)
-    v = E._fresh(st, tid, label, b, is_signed(i.dst.type), i.span)
+    v = E._fresh(st, tid, label, b, is_signed(i.dst.type), i.span, origin=origin)
     if isinstance(i.dst.type, IntType) and i.dst.type.is_bool:
         E.constrain(st, E.V.le(v, 1, b, False))  # a _Bool holds 0 or 1 only
     st.add_step(tid, i.span, f"{label} = ", ("v", v, i.dst.type))
     _next(E, st, tid, i, v)
-
-
-def _havoc(E: Engine, st: State, p) -> None:
-    """A body-less function may write what its pointer argument points to:
-    the object's contents become unknown (fresh symbols on the next read).
-    Pointers to read-only objects, functions, and pointers whose object is
-    not known without forking are passed over."""
-    if not isinstance(p, int):
-        return
-    oid = E.L.obj(p, E.V)
-    obj = st.memory.get(oid) if isinstance(oid, int) else None
-    if obj is None or obj.readonly or obj.kind in ("string", "function") or not obj.alive:
-        return
-    w = st.memory.writable(oid)
-    w.cells, w.array, w.zeroed, w.widest = {}, None, False, 1
 
 
 def _string_at(E: Engine, e) -> str | None:
@@ -240,7 +228,7 @@ def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         apart = soid != doid or (isinstance(soff, int) and isinstance(doff, int)
                                  and (soff + n <= doff or doff + n <= soff))
         lo, hi = _piece(st, tid, i, n, apart)
-        fresh = E.fresh_mem(st, tid)
+        fresh = E.fresh_mem(st, tid, soid)
         chunks = []
         for k in range(lo, hi, CHUNK):
             w = min(CHUNK, hi - k)

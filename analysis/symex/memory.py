@@ -112,11 +112,14 @@ class MemObject:
     alive: bool = True
     readonly: bool = False
     gen: int = 0
+    # the body-less function that last wrote unknown contents here: bytes read
+    # before the program writes them again stand for its writes
+    havoc: str = ""
 
     def copy(self, gen: int) -> "MemObject":
         return MemObject(
             self.oid, self.name, self.kind, self.size, self.ctype, self.span, self.zeroed,
-            dict(self.cells), self.widest, self.array, self.alive, self.readonly, gen,
+            dict(self.cells), self.widest, self.array, self.alive, self.readonly, gen, self.havoc,
         )
 
 

@@ -144,6 +144,9 @@ class Symbol:
     signed: bool
     span: Span
     input: bool = True
+    # the body-less function whose result (or whose writes through a pointer)
+    # this symbol stands for; "" for the program's own inputs
+    origin: str = ""
 
 
 @dataclass(slots=True)
@@ -218,7 +221,7 @@ class State:
         "gen", "threads", "memory", "pc", "locks", "barriers", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
-        "wq_stamp", "ended", "ctx",
+        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint",
     )
 
     def __init__(self):
@@ -248,6 +251,11 @@ class State:
         self.wq_stamp = 0
         self.ended = False
         self.ctx = None  # a context run's own state (analysis.context), immutable, shared by clones
+        self.specific: dict = {}  # (tid, pthread key) -> value; replaced, never mutated, on a write
+        self.next_key = 0  # the next pthread key to hand out
+        # what the rest of the run depends on that distaff does not model (names
+        # of functions, or phrases): every outcome after it is tainted
+        self.taint: tuple[str, ...] = ()
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -279,6 +287,9 @@ class State:
         s.wq_stamp = self.wq_stamp
         s.ended = self.ended
         s.ctx = self.ctx
+        s.specific = self.specific
+        s.next_key = self.next_key
+        s.taint = self.taint
         return s
 
     # ------------------------------------------------------------------

@@ -1,0 +1,55 @@
+"""What a run's outcome depends on that the program text does not fix.
+
+A run that ends in a violation, a run-time error or a deadlock is a real
+execution only as far as the values it used are real. Values that stand for a
+body-less function (its result, or what it wrote through a pointer) are fresh
+symbols whose ``origin`` names the function (:class:`~analysis.symex.state.Symbol`,
+``MemObject.havoc``); effects distaff knows it skipped are in ``State.taint``.
+
+The outcome depends on such a function when one of its symbols occurs in the
+run's path condition: every branch taken, every value fixed and the failing
+condition itself are constraints there (a choice the engine made without
+adding one holds whatever the symbol's value). A symbol that occurs nowhere in
+it could take any value and the run would go the same way.
+"""
+
+from __future__ import annotations
+
+from analysis.symex.state import State, cons_list
+
+
+def depends_on(st: State) -> tuple[str, ...]:
+    """The body-less functions (and skipped effects) the path condition of
+    ``st`` depends on, in the order the run met them."""
+    syms: set[str] = set()
+    c = st.pc
+    while c is not None:
+        syms |= c.syms
+        c = c.parent
+    out = dict.fromkeys(st.taint)
+    if syms:
+        for sym in cons_list(st.symbols):
+            if sym.origin and sym.name in syms:
+                out[sym.origin] = None
+        for obj in st.memory.objs.values():
+            if obj.havoc and f"{obj.name}@{obj.oid}[]" in syms:  # its contents as an array
+                out[obj.havoc] = None
+    return tuple(out)
+
+
+def library_dependences(depends: tuple[str, ...], user_externals: tuple[str, ...]) -> tuple[str, ...]:
+    """The entries of ``depends`` that are not the program's own body-less
+    functions: C library functions distaff does not model (or effects it skipped)."""
+    return tuple(d for d in depends if d not in user_externals)
+
+
+def phrase(names: tuple[str, ...], library: bool) -> str:
+    """How a result says what it depends on: "depends on `atoi`, which distaff
+    does not model" / "depends on `foo()`, which has no body here"."""
+    if library:
+        shown = " and ".join(f"`{n}`" if n.isidentifier() else n for n in names)
+        verb = "does" if len(names) == 1 else "do"
+        return f"depends on {shown}, which distaff {verb} not model"
+    shown = " and ".join(f"`{n}()`" for n in names)
+    verb = "has" if len(names) == 1 else "have"
+    return f"depends on {shown}, which {verb} no body here"
