@@ -612,3 +612,15 @@ def writes_memory(name: str) -> bool:
     """Whether a call of the body-less function ``name`` may change memory the
     program reads: a model that writes, or any function not modelled."""
     return name in WRITES_MEMORY or name not in MODELS
+
+
+def table() -> str:
+    """The README's table of the modelled library functions (markdown)."""
+    rows = ["| function | header | what distaff does |", "|---|---|---|"]
+    for name, m in sorted(MODELS.items(), key=lambda kv: (kv[1].header, kv[0])):
+        rows.append(f"| `{name}` | `<{m.header}>` | {m.what} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(table(), end="")
