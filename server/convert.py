@@ -90,7 +90,7 @@ _UNDECIDED = {
     Reason.SKIPPED: "not checked",
     Reason.CRASHED: "not checked: the checker crashed",
     Reason.UNSUPPORTED: "undecided: the program uses C that distaff does not cover",
-    Reason.UNMODELLED: "undecided: the failing run relies on a library function distaff does not model",
+    Reason.UNMODELLED: "undecided",  # the message says what it depends on
 }
 
 

@@ -246,17 +246,21 @@ def test_max_runs_gives_unknown():
 def test_cancel_from_another_thread_stops_within_a_second():
     program = parse_program(SLOW.read_text(), str(SLOW))
     token = CancelToken()
-    out = []
-    worker = threading.Thread(target=lambda: out.extend(check(program, BASELINE, token)))
+    out = []  # (when it was yielded, item)
+    worker = threading.Thread(
+        target=lambda: out.extend((time.monotonic(), r) for r in check(program, BASELINE, token)))
     worker.start()
-    time.sleep(0.5)
+    time.sleep(0.2)
     t0 = time.monotonic()
     token.cancel()
     worker.join(5)
     assert not worker.is_alive() and time.monotonic() - t0 < 1.0
-    results = [r for r in out if isinstance(r, AssertionResult)]
+    results = [(t, r) for t, r in out if isinstance(r, AssertionResult)]
     assert len(results) == 3
-    assert all(r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED for r in results)
+    # a sub-check that finished before the cancel keeps its verdict (a fast
+    # machine may finish one); everything after it is cancelled, never "holds"
+    after = [r for t, r in results if t >= t0]
+    assert after and all(r.status is Status.UNKNOWN and r.reason is Reason.CANCELLED for r in after)
 
 
 # --------------------------------------------------------------------------

@@ -260,7 +260,6 @@ class Explorer:
                 self.result.findings.append(self._finding(leaf, state))
         self.reduction.on_run_end(leaf, state)
 
-
     def _finding(self, leaf: Leaf, state: State) -> Finding:
         """A run-time error or deadlock. One whose run depends on a library
         function distaff does not model is not vouched for: it becomes an

@@ -880,10 +880,14 @@ class Engine:
     def havoc(self, st: State, p: Val, origin: str) -> None:
         """A body-less function ``origin`` may have written what ``p`` points
         to: the object's contents become unknown (fresh symbols standing for
-        ``origin``'s writes on the next read). Pointers to read-only objects,
-        functions, and pointers whose object is not known without forking are
-        passed over."""
+        ``origin``'s writes on the next read). Pointers to read-only objects
+        and functions are passed over; when the object is not known without
+        forking, the memory is left as it was and the rest of the run depends
+        on ``origin`` (``State.taint``)."""
+        p = self.V.simplified(p)
         if not isinstance(p, int):
+            if origin not in st.taint:
+                st.taint = st.taint + (origin,)
             return
         oid = self.L.obj(p, self.V)
         obj = st.memory.get(oid) if isinstance(oid, int) else None

@@ -71,7 +71,15 @@ class Not:
     operand: "Expr"
 
 
-Expr = Union[Const, Local, Global, Bin, Not]
+@dataclass(frozen=True, slots=True)
+class Abs:
+    """``abs(operand)``: a C library call the engine models (operands stay
+    small, so the most negative int never reaches it)."""
+
+    operand: "Expr"
+
+
+Expr = Union[Const, Local, Global, Bin, Not, Abs]
 
 
 def globals_read(e: Expr) -> list[str]:
@@ -80,7 +88,7 @@ def globals_read(e: Expr) -> list[str]:
         return [e.name]
     if isinstance(e, Bin):
         return globals_read(e.left) + globals_read(e.right)
-    if isinstance(e, Not):
+    if isinstance(e, (Not, Abs)):
         return globals_read(e.operand)
     return []
 
@@ -337,6 +345,8 @@ def expr_c(e: Expr) -> str:
         return e.name
     if isinstance(e, Not):
         return f"!{_operand(e.operand)}"
+    if isinstance(e, Abs):
+        return f"abs({expr_c(e.operand)})"
     return f"{_operand(e.left)} {e.op} {_operand(e.right)}"
 
 
@@ -416,6 +426,7 @@ def render(program: Program) -> Rendered:
     out = _Lines()
     out.add(0, "#include <pthread.h>")
     out.add(0, "#include <assert.h>")
+    out.add(0, "#include <stdlib.h>")
     out.add(0, "")
     out.add(0, "extern int __VERIFIER_nondet_int(void);")
     out.add(0, "extern void __VERIFIER_assume(int);")

@@ -97,12 +97,15 @@ def _atom(draw, scope: Scope, reads: int, const: bool = True) -> C.Expr:
 
 
 def _value(draw, scope: Scope, reads: int, const: bool = True) -> C.Expr:
-    """An arithmetic expression: an atom, or an atom combined with another
-    atom (+, -) or with a small constant (*). Not a lone constant unless ``const``."""
+    """An arithmetic expression: an atom, ``abs`` of an atom, or an atom
+    combined with another atom (+, -) or with a small constant (*). Not a lone
+    constant unless ``const``."""
     left = _atom(draw, scope, reads, const)
-    shape = draw(st.sampled_from(["atom", "atom", "add", "mul"]))
+    shape = draw(st.sampled_from(["atom", "atom", "add", "mul", "abs"]))
     if shape == "atom":
         return left
+    if shape == "abs":  # a library call the engine models
+        return C.Abs(left)
     if shape == "mul":
         return C.Bin("*", left, C.Const(draw(FACTORS)))
     right = _atom(draw, scope, reads - len(C.globals_read(left)))

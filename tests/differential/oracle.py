@@ -182,6 +182,9 @@ class _Compiler:
             if isinstance(e, C.Not):
                 f = build(e.operand)
                 return lambda L: int(not f(L))
+            if isinstance(e, C.Abs):
+                f = build(e.operand)
+                return lambda L: abs(f(L))
             f, g = build(e.left), build(e.right)
             if e.op in _ARITH:
                 op = _ARITH[e.op]

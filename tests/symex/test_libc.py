@@ -258,6 +258,23 @@ int main(void) {
 
     severity, msg = render.assertion_message(own, Options(), FileReport("mixed.c", [own], []))
     assert severity == "warning" and "depends on `lookup()`, which has no body here" in msg
+    severity, msg = render.assertion_message(lib, Options(), FileReport("mixed.c", [lib], []))
+    assert severity == "warning" and msg.startswith(
+        "assertion undecided (depends on `getpid`, which distaff does not model)")
+
+    # the editor: the same words, and a warning rather than an error
+    from lsprotocol import types as lsp
+
+    from server.convert import assertion_diagnostic
+    from server.documents import Snapshot
+
+    snap = Snapshot.of("file:///mixed.c", 1, text)
+    d_own = assertion_diagnostic(snap, own, fold=True)
+    d_lib = assertion_diagnostic(snap, lib, fold=True)
+    assert d_own.severity is lsp.DiagnosticSeverity.Warning
+    assert "depends on `lookup()`, which has no body here" in d_own.message
+    assert d_lib.severity is lsp.DiagnosticSeverity.Warning
+    assert "depends on `getpid`, which distaff does not model" in d_lib.message
 
 
 # --------------------------------------------------------------------------
