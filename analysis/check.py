@@ -29,6 +29,8 @@ Verdicts (truthful by construction):
   some run was cut by the unwind bound ("holds within the bound");
 * UNKNOWN with reason BOUND ("bound reached") when no run reached it but
   some run was cut: nothing about it was checked, the cut runs might reach it;
+  an error call (``reach_error()``) no run reached HOLDS ``bounded`` instead:
+  not reaching it is its property;
 * UNREACHABLE when no run reached it and none was cut;
 * UNKNOWN with a :class:`~analysis.report.Reason` when a budget ran out, the
   check was cancelled, the solver gave up, or the engine met something it
@@ -204,6 +206,8 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
         status, reason, message = Status.UNKNOWN, ex.stop, ex.stop_message
     elif ex.reached:
         status, bounded = Status.HOLDS, s.bound_cuts > 0
+    elif s.bound_cuts > 0 and site.kind is ir.AssertKind.UNREACH_CALL:
+        status, bounded = Status.HOLDS, True  # an error call no run reaches: the property holds
     elif s.bound_cuts > 0:  # nothing about it was checked: "bound reached", undecided
         status, reason = Status.UNKNOWN, Reason.BOUND
         message = f"no run reached it within the unwind bound ({options.unwind}); a larger bound may"

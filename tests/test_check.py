@@ -98,6 +98,30 @@ def test_baseline_run_counts(name):
 
 BOUND_NEVER_REACHED = """#include <assert.h>
 int main(void) {
+    int n = __VERIFIER_nondet_int();
+    __VERIFIER_assume(n == 20);
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += 1;
+    assert(s == 21);
+    return 0;
+}
+"""
+
+
+def test_an_assertion_no_run_reaches_within_the_bound_is_undecided():
+    # the trip count is a symbolic value's: no run gets past the loop within
+    # the bound, nothing about the assertion was checked, so "bound reached"
+    # (undecided), never "holds"
+    [r] = [i for i in check_text(BOUND_NEVER_REACHED, "b.c", BASELINE) if isinstance(i, AssertionResult)]
+    assert r.status is Status.UNKNOWN and r.reason is Reason.BOUND and r.stats.bound_cuts == 1
+    wide = Options(mode="baseline", unwind=25, timeout_s=60)
+    [r] = [i for i in check_text(BOUND_NEVER_REACHED, "b.c", wide) if isinstance(i, AssertionResult)]
+    assert r.status is Status.VIOLATED
+
+
+CONCRETE_LOOP = """#include <assert.h>
+int main(void) {
     int s = 0;
     for (int i = 0; i < 20; i++)
         s += 1;
@@ -107,14 +131,16 @@ int main(void) {
 """
 
 
-def test_an_assertion_no_run_reaches_within_the_bound_is_undecided():
-    # no run gets past the loop within the bound: nothing about the assertion
-    # was checked, so "bound reached" (undecided), never "holds"
-    [r] = [i for i in check_text(BOUND_NEVER_REACHED, "b.c", BASELINE) if isinstance(i, AssertionResult)]
-    assert r.status is Status.UNKNOWN and r.reason is Reason.BOUND and r.stats.bound_cuts == 1
-    wide = Options(mode="baseline", unwind=25, timeout_s=60)
-    [r] = [i for i in check_text(BOUND_NEVER_REACHED, "b.c", wide) if isinstance(i, AssertionResult)]
-    assert r.status is Status.VIOLATED
+@pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
+def test_a_loop_only_concrete_locals_decide_runs_to_its_end(mode):
+    [r] = [i for i in check_text(CONCRETE_LOOP, "c.c", Options(mode=mode, timeout_s=60))
+           if isinstance(i, AssertionResult)]
+    assert r.status is Status.VIOLATED and r.stats.bound_cuts == 0
+    assert r.stats.counter("free_iterations") == 19  # the first iteration of an entry counts
+    # switched off, the bound cuts the only run before the assertion (as before)
+    off = Options(mode=mode, timeout_s=60, optimisations=(("concrete_loops", False),))
+    [r] = [i for i in check_text(CONCRETE_LOOP, "c.c", off) if isinstance(i, AssertionResult)]
+    assert r.status is Status.UNKNOWN and r.reason is Reason.BOUND and r.stats.counter("free_iterations") == 0
 
 
 UNMODELLED_SYNC = """
@@ -149,11 +175,15 @@ def test_unmodelled_synchronization_leaves_assertions_undecided(mode):
 
 
 def test_inner_loops_are_counted_per_entry():
-    _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=4))
+    counted = (("concrete_loops", False),)  # every iteration counts, as loops whose exit a symbolic value decides
+    _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=4, optimisations=counted))
     assert r.status is Status.HOLDS and not r.bounded and r.stats.bound_cuts == 0
-    _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=3))
+    _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=3, optimisations=counted))
     # the single run is cut before the assertion: undecided, not "holds"
     assert r.status is Status.UNKNOWN and r.reason is Reason.BOUND and r.stats.bound_cuts == 1
+    # loops only concrete locals decide need no bound at all
+    _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=1))
+    assert r.status is Status.HOLDS and not r.bounded and r.stats.counter("free_iterations") == 15
 
 
 def test_bound_cut_is_counted_and_makes_holds_bounded():

@@ -103,7 +103,8 @@ class Explorer:
                                  target=self.target.id if self.target else None,
                                  record_effects=self.reduction.record_effects,
                                  park_blocked=opts.enabled("park_blocked"),
-                                 spurious_wakeups=opts.spurious_wakeups)
+                                 spurious_wakeups=opts.spurious_wakeups,
+                                 concrete_loops=opts.enabled("concrete_loops"))
         E.pivot_on_single = self.reduction.pivot_on_single
         E.observer = self.reduction.on_event
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None

@@ -82,6 +82,8 @@ EBUSY = 16
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
+# free loop iterations (Engine.back_edge) one run may take before it is cut
+FREE_ITERATIONS = 20_000
 DEFERRED_LEAVES = frozenset({LeafKind.ERROR, LeafKind.STOPPED})
 
 
@@ -107,8 +109,11 @@ class Engine:
 
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
-                 spurious_wakeups: bool = False):
+                 spurious_wakeups: bool = False, concrete_loops: bool = True):
         self.P = program
+        self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
+        self._exits: dict[tuple, bool] = {}
+        self._derived: dict[str, frozenset] = {}
         self.spurious_wakeups = spurious_wakeups  # a condition wait may return unsignalled, once per thread
         self.park_blocked = park_blocked  # the "park_blocked" optimisation (see _park_blocked)
         self.counters: dict[str, int] = {}
@@ -966,18 +971,65 @@ class Engine:
         self.require(st, self.V.eq(offv, 0, self.ptr_bits), "call through an invalid function pointer")
         return name
 
+    def _has_exit(self, func: ir.Function, head: int, end: int) -> bool:
+        """Whether the loop ``[head, end]`` of ``func`` has an exit that only
+        the thread's own values decide: a branch out of the loop whose
+        condition reads no register that may hold a value read from shared
+        memory or returned by a call (:func:`shared_derived`). ``while (1)
+        pthread_create(...)`` has no exit, ``while (!flag)`` only one that
+        shared memory decides: every iteration of those counts."""
+        key = (func.name, head, end)
+        has = self._exits.get(key)
+        if has is None:
+            derived = self._derived.get(func.name)
+            if derived is None:
+                derived = self._derived[func.name] = shared_derived(func)
+            has = self._exits[key] = any(
+                type(i) is ir.Branch and not (head <= i.then <= end and head <= i.other <= end)
+                and not (set(ir.regs_of(i.cond)) & derived)
+                for i in func.body[head:end + 1])
+        return has
+
     def back_edge(self, st: State, tid: int, pc: int, target: int) -> None:
         """Count a taken back edge; cut the run past the unwind bound. Loops
         nested inside (their heads lie in ``(target, pc]``) start counting
-        afresh: each entry of an inner loop gets the whole bound."""
-        f = st.threads[tid].frames[-1]
+        afresh: each entry of an inner loop gets the whole bound.
+
+        Only an iteration that needs a bound counts (optimisation
+        ``concrete_loops``): one of a loop without an exit its own values
+        decide (:meth:`_has_exit`), or one in which the thread took a branch
+        on a symbolic value (``Thread.decisions`` moved since the loop's last
+        counted back edge). An iteration of a loop whose trip count only
+        concrete locals decide (``for (i = 0; i < 256; i++)``, whatever its
+        body reads or creates) is free; the first iteration of every loop
+        entry counts. Free iterations
+        are counted as ``free_iterations``; past FREE_ITERATIONS in one run the
+        run is cut as if by the bound."""
+        t = st.threads[tid]
+        f = t.frames[-1]
+        inner = [h for h in f.backedges if target < h <= pc]
+        if self.concrete_loops and f.marks.get(target) == t.decisions and self._has_exit(f.func, target, pc):
+            st.free_iterations += 1
+            self.counters["free_iterations"] = self.counters.get("free_iterations", 0) + 1
+            if st.free_iterations > FREE_ITERATIONS:
+                self.counters["free_iteration_cuts"] = self.counters.get("free_iteration_cuts", 0) + 1
+                raise LeafReached(Leaf(LeafKind.CUT, f"loops ran past {FREE_ITERATIONS} iterations", self.span, tid))
+            if inner:
+                w = st.wframe(tid)
+                for h in inner:
+                    del w.backedges[h]
+                    w.marks.pop(h, None)
+            return
         n = f.backedges.get(target, 0) + 1
         if n > self.unwind:
             raise LeafReached(Leaf(LeafKind.CUT, "loop exceeds the unwind bound", self.span, tid))
-        counts = st.wframe(tid).backedges
-        for h in [h for h in counts if target < h <= pc]:
-            del counts[h]
-        counts[target] = n
+        w = st.wframe(tid)
+        for h in inner:
+            del w.backedges[h]
+            w.marks.pop(h, None)
+        w.backedges[target] = n
+        if self.concrete_loops:
+            w.marks[target] = t.decisions
 
 
 # ======================================================================
@@ -1034,6 +1086,8 @@ def _jump(E: Engine, st: State, tid: int, i: Jump) -> None:
 
 def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
     c = E.cond(st, tid, i.cond)
+    if type(c) is not bool and E.concrete_loops:
+        st.wthread(tid).decisions += 1
     opt = E.fork(st, lambda: [Option(c, True), Option(E.V.not_(c), False)], exhaustive=True)
     taken = opt.payload
     target = i.then if taken else i.other
@@ -1093,6 +1147,38 @@ _HANDLERS = {
     Assign: _assign, Load: _load, Store: _store, Jump: _jump, Branch: _branch, Call: _call,
     Return: _ret, Intrinsic: lambda E, st, tid, i: intrinsics.run(E, st, tid, i),
 }
+
+
+def shared_derived(func: ir.Function) -> frozenset[str]:
+    """Registers of ``func`` that may hold a value another thread or a callee
+    decides: loaded from memory the escape analysis calls shared, returned by
+    a call or a built-in (other than a fresh allocation), or computed from
+    such a register; a load of the function's own memory too once any such
+    value may have been stored there. Parameters are the caller's values."""
+    derived: set[str] = set()
+    own_memory_derived = False
+    changed = True
+    while changed:
+        changed = False
+        for i in func.body:
+            t = type(i)
+            dst = getattr(i, "dst", None)
+            if dst is None or dst.name in derived:
+                if t is Store and not own_memory_derived and set(ir.regs_of(i.value)) & derived:
+                    own_memory_derived = changed = True
+                continue
+            if t is Load:
+                hit = i.kind is Kind.GLOBAL or own_memory_derived
+            elif t is Assign:
+                hit = bool(set(ir.regs_of(i.expr)) & derived)
+            elif t is Intrinsic:
+                hit = i.op not in (Op.MALLOC, Op.CALLOC, Op.ALLOCA)
+            else:  # a call's result
+                hit = True
+            if hit:
+                derived.add(dst.name)
+                changed = True
+    return frozenset(derived)
 
 
 def _visibility(i) -> int:

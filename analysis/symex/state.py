@@ -78,10 +78,13 @@ class Frame:
     ret_dst: Reg | None
     uid: int
     gen: int = 0
+    # loop head -> the thread's ``decisions`` when its last counted back edge
+    # was taken (see Engine.back_edge)
+    marks: dict = field(default_factory=dict)
 
     def copy(self, gen: int) -> "Frame":
         return Frame(self.func, self.pc, dict(self.regs), dict(self.backedges), self.stack_objs,
-                     list(self.allocas), self.ret_dst, self.uid, gen)
+                     list(self.allocas), self.ret_dst, self.uid, gen, dict(self.marks))
 
 
 ENABLED = "enabled"
@@ -121,11 +124,16 @@ class Thread:
     # the step naming a pending assertion failure: recorded only when the failure happens
     pending_step: object = None
     spurious: bool = False
+    # how many of this thread's steps so far could go another way than its
+    # concrete locals say: a symbolic branch, a read of memory another thread
+    # may write, a lock, wait or join (an iteration without one is free)
+    decisions: int = 0
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
-                      self.ends_process, self.pending, gen, self.pending_step, self.spurious)
+                      self.ends_process, self.pending, gen, self.pending_step, self.spurious,
+                      self.decisions)
 
     @property
     def top(self) -> Frame:
@@ -221,7 +229,7 @@ class State:
         "gen", "threads", "memory", "pc", "locks", "barriers", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
-        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint",
+        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations",
     )
 
     def __init__(self):
@@ -256,6 +264,7 @@ class State:
         # what the rest of the run depends on that distaff does not model (names
         # of functions, or phrases): every outcome after it is tainted
         self.taint: tuple[str, ...] = ()
+        self.free_iterations = 0  # loop iterations not counted against the bound (Engine.back_edge)
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -290,6 +299,7 @@ class State:
         s.specific = self.specific
         s.next_key = self.next_key
         s.taint = self.taint
+        s.free_iterations = self.free_iterations
         return s
 
     # ------------------------------------------------------------------
@@ -340,7 +350,8 @@ class State:
         wait queue with concrete addresses, barrier arrivals)."""
         threads = tuple(
             (t.status, t.phase, t.atomic, t.pending is not None, t.spurious,
-             tuple((f.func.name, f.pc, tuple(sorted(f.backedges.items()))) for f in t.frames))
+             tuple((f.func.name, f.pc, tuple(sorted(f.backedges.items())),
+                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items()))) for f in t.frames))
             for t in self.threads
         )
         wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
