@@ -104,10 +104,12 @@ def _int(E, v, bits: int, signed: bool) -> int | None:
     return to_signed(v, bits) if signed else v
 
 
-def read_string(E, st: State, tid: int, p, limit: int = MAX_STRING) -> bytes | None:
+def read_string(E, st: State, tid: int, p, limit: int = MAX_STRING, terminated: bool = True) -> bytes | None:
     """The bytes of the C string at ``p`` up to its terminating zero, or None
-    when a byte is symbolic or no zero comes within ``limit`` bytes. Reading
-    past the object's end is the engine's out-of-bounds error."""
+    when a byte is symbolic or (``terminated``) no zero comes within ``limit``
+    bytes; not ``terminated``: at most ``limit`` bytes (``%.Ns`` of an array
+    that need not end in a zero). Reading past the object's end is the
+    engine's out-of-bounds error."""
     out = bytearray()
     uchar = IntType(8, False)
     for k in range(limit):
@@ -118,7 +120,7 @@ def read_string(E, st: State, tid: int, p, limit: int = MAX_STRING) -> bytes | N
         if b == 0:
             return bytes(out)
         out.append(b)
-    return None
+    return None if terminated else bytes(out)
 
 
 def write_bytes(E, st: State, p, data: bytes) -> None:
@@ -353,7 +355,8 @@ def format_output(E, st: State, tid: int, fmt: bytes, values: list, types: list)
 def _convert(E, st, tid, conv, flags, width, prec, length, v, t) -> bytes | None:
     spec = "%" + flags.decode() + width.decode() + ("." + prec.decode() if prec is not None else "")
     if conv == "s":
-        s = read_bytes_upto(E, st, tid, v, int(prec or 0)) if prec is not None else read_string(E, st, tid, v)
+        s = read_string(E, st, tid, v, int(prec or 0), terminated=False) if prec is not None \
+            else read_string(E, st, tid, v)
         return None if s is None else (spec + "s").encode() % s
     bits = {"hh": 8, "h": 16, "l": E.P.data_model.long_bits, "ll": 64, "j": 64, "z": E.ptr_bits,
             "t": E.ptr_bits}.get(length, 32)
@@ -374,22 +377,6 @@ def _convert(E, st, tid, conv, flags, width, prec, length, v, t) -> bytes | None
         spec = spec.replace("#", "")  # C prints no 0x before a zero
     pyconv = {"i": "d", "u": "d"}.get(conv, conv)
     return ((spec + pyconv) % n).encode()
-
-
-def read_bytes_upto(E, st, tid, p, n: int) -> bytes | None:
-    """Up to ``n`` bytes at ``p``, stopping at a zero (``%.Ns`` of an array
-    that need not be terminated)."""
-    out = bytearray()
-    uchar = IntType(8, False)
-    for k in range(n):
-        v, _, _ = E.load(st, tid, E.L.add(p, k, E.V), uchar)
-        b = _int(E, v, 8, False)
-        if b is None:
-            return None
-        if b == 0:
-            break
-        out.append(b)
-    return bytes(out)
 
 
 def _printed(E, st, tid, i, fmt_index: int) -> bytes | None:
