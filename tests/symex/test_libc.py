@@ -124,6 +124,11 @@ VALUE_CASES = [
     ("int *p = malloc(8); p[0] = 3; p[1] = 4; p = realloc(p, 64);", "p[0] * 10 + p[1]"),
     ("", "sleep(0)"),
     ("", "usleep(0)"),
+    ("struct timespec ts = {0, 1};", "nanosleep(&ts, 0)"),
+    ("", "fputc('a', stdout) + putc('b', stdout)"),
+    ("", 'fprintf(stderr, "%d-%s", -12, "ok")'),
+    ("", 'dprintf(1, "ab%d", 5)'),
+    ("", "pthread_key_delete(0)"),
 ]
 
 # the text a call writes, checked the same way
@@ -137,7 +142,7 @@ TEXT_CASES = [
 ]
 
 HEADERS = "\n".join(f"#include <{h}>" for h in (
-    "assert.h", "limits.h", "pthread.h", "stdio.h", "stdlib.h", "string.h", "unistd.h"))
+    "assert.h", "limits.h", "pthread.h", "stdio.h", "stdlib.h", "string.h", "time.h", "unistd.h"))
 
 
 def _native_values(tmp_path: Path) -> tuple[list[int], list[bytes]]:
