@@ -1002,9 +1002,8 @@ class Engine:
         counted back edge). An iteration of a loop whose trip count only
         concrete locals decide (``for (i = 0; i < 256; i++)``, whatever its
         body reads or creates) is free; the first iteration of every loop
-        entry counts. Free iterations
-        are counted as ``free_iterations``; past FREE_ITERATIONS in one run the
-        run is cut as if by the bound."""
+        entry counts. Free iterations are counted as ``free_iterations``; past
+        FREE_ITERATIONS in one run the run is cut as if by the bound."""
         t = st.threads[tid]
         f = t.frames[-1]
         inner = [h for h in f.backedges if target < h <= pc]
