@@ -259,12 +259,15 @@ SLOW = PROGRAMS / "segments3.c"
 
 
 def test_timeout_gives_unknown_never_holds():
-    program = parse_program(SLOW.read_text(), str(SLOW))
+    # baseline needs minutes for twelve threads: whatever the machine's speed
+    # or load, one second is enough for some runs and never for all of them
+    slower = PROGRAMS / "constant_loops.c"
+    program = parse_program(slower.read_text(), str(slower))
     t0 = time.monotonic()
-    r, _ = check_assertion(program, program.assertions()[0], Options(mode="baseline", timeout_s=0.3))
-    assert time.monotonic() - t0 < 2.5
+    r, _ = check_assertion(program, program.assertions()[0], Options(mode="baseline", timeout_s=1.0))
+    assert time.monotonic() - t0 < 3.5
     assert r.status is Status.UNKNOWN and r.reason is Reason.TIMEOUT
-    assert 0 < r.stats.runs < 4745
+    assert r.stats.runs > 0
 
 
 def test_max_runs_gives_unknown():
