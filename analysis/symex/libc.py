@@ -468,9 +468,9 @@ def _key_create(E, st, tid, i):
     runs when a thread with a non-null value ends: distaff does not run it, so
     setting a value of such a key taints what follows (see _setspecific)."""
     args = _args(E, st, tid, i)
+    oid, off = E.resolve(st, args[0], 4, True)  # may fork: before any change
     key = st.next_key
     st.next_key += 1
-    oid, off = E.resolve(st, args[0], 4, True)
     st.memory.store(oid, off, 4, key, E.V, E.L)
     destructor = E.V.simplified(args[1]) if len(args) > 1 else 0
     if not (isinstance(destructor, int) and destructor == 0):
@@ -513,8 +513,8 @@ def _realloc(E, st, tid, i):
     n = E.concretize(st, V.convert(args[1], _bits(E, i.args[1].type), pb, False), pb, "realloc's size")
     if n == 0:
         return _unknown(E, st, tid, i, "size 0")
-    new = E._alloc(st, f"heap@{i.span.line}", "heap", n, None, i.span, zeroed=False)
-    if not (isinstance(p, int) and p == 0):
+    oid = size = None
+    if not (isinstance(p, int) and p == 0):  # the checks fork: all of them before any change
         oid = E.concretize(st, L.obj(p, V), L.id_bits, "a reallocated pointer's object")
         obj = st.memory.get(oid)
         if obj is None or obj.kind != "heap" or not obj.alive:
@@ -525,6 +525,8 @@ def _realloc(E, st, tid, i):
         size = V.simplified(obj.size)
         if not isinstance(size, int):
             return _unknown(E, st, tid, i, "symbolic size")
+    new = E._alloc(st, f"heap@{i.span.line}", "heap", n, None, i.span, zeroed=False)
+    if oid is not None:
         fresh = E.fresh_mem(st, tid, oid)
         for k in range(0, min(size, n), 8):
             w = min(8, min(size, n) - k)
