@@ -546,7 +546,7 @@ def _m(run, header: str, what: str) -> Model:
 
 _OUT = "output only: no program state changes"
 MODELS: dict[str, Model] = {
-    "abs": _m(_abs(_int_bits), "stdlib.h", "|x|; abs of the most negative value is a signed-overflow error"),
+    "abs": _m(_abs(_int_bits), "stdlib.h", "the absolute value; abs(INT_MIN) is a signed-overflow error"),
     "labs": _m(_abs(_long_bits), "stdlib.h", "as abs, on long"),
     "llabs": _m(_abs(_ll_bits), "stdlib.h", "as abs, on long long"),
     "atoi": _m(_strto(True, _int_bits, False), "stdlib.h",
