@@ -174,6 +174,29 @@ def test_unmodelled_synchronization_leaves_assertions_undecided(mode):
         assert "__atomic_fetch_add_4 is not modelled" in r.message
 
 
+WAIT_THROUGH_A_LOCAL = """#include <assert.h>
+int flag;
+int main(void) {
+    int in = 0;
+    while (!in) {
+        if (flag)
+            in = 1;
+    }
+    assert(0);
+    return 0;
+}
+"""
+
+
+def test_a_loop_waiting_on_shared_memory_through_a_local_is_bounded():
+    # the exit tests a local, but shared memory decides what it holds: a busy
+    # wait, bounded like while (!flag)
+    [r] = [i for i in check_text(WAIT_THROUGH_A_LOCAL, "w.c", Options(unwind=3, timeout_s=60))
+           if isinstance(i, AssertionResult)]
+    assert r.status is Status.UNKNOWN and r.reason is Reason.BOUND
+    assert r.stats.bound_cuts == 1 and r.stats.counter("free_iterations") == 0
+
+
 def test_inner_loops_are_counted_per_entry():
     counted = (("concrete_loops", False),)  # every iteration counts, as loops whose exit a symbolic value decides
     _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=4, optimisations=counted))

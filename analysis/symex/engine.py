@@ -114,6 +114,7 @@ class Engine:
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
         self._derived: dict[str, frozenset] = {}
+        self._derived_branch: dict[tuple, bool] = {}
         self.spurious_wakeups = spurious_wakeups  # a condition wait may return unsignalled, once per thread
         self.park_blocked = park_blocked  # the "park_blocked" optimisation (see _park_blocked)
         self.counters: dict[str, int] = {}
@@ -981,14 +982,29 @@ class Engine:
         key = (func.name, head, end)
         has = self._exits.get(key)
         if has is None:
-            derived = self._derived.get(func.name)
-            if derived is None:
-                derived = self._derived[func.name] = shared_derived(func)
+            derived = self._derived_regs(func)
             has = self._exits[key] = any(
                 type(i) is ir.Branch and not (head <= i.then <= end and head <= i.other <= end)
                 and not (set(ir.regs_of(i.cond)) & derived)
                 for i in func.body[head:end + 1])
         return has
+
+    def _derived_regs(self, func: ir.Function) -> frozenset:
+        derived = self._derived.get(func.name)
+        if derived is None:
+            derived = self._derived[func.name] = shared_derived(func)
+        return derived
+
+    def decided_elsewhere(self, f: Frame) -> bool:
+        """Whether the branch at ``f.pc`` tests a value another thread or a
+        callee decided (:func:`shared_derived`): its outcome, and what the
+        code it guards assigns, is then not the thread's own to decide."""
+        key = (f.func.name, f.pc)
+        hit = self._derived_branch.get(key)
+        if hit is None:
+            hit = self._derived_branch[key] = bool(set(ir.regs_of(f.func.body[f.pc].cond))
+                                                   & self._derived_regs(f.func))
+        return hit
 
     def back_edge(self, st: State, tid: int, pc: int, target: int) -> None:
         """Count a taken back edge; cut the run past the unwind bound. Loops
@@ -998,8 +1014,10 @@ class Engine:
         Only an iteration that needs a bound counts (optimisation
         ``concrete_loops``): one of a loop without an exit its own values
         decide (:meth:`_has_exit`), or one in which the thread took a branch
-        on a symbolic value (``Thread.decisions`` moved since the loop's last
-        counted back edge). An iteration of a loop whose trip count only
+        on a symbolic value or on a value another thread or a callee decided
+        (``Thread.decisions`` moved since the loop's last counted back edge:
+        ``while (!in) { lock; if (!writing) in = 1; unlock; }`` waits on
+        shared memory through a local). An iteration of a loop whose trip count only
         concrete locals decide (``for (i = 0; i < 256; i++)``, whatever its
         body reads or creates) is free; the first iteration of every loop
         entry counts. Free iterations are counted as ``free_iterations``; past
@@ -1085,7 +1103,7 @@ def _jump(E: Engine, st: State, tid: int, i: Jump) -> None:
 
 def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
     c = E.cond(st, tid, i.cond)
-    if type(c) is not bool and E.concrete_loops:
+    if E.concrete_loops and (type(c) is not bool or E.decided_elsewhere(st.threads[tid].frames[-1])):
         st.wthread(tid).decisions += 1
     opt = E.fork(st, lambda: [Option(c, True), Option(E.V.not_(c), False)], exhaustive=True)
     taken = opt.payload
