@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from analysis import ir
-from analysis.ir import IntType, PtrType
+from analysis.ir import IntType
 from analysis.symex.state import State
 from analysis.symex.values import mask, to_signed
 
