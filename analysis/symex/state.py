@@ -124,9 +124,9 @@ class Thread:
     # the step naming a pending assertion failure: recorded only when the failure happens
     pending_step: object = None
     spurious: bool = False
-    # how many of this thread's steps so far could go another way than its
-    # concrete locals say: a symbolic branch, a read of memory another thread
-    # may write, a lock, wait or join (an iteration without one is free)
+    # how many branches this thread has taken that its own concrete values did
+    # not decide: on a symbolic value, or on one another thread or a callee
+    # decided (Engine.back_edge: a loop iteration without one may be free)
     decisions: int = 0
 
     def copy(self, gen: int) -> "Thread":
