@@ -265,15 +265,14 @@ class Explorer:
         """A run-time error or deadlock. One whose run depends on a library
         function distaff does not model is not vouched for: it becomes an
         UNSUPPORTED finding saying so."""
-        trace = finish_trace(self.engine, state, leaf)
         kind = FindingKind.ERROR if leaf.kind is LeafKind.ERROR else FindingKind.DEADLOCK
         span = leaf.span or ir.NO_SPAN
         depends = depends_on(state)
         library = library_dependences(depends, self.program.user_externals)
-        if library:
+        if library:  # no counterexample to show: no model of the path condition is asked for
             words = "deadlock" if kind is FindingKind.DEADLOCK else leaf.message
             return Finding(FindingKind.UNSUPPORTED, span, f"{words} may happen, but it {phrase(library, True)}")
-        return Finding(kind, span, leaf.message, trace, depends)
+        return Finding(kind, span, leaf.message, finish_trace(self.engine, state, leaf), depends)
 
 
 def finish_trace(E: Engine, st: State, leaf: Leaf) -> Trace:

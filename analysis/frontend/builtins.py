@@ -273,7 +273,8 @@ def library_type(name: str, ct: CTypes):
 
 def is_library(name: str) -> bool:
     """Whether ``name`` is a C library or POSIX function (see :data:`C_LIBRARY`)."""
-    return name in C_LIBRARY or name in WRITES_THROUGH_ARGUMENTS or name.startswith(("pthread_", "__builtin_"))
+    return (name in C_LIBRARY or name in LIBRARY_SIGNATURES or name in WRITES_THROUGH_ARGUMENTS
+            or name.startswith(("pthread_", "__builtin_")))
 
 
 _NONDET_TYPES: dict[str, CType | str] = {

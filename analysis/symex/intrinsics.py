@@ -107,8 +107,8 @@ def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if i.op is Op.EXTERNAL:
         if i.name and i.name.startswith(UNMODELLED_SYNC):
             raise EngineLimit(f"{i.name} is not modelled (synchronization or an atomic operation)")
-        model = libc.MODELS.get(i.name)
-        if model is not None and (i.name not in E.P.user_externals):
+        model = libc.MODELS.get(i.name)  # every modelled name is a library name, never the program's own
+        if model is not None:
             model.run(E, st, tid, i)
             return
         origin = i.name

@@ -282,6 +282,15 @@ int main(void) {
     assert "depends on `getpid`, which distaff does not model" in d_lib.message
 
 
+def test_every_model_is_a_library_function_with_its_c_type():
+    # so a program's own prototype of a modelled name never turns the model off,
+    # and a call without the header gets the model's C types, not an implicit int
+    from analysis.frontend.builtins import LIBRARY_SIGNATURES, is_library
+
+    assert [n for n in libc.MODELS if not is_library(n)] == []
+    assert [n for n in libc.MODELS if n not in LIBRARY_SIGNATURES] == []
+
+
 # --------------------------------------------------------------------------
 # the README's table
 
