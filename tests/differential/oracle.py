@@ -129,6 +129,19 @@ class Code:
     texts: tuple[str, ...]
 
 
+def _reads_with_shortcuts(e: C.Expr, optional: bool = False) -> list[tuple[str, bool]]:
+    """:func:`cprog.globals_read` with, for each read, whether C's
+    short-circuit evaluation may skip it."""
+    if isinstance(e, C.Global):
+        return [(e.name, optional)]
+    if isinstance(e, C.Bin):
+        return (_reads_with_shortcuts(e.left, optional)
+                + _reads_with_shortcuts(e.right, optional or e.op in C.LOGIC_OPS))
+    if isinstance(e, (C.Not, C.Abs)):
+        return _reads_with_shortcuts(e.operand, optional)
+    return []
+
+
 class _Compiler:
     def __init__(self, program: C.Program, name: str, local_names, create_slot):
         self.globals = {g: i for i, (g, _) in enumerate(program.globals)}
@@ -158,9 +171,10 @@ class _Compiler:
         """Emit a READ into a temporary for each global of ``e``; the map from
         global occurrence (in order) to temporary."""
         temps = []
-        for i, g in enumerate(C.globals_read(e)):
+        for i, (g, optional) in enumerate(_reads_with_shortcuts(e)):
             t = self.slot(f"$t{i}")
-            self.emit((READ, self.globals[g], t), f"read {g}")
+            # "?": C may skip this read (right operand of && or ||): a trace need not show it
+            self.emit((READ, self.globals[g], t), f"read {g}" + ("?" if optional else ""))
             temps.append(t)
         return temps
 
@@ -506,7 +520,7 @@ def _alive(state: tuple) -> bool:
 
 
 def _describe(compiled: Compiled, t: int, pc: int, value) -> str:
-    text = compiled.codes[t].texts[pc]
+    text = compiled.codes[t].texts[pc].removesuffix("?")
     if isinstance(value, str):
         text += value
     elif value is not None:

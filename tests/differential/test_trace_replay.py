@@ -77,3 +77,20 @@ def test_inputs_outside_the_domain_or_left_out():
     assert replay_violation(p, r, trace(*steps), 0, {}) is None  # completed: x0 = 9 works
     assert replay_violation(p, r, trace(*steps), 0, {"x0": 8}) is not None
     assert "outside" in replay_violation(p, r, trace(*steps), 0, {"x0": 40})
+
+
+def test_a_read_short_circuit_evaluation_skips_may_be_passed_over():
+    # t1: if (0 == 0 || g != 5) g++;  C never reads g in the condition, so the
+    # engine's read of g is g++'s; the oracle reads g for the condition first,
+    # and the replay must let that read pass (else g++'s read comes after
+    # t2's write and the oracle writes 8, not 1)
+    p = two_threads([C.If(C.Bin("||", cmp("==", k(0), k(0)), cmp("!=", g, k(5))), (C.Incr("g", 1),))],
+                    [C.Store("g", k(7))], post=[C.Assert(0, cmp("==", g, k(8)))])
+    steps = [(0, "main", 1, "create t1#1"), (0, "main", 1, "create t2#1"),
+             (1, "t1#1", 1, "read g == 0"), (2, "t2#1", 1, "write g = 7"),
+             (1, "t1#1", 1, "write g = 1"),
+             (0, "main", 1, "join t1#1"), (0, "main", 1, "join t2#1"),
+             (0, "main", 1, "read g == 1"), (0, "main", 1, "assert g == 8 fails")]
+    assert replay_violation(p, C.render(p), trace(*steps), 0, {}) is None
+    steps[4] = (1, "t1#1", 1, "write g = 8")  # no reading of the reads makes this a run
+    assert replay_violation(p, C.render(p), trace(*steps), 0, {}) is not None

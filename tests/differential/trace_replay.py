@@ -11,6 +11,9 @@ counterpart for (branches, returns, reads of ``pthread_t`` handles, blocking
 attempts) are passed over; so are the oracle's reads the engine need not
 perform (the right operand of a short-circuited ``&&``), its passing
 assertion checks and its atomic begin and end (the engine does not list them).
+Which of the oracle's reads an engine read is depends on whether C skipped
+the reads before it: the replay tries each reading, so an engine read may
+pass over reads the oracle marks as skippable (``read g?``).
 
 Only the action texts above are relied on; a step whose action is not
 recognised is passed over, so the replay can only get weaker, never wrong,
@@ -114,30 +117,76 @@ def _replay(program, trace, label, inputs) -> None:
             owner = state[4]
         return state
 
-    for s in trace.steps:
-        action = s.action.strip()
-        if s.thread not in slots:
-            continue  # a thread not created in the replay so far: mismatch comes later
-        t = slots[s.thread]
-        what = f"step {s.thread}: {action!r} (line {s.span.line})"
-        state = leave_atomic(state, t, what)
-        if m := _READ.match(action):
+    def reads_of(state, t, g, what):
+        """The oracle's reads of global g thread t may do next, each as
+        (transition, state after it): the first read of g, and past each
+        read C may skip, the next one."""
+        out = []
+        while True:
+            th = state[0][t]
+            if th is None or th[1] is O.DONE:
+                break
+            pc = th[0]
+            op = compiled.codes[t].ops[pc]
+            if op[0] == O.READ and op[1] == g:
+                out.append(O._step(compiled, state, t))
+                if not compiled.codes[t].texts[pc].endswith("?"):
+                    break
+            elif op[0] not in passable:
+                break
+            step = O._step(compiled, state, t)
+            if step.kind != "next":
+                break
+            state = step.state
+        if not out:
+            advance(state, t, lambda op: op[0] == O.READ and op[1] == g, what)  # raises its mismatch
+        return out
+
+    steps = list(trace.steps)
+
+    def run(k, state, slots):
+        """Replay ``steps[k:]`` from ``state``; returns normally once the
+        reported assertion fails, raises Mismatch otherwise."""
+        while k < len(steps):
+            s = steps[k]
+            k += 1
+            action = s.action.strip()
+            if s.thread not in slots:
+                continue  # a thread not created in the replay so far: mismatch comes later
+            t = slots[s.thread]
+            what = f"step {s.thread}: {action!r} (line {s.span.line})"
+            state = leave_atomic(state, t, what)
+            m = _READ.match(action)
+            if m and m.group(1) in gnames:
+                first = None
+                for step in reads_of(state, t, gnames.index(m.group(1)), what):
+                    try:
+                        if step.value != int(m.group(2)):
+                            raise Mismatch(f"{what}: the oracle reads {step.value}")
+                        if step.kind != "next":
+                            raise Mismatch(f"{what}: the oracle's run ends here ({step.kind})")
+                        return run(k, step.state, dict(slots))
+                    except Mismatch as e:
+                        first = first or e
+                raise first
+            state = one(state, t, action, what, slots)
+            if state is None:
+                return
+        raise Mismatch("the trace does not end with the assertion failing")
+
+    def one(state, t, action, what, slots):
+        """The state after the engine's step ``action`` of thread t (not a
+        read); None once the reported assertion has failed."""
+        if m := _WRITE.match(action):
             if m.group(1) not in gnames:
-                continue
-            g = gnames.index(m.group(1))
-            op, step = advance(state, t, lambda op: op[0] == O.READ and op[1] == g, what)
-            if step.value != int(m.group(2)):
-                raise Mismatch(f"{what}: the oracle reads {step.value}")
-        elif m := _WRITE.match(action):
-            if m.group(1) not in gnames:
-                continue
+                return state
             g = gnames.index(m.group(1))
             op, step = advance(state, t, lambda op: op[0] == O.WRITE and op[1] == g, what)
             if step.value != int(m.group(2)):
                 raise Mismatch(f"{what}: the oracle writes {step.value}")
         elif m := _LOCK.match(action):
             if m.group(2) not in program.mutexes:
-                continue
+                return state
             code = O.LOCK if m.group(1) == "lock" else O.UNLOCK
             mu = program.mutexes.index(m.group(2))
             op, step = advance(state, t, lambda op: op[0] == code and op[1] == mu, what)
@@ -145,21 +194,21 @@ def _replay(program, trace, label, inputs) -> None:
                 raise Mismatch(f"{what}: the mutex is held")
         elif m := _WAIT.match(action):
             if m.group(1) not in program.conds:
-                continue
+                return state
             c = program.conds.index(m.group(1))
             spurious = action.endswith(", woken spuriously")
             op, step = advance(state, t, lambda op: op[0] == O.WAIT and op[1] == c, what,
                                lambda state: 1 if spurious else 0)
         elif m := _WOKEN.match(action):
             if m.group(1) not in program.mutexes:
-                continue
+                return state
             mu = program.mutexes.index(m.group(1))
             op, step = advance(state, t, lambda op: op[0] == O.REACQUIRE and op[1] == mu, what)
             if step.kind == "blocked":
                 raise Mismatch(f"{what}: not woken, or the mutex is held")
         elif m := _SIGNAL.match(action):
             if m.group(2) not in program.conds:
-                continue
+                return state
             c = program.conds.index(m.group(2))
             names = [n.strip() for n in (m.group(3) or "").split(",") if n.strip()]
             if any(n not in slots for n in names):
@@ -196,10 +245,11 @@ def _replay(program, trace, label, inputs) -> None:
             op, step = advance(state, t, lambda op: op[0] == O.ASSERT and op[1] == label, what)
             if step.kind != "violated":
                 raise Mismatch(f"{what}: the assertion holds in the oracle")
-            return
+            return None
         else:
-            continue
+            return state
         if step.kind != "next":
             raise Mismatch(f"{what}: the oracle's run ends here ({step.kind})")
-        state = step.state
-    raise Mismatch("the trace does not end with the assertion failing")
+        return step.state
+
+    run(0, state, slots)
