@@ -26,7 +26,7 @@ Verdicts (truthful by construction):
 
 * VIOLATED, with a counterexample, when a run fails the target;
 * HOLDS when runs reached the target and none failed it; ``bounded`` when
-  some run was cut by the unwind bound ("holds within the bound");
+  the unwind bound stopped a thread on some run ("holds within the bound");
 * UNKNOWN with reason BOUND ("bound reached") when no run reached it but
   some run was cut: nothing about it was checked, the cut runs might reach it;
   an error call (``reach_error()``) no run reached HOLDS ``bounded`` instead:
@@ -45,9 +45,23 @@ function (the run is real as far as the covered part of the program goes);
 otherwise it becomes UNKNOWN too. A sub-check stops at its first violation,
 so when no sub-check explored the whole program (every assertion violated or
 undecided, or there is none) one more exploration without a target looks for
-deadlocks and run-time errors, after the verdicts. Findings met by several
-explorations are yielded once (same kind, span and message; a data race when
-it names the same two statements).
+deadlocks and run-time errors, after the verdicts (``Options.findings``
+False leaves it out). Findings met by several explorations are yielded once
+(same kind, span and message; a data race when it names the same two
+statements).
+
+A sub-check deepens the bound (:func:`_explore`): passes at unwind 1, 2,
+4, ... up to ``options.unwind``. When its budget runs out after a pass
+finished, the verdict is that pass's, saying so: HOLDS ``bounded`` with
+``unwind`` the deepest bound finished and the message "unwind 4 unfinished
+(timeout)".
+
+Budgets: ``timeout_s`` per sub-check, ``total_timeout_s`` for the whole
+check (a sub-check starting late gets what is left; one that cannot start is
+UNKNOWN, TIMEOUT, "not checked"). ``property="unreach-call"`` checks only
+the error calls, as one property: the first violated site ends the check
+(the other sites are UNKNOWN, SKIPPED; so are the assertions, which are not
+part of the property) and no search for findings follows.
 """
 
 from __future__ import annotations
@@ -55,7 +69,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from analysis import ir
@@ -64,12 +78,13 @@ from analysis.report import AssertionResult, Finding, FindingKind, Reason, Statu
 from analysis.symex.unmodelled import library_dependences, phrase
 
 MODES = ("baseline", "dpor", "dpor-ag")
+UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """How to check. ``timeout_s`` and ``max_runs`` are per assertion; None is
-    no limit. ``optimisations`` switches single optimisations off by name
+    """How to check. ``timeout_s`` and ``max_runs`` are per assertion,
+    ``total_timeout_s`` for the whole check; None is no limit. ``optimisations`` switches single optimisations off by name
     (e.g. ``{"solver_cache": False}``); every one is on by default and counted
     in the statistics' counters.
 
@@ -80,6 +95,12 @@ class Options:
     mode: str = "dpor-ag"
     unwind: int = 8
     timeout_s: float | None = None
+    # wall time of the whole check (every sub-check and the findings search):
+    # each sub-check gets what is left when it starts; None is no limit
+    total_timeout_s: float | None = None
+    findings: bool = True  # the search for deadlocks and run-time errors (see check)
+    # "unreach-call": the error calls are one property, as in SV-COMP (see check)
+    property: str | None = None
     max_runs: int | None = None
     data_model: DataModel = DataModel.LP64
     workers: int = 1
@@ -163,22 +184,94 @@ def check_assertion(program: ir.Program, site: ir.AssertionSite, options: Option
     return result, findings
 
 
-def _sub_check(program, site, options, cancel, context):
-    """``check_assertion`` plus whether the exploration ran to its end."""
+def deepening_bounds(unwind: int) -> list[int]:
+    """The bounds of iterative deepening up to ``unwind``: 1, 2, 4, ... and
+    ``unwind`` itself last."""
+    out, k = [], 1
+    while k < unwind:
+        out.append(k)
+        k *= 2
+    return out + [unwind]
+
+
+@dataclass
+class _Pass:
+    """One exploration of a deepening: its bound, options, explorer and result."""
+
+    unwind: int
+    options: Options
+    explorer: object
+    result: object
+
+
+def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "_Pass", list]:
+    """Explore with iterative deepening over the unwind bound (optimisation
+    ``deepening``): a pass at each of :func:`deepening_bounds`, each with
+    what is left of the time and run budgets, until a pass finds a violation
+    of the target, cuts no thread (a deeper bound would change nothing), runs
+    out of budget, or is the pass at ``options.unwind``. A bug one iteration
+    deep is found by the pass at bound 1, and a "holds" still speaks of the
+    full bound. Returns the deepest pass that ran to its end before the last
+    one (None if none), the last pass, and the findings of all passes."""
     from analysis.explore.explorer import Explorer
     from analysis.static.budget import bounded
 
-    with bounded(_static_budget(options, cancel)):  # the static analyses it runs share its budget
-        explorer = Explorer(program, options, site, cancel, context)
-        ex = explorer.run()
-    complete = ex.violation is None and ex.stop is None
-    result = _verdict(program, site, options, ex, context)
-    summaries = getattr(explorer.reduction, "statement_summaries", None)  # mode dpor-ag
-    if summaries is not None:
-        from dataclasses import replace
+    bounds = deepening_bounds(options.unwind) if options.enabled("deepening") else [options.unwind]
+    start = time.monotonic()
+    finished, findings, runs_before = None, [], 0
+    for k in bounds:
+        timeout = options.timeout_s
+        if timeout is not None:
+            timeout = max(0.001, timeout - (time.monotonic() - start))
+        max_runs = None if options.max_runs is None else max(1, options.max_runs - runs_before)
+        opts = replace(options, unwind=k, timeout_s=timeout, max_runs=max_runs)
+        with bounded(_static_budget(opts, cancel)):  # the static analyses it runs share its budget
+            explorer = Explorer(program, opts, site, cancel, context)
+            ex = explorer.run()
+        findings.extend(ex.findings)
+        last = _Pass(k, opts, explorer, ex)
+        if ex.violation is not None or ex.stop is not None or ex.stats.bound_cuts == 0 or k == bounds[-1]:
+            break
+        finished = last
+        runs_before += ex.stats.runs
+    passes = bounds.index(last.unwind) + 1
+    if passes > 1 or options.enabled("deepening"):
+        extra = (("deepening_passes", passes), ("deepening_runs", runs_before))
+        last.result.stats = replace(last.result.stats, time_s=round(time.monotonic() - start, 6),
+                                    counters=tuple(sorted(last.result.stats.counters + extra)))
+    return finished, last, findings
 
+
+def _sub_check(program, site, options, cancel, context):
+    """``check_assertion`` plus whether the exploration ran to its end."""
+
+    finished, last, findings = _explore(program, site, options, cancel, context)
+    ex = last.result
+    complete = ex.violation is None and ex.stop is None
+    # a pass that cut no thread, or found a violation, answers for the full bound
+    result = replace(_verdict(program, site, last.options, ex, context), unwind=options.unwind)
+    if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
+        result = _deepest_finished(program, site, finished, last, result, context)
+    summaries = getattr(last.explorer.reduction, "statement_summaries", None)  # mode dpor-ag
+    if summaries is not None:
         result = replace(result, summaries=tuple(summaries()))
-    return result, ex.findings, complete
+    return result, findings, complete
+
+
+def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, context) -> AssertionResult:
+    """The verdict when the budget ran out in a deepening pass after an
+    earlier pass finished: "holds within unwind 2; unwind 4 unfinished"
+    (when that pass's verdict was a bounded "holds"), else undecided saying
+    how far the check got."""
+
+    earlier = _verdict(program, site, finished.options, finished.result, context)
+    why = "timeout" if last.result.stop is Reason.TIMEOUT else "run limit"
+    unfinished = f"unwind {last.unwind} unfinished ({why})"
+    if earlier.status is Status.HOLDS:
+        stats = replace(earlier.stats, time_s=last.result.stats.time_s, counters=last.result.stats.counters)
+        return replace(earlier, message=unfinished, stats=stats)
+    why = f"no run reached it within unwind {finished.unwind}; {unfinished}"
+    return replace(result, message=why)
 
 
 def _static_budget(options: Options, cancel: CancelToken | None):
@@ -263,11 +356,7 @@ def _undecided(site: ir.AssertionSite, options: Options, reason: Reason, message
 def check_findings(program: ir.Program, options: Options, cancel: CancelToken | None = None,
                    context: Context | None = None) -> list[Finding]:
     """Explore a program without assertions for deadlocks and run-time errors."""
-    from analysis.explore.explorer import Explorer
-    from analysis.static.budget import bounded
-
-    with bounded(_static_budget(options, cancel)):
-        return Explorer(program, options, None, cancel, context).run().findings
+    return _explore(program, None, options, cancel, context)[2]
 
 
 # --------------------------------------------------------------------------
@@ -298,34 +387,87 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
         for site in sites:
             yield _undecided(site, options, Reason.SKIPPED, msg, context)
         return
+    if options.property == UNREACH_CALL:
+        wanted = [s for s in sites if s.kind is ir.AssertKind.UNREACH_CALL]
+        for site in sites:
+            if site.kind is not ir.AssertKind.UNREACH_CALL:
+                yield _undecided(site, options, Reason.SKIPPED, f"not part of the property {UNREACH_CALL}", context)
+        sites = wanted
+    elif options.property is not None:
+        raise ValueError(f"unknown property {options.property!r} (known: {UNREACH_CALL})")
+    budget = _Budget(options)
     if options.scheduler is not None and sites:
         from analysis.cluster import check_on_cluster
 
-        results = check_on_cluster(program, sites, options, cancel, context)
+        results = check_on_cluster(program, sites, budget.options(), cancel, context)
     elif options.workers > 1 and len(sites) > 1:
-        results = _check_in_pool(program, sites, options, cancel, context)
+        results = _check_in_pool(program, sites, options, cancel, context, budget)
     else:
-        results = _check_in_process(program, sites, options, cancel, context)
+        results = _check_in_process(program, sites, options, cancel, context, budget)
     complete = False  # some sub-check explored every run (so met every finding)
+    answered = set()
     for result, findings, done in results:
         yield from fresh(findings)
         yield result
+        answered.add(result.id)
         complete = complete or done
-    if not complete and not (cancel is not None and cancel.cancelled):
+        if options.property is not None and result.status is Status.VIOLATED:
+            results.close()  # the property is violated: the other sites' checks stop
+            why = f"the property {options.property} is already violated at line {result.span.line}"
+            for site in sites:
+                if site.id not in answered:
+                    yield _undecided(site, options, Reason.SKIPPED, why, context)
+            return
+    if not complete and options.findings and options.property is None \
+            and not (cancel is not None and cancel.cancelled) and not budget.spent():
         if options.scheduler is not None:
             from analysis.cluster import findings_on_cluster
 
-            yield from fresh(findings_on_cluster(program, options, cancel, context))
+            yield from fresh(findings_on_cluster(program, budget.options(), cancel, context))
         else:
-            yield from fresh(check_findings(program, options, cancel, context))
+            yield from fresh(check_findings(program, budget.options(), cancel, context))
 
 
-def _check_in_process(program, sites, options, cancel, context):
+class _Budget:
+    """The whole check's wall-time budget (``Options.total_timeout_s``):
+    what each sub-check may take when it starts."""
+
+    def __init__(self, options: Options):
+        self._options = options
+        total = options.total_timeout_s
+        self.deadline = time.monotonic() + total if total is not None else None
+
+    def left(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def spent(self) -> bool:
+        left = self.left()
+        return left is not None and left <= 0
+
+    def options(self) -> Options:
+        """The options of a sub-check starting now: its own timeout no longer
+        than what is left of the whole."""
+        left = self.left()
+        if left is None:
+            return self._options
+        own = self._options.timeout_s
+        return replace(self._options, timeout_s=max(0.001, left if own is None else min(own, left)),
+                       total_timeout_s=None)
+
+    def ran_out(self, site, context) -> AssertionResult:
+        return _undecided(site, self._options, Reason.TIMEOUT,
+                          "not checked: the check's time budget ran out first", context)
+
+
+def _check_in_process(program, sites, options, cancel, context, budget):
     for site in sites:
         if cancel is not None and cancel.cancelled:
             yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
             continue
-        yield _sub_check(program, site, options, cancel, context)
+        if budget.spent():
+            yield budget.ran_out(site, context), [], False
+            continue
+        yield _sub_check(program, site, budget.options(), cancel, context)
 
 
 def _pool_worker(conn, program, site, options, context) -> None:
@@ -337,7 +479,7 @@ def _pool_worker(conn, program, site, options, context) -> None:
         conn.close()
 
 
-def _check_in_pool(program, sites, options, cancel, context):
+def _check_in_pool(program, sites, options, cancel, context, budget):
     """Sub-checks in up to ``options.workers`` processes, each killable; results
     in the order they finish. A cancel terminates the running workers; a worker
     exceeding its time budget by more than a grace period is terminated
@@ -355,13 +497,17 @@ def _check_in_pool(program, sites, options, cancel, context):
                 if cancel is not None and cancel.cancelled:
                     break
                 site = pending.pop(0)
+                if budget.spent():
+                    yield budget.ran_out(site, context), [], False
+                    continue
+                launch = budget.options()
                 parent, child = mpc.Pipe(duplex=False)
-                proc = mpc.Process(target=_pool_worker, args=(child, program, site, options, context), daemon=True)
+                proc = mpc.Process(target=_pool_worker, args=(child, program, site, launch, context), daemon=True)
                 proc.start()
                 child.close()
-                running[parent] = (proc, site, time.monotonic())
+                running[parent] = (proc, site, time.monotonic(), launch.timeout_s)
             if cancel is not None and cancel.cancelled:
-                for conn, (proc, site, _) in list(running.items()):
+                for conn, (proc, site, _, _) in list(running.items()):
                     proc.terminate()
                     yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
                 running.clear()
@@ -370,7 +516,7 @@ def _check_in_pool(program, sites, options, cancel, context):
                 pending.clear()
                 break
             for conn in wait(list(running), timeout=0.1):
-                proc, site, _ = running.pop(conn)
+                proc, site, _, _ = running.pop(conn)
                 try:
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
@@ -381,13 +527,13 @@ def _check_in_pool(program, sites, options, cancel, context):
                 else:
                     yield _undecided(site, options, Reason.CRASHED, payload, context), [], False
             now = time.monotonic()
-            for conn, (proc, site, started) in list(running.items()):
-                if options.timeout_s is not None and now - started > options.timeout_s + grace:
+            for conn, (proc, site, started, timeout) in list(running.items()):
+                if timeout is not None and now - started > timeout + grace:
                     proc.terminate()
                     running.pop(conn)
                     yield _undecided(site, options, Reason.TIMEOUT, "the worker overran its time budget", context), [], False
     finally:
-        for proc, _, _ in running.values():
+        for proc, _, _, _ in running.values():
             proc.terminate()
 
 

@@ -146,9 +146,18 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--unwind", type=_count(0), default=None, metavar="N",
                        help="loop and recursion bound (default 8)")
     check.add_argument("--timeout", type=_seconds, default=None, metavar="S",
-                       help="seconds per assertion (default none); when no assertion's check "
-                       "explored every run, one more search for deadlocks and run-time errors "
-                       "follows, with the same limit")
+                       help="seconds for the whole command, every file and assertion and the "
+                       "search for deadlocks included (default none); what is left undecided "
+                       "when it runs out says so")
+    check.add_argument("--assertion-timeout", type=_seconds, default=None, metavar="S",
+                       help="seconds per assertion (default none)")
+    check.add_argument("--no-findings", dest="findings", action="store_false", default=None,
+                       help="no search for deadlocks and run-time errors beyond the assertions' own "
+                       "(it runs when no assertion's check explored every run)")
+    check.add_argument("--property", choices=(engine.UNREACH_CALL,), default=None,
+                       help="unreach-call: the error calls (reach_error(), __VERIFIER_error()) are one "
+                       "property, as in SV-COMP: the check stops at the first one reached; assert() and "
+                       "the search for deadlocks are left out")
     check.add_argument("--max-runs", type=_count(1), default=None, metavar="N",
                        help="runs per assertion (default none)")
     check.add_argument("--workers", type=_count(1), default=None, metavar="N",
@@ -195,7 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
 def options_from(args: argparse.Namespace, base: Options = Options()) -> Options:
     """``base`` with every option the command line gave."""
     given = {
-        "mode": args.mode, "unwind": args.unwind, "timeout_s": args.timeout,
+        "mode": args.mode, "unwind": args.unwind, "timeout_s": getattr(args, "assertion_timeout", None),
+        "total_timeout_s": args.timeout, "findings": getattr(args, "findings", None),
+        "property": getattr(args, "property", None),
         "max_runs": args.max_runs, "workers": args.workers, "report_races": args.races,
         "spurious_wakeups": args.spurious_wakeups,
         "scheduler": getattr(args, "scheduler", None),
@@ -306,9 +317,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
         client_for(options.scheduler)
     reports = []
+    started = time.monotonic()
     with Progress(sys.stderr) as progress:
         for path, text in sources:
-            report = check_file(path, text, options, args.positions, progress, ingredients)
+            left = options
+            if options.total_timeout_s is not None:  # one budget for the whole command
+                left = replace(options, total_timeout_s=max(0.001, options.total_timeout_s
+                                                            - (time.monotonic() - started)))
+            report = check_file(path, text, left, args.positions, progress, ingredients)
             reports.append(report)
             if args.format == "text":
                 progress.clear()

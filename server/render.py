@@ -130,6 +130,8 @@ def undecided_reason(a: AssertionResult, options: Options) -> str:
     """Why an UNKNOWN assertion was not decided, in a few words."""
     r = a.reason
     if r is Reason.TIMEOUT:
+        if a.message.startswith("not checked"):  # the whole check's time ran out before it started
+            return a.message
         return f"timeout after {_seconds(options.timeout_s)} s" if options.timeout_s else "timeout"
     if r is Reason.MAX_RUNS:
         return f"run limit of {options.max_runs} reached" if options.max_runs else "run limit reached"
@@ -232,6 +234,9 @@ def summary_line(report: FileReport) -> str:
     if s.bound_cuts:
         detail.append(_plural(s.bound_cuts, "bound cut"))
     text += f"; {_plural(s.runs, 'run')} ({', '.join(detail)}), {report.time_s:.2f} s"
+    left = sorted(a.span.line for a in report.assertions if a.reason is Reason.TIMEOUT)
+    if left:
+        text += f"; time ran out, undecided: line{'s' if len(left) > 1 else ''} {', '.join(map(str, left))}"
     return text
 
 
@@ -271,6 +276,7 @@ def _position(span: Span, path: str) -> dict:
 def options_json(options: Options) -> dict:
     return {
         "mode": options.mode, "unwind": options.unwind, "timeout_s": options.timeout_s,
+        "total_timeout_s": options.total_timeout_s, "findings": options.findings,
         "max_runs": options.max_runs, "data_model": options.data_model.value,
         "workers": options.workers, "spurious_wakeups": options.spurious_wakeups,
     }

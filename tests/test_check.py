@@ -26,6 +26,7 @@ FAST = [
     "nondet_bool.c", "barrier.c", "bounds.c", "deadlock.c", "divzero.c", "gig.c", "heap.c",
     "lock_handoff.c", "loop_bounded.c", "loop_cut.c", "loop_nested.c", "median.c", "nullderef.c", "prodcons.c",
     "prodcons_if.c", "racy_counter.c", "reorder.c", "reorder_bad.c", "segments.c", "unreach.c",
+    "spin_holding_lock.c",
 ]
 
 VERDICT_STATUS = {
@@ -207,6 +208,113 @@ def test_inner_loops_are_counted_per_entry():
     # loops only concrete locals decide need no bound at all
     _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=1))
     assert r.status is Status.HOLDS and not r.bounded and r.stats.counter("free_iterations") == 15
+
+
+NO_DEEPENING = (("deepening", False),)
+
+
+# their search for deadlocks takes minutes, so they are checked with --no-findings;
+# baseline explores error_sites.c's two three-round loops in full: minutes too
+LONG_SEARCHES = [(n, m) for n in ("early_bug_long_loop.c", "thread_factory.c", "error_sites.c")
+                 for m in ("baseline", "dpor", "dpor-ag") if (n, m) != ("error_sites.c", "baseline")]
+
+
+@pytest.mark.parametrize("name,mode", LONG_SEARCHES)
+def test_verdicts_of_programs_with_long_searches_for_findings(name, mode):
+    exp = read(name)
+    _, results, _ = run(name, Options(mode=mode, timeout_s=60, findings=False))
+    for r in results:
+        status, bounded = VERDICT_STATUS[exp.verdict_at(r.span.line)]
+        assert r.status is status, (name, r.span.line, r.status, r.reason, r.message)
+        assert bounded is None or r.bounded is bounded
+
+
+@pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
+def test_a_thread_at_the_bound_stops_and_the_others_go_on(mode):
+    # the consumers fail in their first iteration while the producer's loop
+    # of forty is far from done: cutting the whole run at the producer's
+    # bound hid the failure at --unwind 1
+    one = Options(mode=mode, unwind=1, timeout_s=60, findings=False, optimisations=NO_DEEPENING)
+    _, [r], _ = run("early_bug_long_loop.c", one)
+    assert r.status is Status.VIOLATED and r.stats.counter("thread_cuts") > 0
+    whole_run = Options(mode=mode, unwind=1, timeout_s=60, findings=False,
+                        optimisations=NO_DEEPENING + (("thread_cuts", False),))
+    _, [r], _ = run("early_bug_long_loop.c", whole_run)
+    assert r.stats.counter("thread_cuts") == 0
+    if mode != "baseline":  # a cut run ends the events whose races would reverse it
+        assert r.status is Status.HOLDS and r.bounded
+
+
+@pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
+def test_a_lock_held_by_a_cut_thread_is_no_deadlock(mode):
+    _, [r], findings = run("spin_holding_lock.c", Options(mode=mode, timeout_s=60))
+    assert r.status is Status.HOLDS and r.bounded
+    assert not findings
+
+
+@pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
+def test_a_loop_creating_threads_forever_is_bounded_by_unwind(mode):
+    _, [r], _ = run("thread_factory.c", Options(mode=mode, unwind=3, timeout_s=60, findings=False))
+    assert r.status is Status.HOLDS and r.bounded and r.unwind == 3
+    _, [r], _ = run("thread_factory.c", Options(mode=mode, unwind=4, timeout_s=60, findings=False))
+    assert r.status is Status.VIOLATED
+    # main, stopped at its bound, is in the counterexample; four workers ran before the fifth fails
+    assert any(s.thread == "main" and "stops here" in s.action for s in r.trace.steps)
+    assert len({s.thread for s in r.trace.steps if s.thread.startswith("worker")}) >= 1
+
+
+def test_deepening_finds_a_shallow_bug_in_the_first_pass():
+    _, [r], _ = run("early_bug_long_loop.c", Options(mode="dpor-ag", timeout_s=60, findings=False))
+    assert r.status is Status.VIOLATED and r.unwind == 8
+    assert r.stats.counter("deepening_passes") == 1 and r.stats.counter("deepening_runs") == 0
+
+
+def test_deepening_that_runs_out_names_the_deepest_bound_finished():
+    # baseline needs thousands of runs at unwind 2: the pass at 1 finishes,
+    # the one at 2 hits the run limit
+    _, [r], _ = run("node_locks.c", Options(mode="baseline", max_runs=1500))
+    assert r.status is Status.HOLDS and r.bounded and r.unwind == 1
+    assert r.message == "unwind 2 unfinished (run limit)"
+    assert r.stats.counter("deepening_passes") == 2
+    _, [r], _ = run("node_locks.c", Options(mode="baseline", max_runs=1500, optimisations=NO_DEEPENING))
+    assert r.status is Status.UNKNOWN and r.reason is Reason.MAX_RUNS
+
+
+def test_deepening_stops_when_a_pass_cuts_no_thread():
+    _, results, _ = run("median.c")
+    assert all(r.stats.counter("deepening_passes") == 1 and r.stats.bound_cuts == 0 for r in results)
+    _, [r], _ = run("loop_cut.c")  # a symbolic trip count: 1, 2, 4, 8
+    assert r.stats.counter("deepening_passes") == 4 and r.stats.counter("deepening_runs") > 0
+
+
+def test_the_total_timeout_bounds_the_whole_check():
+    # two assertions baseline needs minutes for, and the findings search
+    head, tail = (PROGRAMS / "constant_loops.c").read_text().rsplit("    return 0;", 1)
+    text = head + "    assert(done[1] == 1);\n    return 0;" + tail
+    t0 = time.monotonic()
+    items = list(check_text(text, "slow.c", Options(mode="baseline", total_timeout_s=1.5)))
+    assert time.monotonic() - t0 < 4.0
+    first, second = [i for i in items if isinstance(i, AssertionResult)]
+    assert first.reason is Reason.TIMEOUT and first.stats.runs > 0
+    assert second.reason is Reason.TIMEOUT and second.message.startswith("not checked")
+
+
+def test_no_findings_leaves_the_search_for_deadlocks_out():
+    _, [], findings = run("deadlock.c")
+    assert [f.kind for f in findings] == [FindingKind.DEADLOCK]
+    _, [], findings = run("deadlock.c", Options(mode="baseline", findings=False))
+    assert findings == []
+
+
+def test_the_unreach_call_property_stops_at_its_first_violation():
+    _, results, findings = run("error_sites.c", Options(mode="dpor-ag", property="unreach-call"))
+    first, *others = sorted(results, key=lambda r: r.span.line)
+    assert first.status is Status.VIOLATED and first.span.line == 32
+    assert [(r.status, r.reason) for r in others] == [(Status.UNKNOWN, Reason.SKIPPED)] * 2
+    assert all("already violated at line 32" in r.message for r in others)
+    # assertions are not part of it
+    _, [r], _ = run("prodcons.c", Options(mode="dpor-ag", property="unreach-call"))
+    assert r.reason is Reason.SKIPPED and "not part of the property" in r.message
 
 
 def test_bound_cut_is_counted_and_makes_holds_bounded():

@@ -17,8 +17,12 @@ from tests.explore.expectations import PROGRAMS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
-# the solver query of hard_solver.c takes minutes by design (it tests budgets)
-SKIP = {"hard_solver.c"}
+# the solver query of hard_solver.c takes minutes by design (it tests budgets);
+# after their violations, the search for deadlocks in early_bug_long_loop.c and
+# thread_factory.c explores three threads' loops, or nine workers, to unwind 8,
+# and baseline explores error_sites.c's lost update in full: minutes each.
+# tests/test_check.py checks their verdicts in every mode without that search.
+SKIP = {"hard_solver.c", "early_bug_long_loop.c", "thread_factory.c", "error_sites.c"}
 FILES = sorted(p for p in list(PROGRAMS.glob("*.c")) + list(EXAMPLES.glob("*.c")) if p.name not in SKIP)
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
 
@@ -57,7 +61,8 @@ def test_the_three_modes_agree(path):
     assert all(r.reason is None for r in dpor + ag), (dpor, ag)
     assert [verdict(r) for r in ag] == [verdict(r) for r in dpor]
     assert ag_findings == dpor_findings
-    capped = any(r.reason is Reason.MAX_RUNS for r in base)
+    # capped: undecided, or "holds within unwind k; unwind 2k unfinished (run limit)"
+    capped = any(r.reason is Reason.MAX_RUNS or "unfinished" in r.message for r in base)
     if not capped:
         assert [verdict(r) for r in base] == [verdict(r) for r in dpor]
         assert base_findings == dpor_findings

@@ -104,7 +104,8 @@ class Explorer:
                                  record_effects=self.reduction.record_effects,
                                  park_blocked=opts.enabled("park_blocked"),
                                  spurious_wakeups=opts.spurious_wakeups,
-                                 concrete_loops=opts.enabled("concrete_loops"))
+                                 concrete_loops=opts.enabled("concrete_loops"),
+                                 thread_cuts=opts.enabled("thread_cuts"))
         E.pivot_on_single = self.reduction.pivot_on_single
         E.observer = self.reduction.on_event
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
@@ -246,7 +247,7 @@ class Explorer:
             self.count("error_paths")
         elif k is LeafKind.INFEASIBLE:
             self.count("infeasible_paths")
-        if k is LeafKind.CUT:
+        if k is LeafKind.CUT or (k in FULL_RUN_LEAVES and state.has_cut()):
             self.bound_cuts += 1
         if k is LeafKind.VIOLATION:
             self.result.violation = finish_trace(self.engine, state, leaf)

@@ -357,7 +357,10 @@ class AssertionGuided(Dpor):
         k = leaf.kind
         if k is LeafKind.VIOLATION:
             return
-        if k in _TAINTING:
+        # a run in which a thread was cut at the bound covers less than its
+        # subtree: like a cut run, it vouches for nothing
+        cut = state.has_cut()
+        if k in _TAINTING or cut:
             for n in self.explorer.stack:
                 if n.store.get("type_b") is not None:
                     n.store["tainted"] = True
@@ -382,6 +385,8 @@ class AssertionGuided(Dpor):
             phi, accesses = self.W.error(state, leaf.tid, leaf.message), frozenset()
         else:
             phi, accesses = False, frozenset()
+        if cut:
+            phi = False
         self._pruned = None
         self._give(parent, state, phi, accesses, acc)
 

@@ -53,7 +53,14 @@ assertion has its own sub-check) and continues on the side where it holds,
 so for the target every other assertion acts as ``assume(cond)``. ``abort()`` and
 ``exit()`` end the run without error (SV-COMP). Back edges taken per frame
 and target, and activations of one function per thread, are bounded by
-``unwind``; a run exceeding it is cut (leaf CUT).
+``unwind``. A thread exceeding it stops there for good (status ``CUT``,
+:meth:`Engine.cut_thread`) and the other threads go on: every run is still a
+prefix of a real execution, in which that thread is delayed indefinitely. A
+run in which some thread was cut ends at a leaf CUT where it would have ended
+normally or deadlocked (a lock held or a join waited on by a cut thread is no
+deadlock); a violation or another assertion's failure stays what it is. A
+thread cut inside an atomic region cuts the whole run (nobody else may run
+there), as does the ``thread_cuts`` optimisation switched off.
 
 pthreads (see :mod:`analysis.symex.sync`): one global FIFO wait queue as in
 the arbitrary-context paper §4.2.
@@ -68,10 +75,10 @@ from analysis.ir import (
 )
 from analysis.symex.memory import MemObject, PointerLayout
 from analysis.symex.pivots import (
-    EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached,
+    EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
 )
 from analysis.symex.state import (
-    BLOCKED, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, State, Symbol, Thread,
+    BLOCKED, CUT, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, State, Symbol, Thread,
 )
 from analysis.symex.values import Val, Values, mask
 
@@ -109,8 +116,9 @@ class Engine:
 
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
-                 spurious_wakeups: bool = False, concrete_loops: bool = True):
+                 spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True):
         self.P = program
+        self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
         self._derived: dict[str, frozenset] = {}
@@ -428,7 +436,7 @@ class Engine:
             while True:
                 self.budget.poll()
                 if st.ended:
-                    raise LeafReached(Leaf(LeafKind.END))
+                    raise LeafReached(self._cut_leaf(st) or Leaf(LeafKind.END))
                 if st.current is None:
                     if self.park_blocked:
                         self._park_blocked(st)
@@ -486,7 +494,17 @@ class Engine:
         st.current = None
         st.seen_global = False
 
+    def _cut_leaf(self, st: State) -> Leaf | None:
+        """The leaf CUT of a run that ends (or gets stuck) with a thread cut."""
+        cut = [t for t in st.threads if t.status == CUT]
+        if not cut:
+            return None
+        return Leaf(LeafKind.CUT, f"{cut[0].name} {cut[0].waits_for}", None, cut[0].tid)
+
     def _no_thread_leaf(self, st: State) -> Leaf:
+        cut = self._cut_leaf(st)
+        if cut is not None:
+            return cut
         waiting = [t for t in st.threads if t.status == BLOCKED]
         if not waiting:
             return Leaf(LeafKind.END)
@@ -626,6 +644,9 @@ class Engine:
             handler(self, st, tid, instr)
         except PivotReached:
             raise
+        except ThreadCut:
+            self._commit_choices(st)
+            return
         except LeafReached as lr:
             self._commit_choices(st)
             if lr.leaf.kind in DEFERRED_LEAVES and self._defer(st, tid, lr.leaf):
@@ -950,7 +971,7 @@ class Engine:
         t = st.threads[tid]
         depth = sum(1 for fr in t.frames if fr.func is f)
         if depth > self.unwind:
-            raise LeafReached(Leaf(LeafKind.CUT, f"recursion of {name} deeper than the unwind bound", span, tid))
+            self.cut_thread(st, tid, f"recursion of {name} deeper than the unwind bound ({self.unwind})", span)
         st.wframe(tid).pc += 1
         frame = self._new_frame(st, f, args, dst)
         st.wthread(tid).frames.append(frame)
@@ -1006,8 +1027,23 @@ class Engine:
                                                    & self._derived_regs(f.func))
         return hit
 
+    def cut_thread(self, st: State, tid: int, why: str, span) -> None:
+        """Stop thread ``tid`` for good at the unwind bound (raises
+        :class:`ThreadCut`, ending its block), or the whole run (leaf CUT)
+        inside an atomic region or with ``thread_cuts`` off. Counted as
+        ``thread_cuts``."""
+        t = st.threads[tid]
+        if not self.thread_cuts or t.atomic > 0:
+            raise LeafReached(Leaf(LeafKind.CUT, why, span, tid))
+        self.counters["thread_cuts"] = self.counters.get("thread_cuts", 0) + 1
+        t = st.wthread(tid)
+        t.status = CUT
+        t.waits_for = f"stops: {why}"
+        st.add_step(tid, span, f"{t.name} stops here: {why}")
+        raise ThreadCut()
+
     def back_edge(self, st: State, tid: int, pc: int, target: int) -> None:
-        """Count a taken back edge; cut the run past the unwind bound. Loops
+        """Count a taken back edge; cut the thread past the unwind bound. Loops
         nested inside (their heads lie in ``(target, pc]``) start counting
         afresh: each entry of an inner loop gets the whole bound.
 
@@ -1039,7 +1075,8 @@ class Engine:
             return
         n = f.backedges.get(target, 0) + 1
         if n > self.unwind:
-            raise LeafReached(Leaf(LeafKind.CUT, "loop exceeds the unwind bound", self.span, tid))
+            line = f.func.body[target].span.line if target < len(f.func.body) else self.span.line
+            self.cut_thread(st, tid, f"the loop at line {line} reached the unwind bound ({self.unwind})", self.span)
         w = st.wframe(tid)
         for h in inner:
             del w.backedges[h]

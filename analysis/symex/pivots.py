@@ -88,6 +88,11 @@ class LeafReached(Exception):
         self.leaf = leaf
 
 
+class ThreadCut(Exception):
+    """The executing thread was stopped at the unwind bound (its status is
+    then ``CUT``); the block ends, the run goes on with the other threads."""
+
+
 class EngineLimit(Exception):
     """Something the engine does not handle on this path (too many values for a
     symbolic pointer, a construct outside the model): the check is inconclusive."""

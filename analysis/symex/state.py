@@ -90,6 +90,7 @@ class Frame:
 ENABLED = "enabled"
 BLOCKED = "blocked"
 ENDED = "ended"
+CUT = "cut"  # stopped for good at the unwind bound (Engine.cut_thread): never scheduled again
 
 
 @dataclass(slots=True)
@@ -331,6 +332,11 @@ class State:
 
     def add_effect(self, eff: Effect) -> None:
         self.effects = (eff, self.effects)
+
+    def has_cut(self) -> bool:
+        """Some thread was stopped at the unwind bound: the run is a real
+        execution's prefix, but not all of what follows it was explored."""
+        return any(t.status == CUT for t in self.threads)
 
     def enabled(self) -> list[int]:
         """Threads that may run now: all enabled ones, or only the thread inside

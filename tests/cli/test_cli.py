@@ -75,10 +75,14 @@ def test_text_lines_are_quickfix_lines_and_one_summary(capsys, source, fake_engi
 def test_flags_become_options(capsys, source, fake_engine):
     calls = fake_engine(holds())
     run(capsys, "check", "--mode", "baseline", "--unwind", "3", "--timeout", "2.5", "--max-runs", "50",
-        "--workers", "2", "--data-model", "ilp32", "--races", "--disable", "solver_cache", str(source))
+        "--workers", "2", "--data-model", "ilp32", "--races", "--disable", "solver_cache",
+        "--assertion-timeout", "1.5", "--no-findings", "--property", "unreach-call", str(source))
     (_, options, context), = calls
     assert (options.mode, options.unwind, options.timeout_s, options.max_runs, options.workers) == (
-        "baseline", 3, 2.5, 50, 2)
+        "baseline", 3, 1.5, 50, 2)
+    # --timeout is the whole command's: what was left when the file's check began
+    assert 2.0 < options.total_timeout_s <= 2.5
+    assert not options.findings and options.property == "unreach-call"
     assert options.data_model.value == "ilp32" and options.report_races
     assert not options.enabled("solver_cache") and options.enabled("something_else")
     assert context is None

@@ -6,8 +6,10 @@ the engine disagrees with :func:`oracle.explore` and the modes disagree with
 each other. An empty list is agreement. What counts as disagreement:
 
 * an assertion the oracle can violate that the engine does not report
-  VIOLATED (a false "holds"/"unreachable"), or any UNKNOWN/bounded verdict
-  (the programs are loop-bounded well below the unwind bound, no budget set);
+  VIOLATED (a false "holds"/"unreachable"), or any UNKNOWN verdict but
+  "bound reached" where the oracle cut a thread and never evaluates the
+  assertion (no budget is set; only spin loops meet the unwind bound);
+* "holds" bounded exactly when the oracle cut a thread on some run;
 * a violation the engine reports whose failing inputs (mapped to the
   program's inputs by the line of their nondet call) admit no violating
   schedule in the oracle, or whose trace is not a run of the oracle step by
@@ -24,13 +26,13 @@ from dataclasses import dataclass
 
 from analysis import check as engine
 from analysis.frontend import parse_program
-from analysis.report import AssertionResult, Finding, FindingKind, Status
+from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 
 from tests.differential import cprog as C
 from tests.differential import oracle
 from tests.differential.trace_replay import replay_violation
 
-UNWIND = 4
+UNWIND = C.UNWIND
 TIMEOUT_S = 120.0  # a safety net: a timeout is reported as a discrepancy
 
 
@@ -59,10 +61,12 @@ def run_engine(text: str, mode: str, spurious: bool = False) -> EngineVerdicts:
     return EngineVerdicts(mode, assertions, tuple(findings.values()))
 
 
-def expected_status(verdict: oracle.AssertionVerdict) -> Status:
+def expected_status(verdict: oracle.AssertionVerdict, cut: bool = False) -> Status:
     if verdict.violated:
         return Status.VIOLATED
-    return Status.HOLDS if verdict.reached else Status.UNREACHABLE
+    if verdict.reached:
+        return Status.HOLDS
+    return Status.UNKNOWN if cut else Status.UNREACHABLE  # UNKNOWN: "bound reached"
 
 
 def engine_inputs(trace, rendered: C.Rendered) -> dict:
@@ -102,10 +106,13 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems, spur
             continue
         r = results[0]
         summary.append((line, r.status.label))
-        want = expected_status(verdict)
-        if r.status == Status.UNKNOWN or r.bounded:
+        want = expected_status(verdict, outcome.cut)
+        bound_reached = want is Status.UNKNOWN and r.reason is Reason.BOUND
+        if (r.status == Status.UNKNOWN and not bound_reached) \
+                or (r.status == Status.HOLDS and r.bounded != outcome.cut):
             problems.append(f"[{m}] line {line}: {r.status.label} (bounded={r.bounded}, "
-                            f"reason={r.reason}, {r.message!r}); oracle: {want.label}")
+                            f"reason={r.reason}, {r.message!r}); oracle: {want.label}, "
+                            f"cut={outcome.cut}")
             continue
         if r.status == Status.VIOLATED:
             if r.trace is None:

@@ -19,7 +19,10 @@ their holder; creates and joins appear only at the top level of ``main``; a
 condition wait sits in a locked block of its mutex; an atomic block holds no
 lock, wait, create or join (nothing that blocks) and no atomic block; no run
 wakes one ``while`` wait loop more than :data:`MAX_WAIT_ROUNDS` times (the
-engine's unwind bound in the differential test cuts longer loops).
+engine's unwind bound in the differential test cuts longer loops). A spin
+loop (:class:`Spin`) is the one loop the unwind bound applies to: a thread
+taking its back edge more than :data:`UNWIND` times stops there for good (the
+engine's cut), and the other threads go on.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from typing import Union
 
 MAX_WAIT_ROUNDS = 4
+UNWIND = 4  # the unwind bound both sides use
 
 # --------------------------------------------------------------------------
 # Expressions
@@ -183,6 +187,15 @@ class Atomic:
 
 
 @dataclass(frozen=True, slots=True)
+class Spin:
+    """``while (global != value) { }``: a busy wait, at the top level of a
+    routine. Each back edge counts against :data:`UNWIND`."""
+
+    target: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
 class Assert:
     """``assert(cond);`` ``label`` numbers the assertions of a program in
     source order, from 0 (see :func:`number_assertions`)."""
@@ -212,7 +225,7 @@ class Join:
 
 
 Stmt = Union[Assign, Store, Incr, If, Locked, For, Assert, ReturnIf, Create, Join,
-             CondWait, Signal, Atomic]
+             CondWait, Signal, Atomic, Spin]
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +425,8 @@ def _stmt(out: _Lines, d: int, s: Stmt) -> None:
     elif isinstance(s, CondWait):
         out.add(d, f"{'while' if s.loop else 'if'} ({expr_c(s.guard)}) "
                    f"pthread_cond_wait(&{s.cond}, &{s.mutex});")
+    elif isinstance(s, Spin):
+        out.add(d, f"while ({s.target} != {s.value}) {{ }}")
     elif isinstance(s, Signal):
         out.add(d, f"pthread_cond_{'broadcast' if s.broadcast else 'signal'}(&{s.cond});")
     elif isinstance(s, Atomic):

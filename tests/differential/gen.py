@@ -176,6 +176,8 @@ def visible_ops(body: tuple[C.Stmt, ...]) -> int:
         elif isinstance(s, C.CondWait):
             # the guard, the wait's two halves, the guard again after a wake
             n += 2 * len(C.globals_read(s.guard)) + 2
+        elif isinstance(s, C.Spin):
+            n += C.UNWIND + 1
     return n
 
 
@@ -452,6 +454,13 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
             nested = C.Locked(outer, (C.Locked(inner, (C.Incr(g, 1),)),))
             routines[r] = C.Routine(routines[r].name, routines[r].locals,
                                     insert(routines[r].body, (), draw(st.integers(0, 1)), nested))
+    if draw(st.integers(0, 4)) == 0:
+        # A busy wait on a global another thread may set (or never does): the
+        # loop the unwind bound is for; past it the thread stops, others go on.
+        r = draw(st.integers(0, n_routines - 1))
+        spin = C.Spin(draw(st.sampled_from(gnames)), draw(st.sampled_from([0, 1, 2, 3])))
+        routines[r] = C.Routine(routines[r].name, routines[r].locals,
+                                insert(routines[r].body, (), draw(st.integers(0, len(routines[r].body))), spin))
     order = list(range(n_routines)) + [draw(st.integers(0, n_routines - 1))
                                        for _ in range(n_threads - n_routines)]
     order = draw(st.permutations(order))

@@ -18,7 +18,9 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
   the tree of schedules.
 * A lock is enabled when free, a join when the joined thread has ended. A
   state where no thread is enabled but some thread has not ended is a
-  deadlock. A failing assertion ends the run (C's abort).
+  deadlock, unless a thread was cut. A failing assertion ends the run (C's abort).
+* A spin loop's thread taking its back edge more than :data:`cprog.UNWIND`
+  times is cut: it never runs again, the others go on (the engine's cut).
 * ``pthread_cond_wait(&c, &m)`` is two operations: WAIT releases m (the
   thread must hold it) and puts the thread to sleep on c; REACQUIRE is
   enabled once the thread was woken and m is free, and takes m. Signal wakes
@@ -49,9 +51,9 @@ from tests.differential import cprog as C
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
-# Opcodes. Visible: READ .. ATOMIC_END; local: SET .. EXIT.
+# Opcodes. Visible: READ .. ATOMIC_END; local: SET .. BACK.
 (READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE, SIGNAL, ATOMIC_BEGIN,
- ATOMIC_END, SET, BRANCH, JUMP, EXIT) = range(16)
+ ATOMIC_END, SET, BRANCH, JUMP, EXIT, BACK) = range(17)
 VISIBLE = frozenset({READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE,
                      SIGNAL, ATOMIC_BEGIN, ATOMIC_END})
 NOBODY = -1  # no lock owner, no atomic region, no condition slept on
@@ -99,7 +101,8 @@ class Outcome:
     visible operation. ``widest`` is the most runs of any one input: a
     symbolic explorer covers inputs by branches, so its runs grow with it.
     ``finals`` holds (inputs, globals) at the end of every run that ended
-    normally (every thread ended, or main returned)."""
+    normally (every thread ended, or main returned). ``cut``: some run ended
+    with a thread stopped at the unwind bound (a spin loop)."""
 
     assertions: tuple[AssertionVerdict, ...]
     deadlock: Witness | None
@@ -107,6 +110,7 @@ class Outcome:
     runs: int
     widest: int
     finals: frozenset = frozenset()
+    cut: bool = False
 
 
 # --------------------------------------------------------------------------
@@ -263,6 +267,15 @@ class _Compiler:
             self.emit((SET, v, lambda L: L[v] + 1), "")
             self.emit((JUMP, top), "")
             self.patch(top, (BRANCH, lambda L: L[v] < n, len(self.ops)))
+        elif isinstance(s, C.Spin):
+            count = self.slot(f"$s{len(self.ops)}")
+            self.emit((SET, count, lambda L: 0), "")
+            top = len(self.ops)
+            g = self.slot("$spin")
+            self.emit((READ, self.globals[s.target], g), f"read {s.target}")
+            value = s.value
+            self.emit((BRANCH, lambda L: L[g] != value, len(self.ops) + 2), "")
+            self.emit((BACK, count, top), "")
         elif isinstance(s, C.Assert):
             temps = self.reads(s.cond)
             self.emit((ASSERT, s.label, self.expr(s.cond, temps)), f"assert({C.expr_c(s.cond)})")
@@ -348,11 +361,13 @@ def compile_program(program: C.Program) -> Compiled:
 # Execution
 
 DONE = None  # the locals of an ended thread (pc is then len(ops))
+CUT = "cut"  # the locals of a thread stopped at the unwind bound (never runs again)
 
 
-def _settle(code: Code, pc: int, L: list) -> tuple[int, bool]:
+def _settle(code: Code, pc: int, L: list) -> tuple[int, bool | str]:
     """Run local operations from ``pc``; the pc of the next visible operation
-    (or the end), and whether main returned early."""
+    (or the end), and whether main returned early (True) or the thread was
+    cut at the unwind bound (CUT)."""
     ops = code.ops
     n = len(ops)
     while pc < n:
@@ -370,14 +385,19 @@ def _settle(code: Code, pc: int, L: list) -> tuple[int, bool]:
             pc = pc + 1 if op[1](L) else op[2]
         elif kind == JUMP:
             pc = op[1]
+        elif kind == BACK:  # a spin loop's back edge: the (UNWIND+1)th cuts the thread
+            if L[op[1]] >= C.UNWIND:
+                return pc, CUT
+            L[op[1]] += 1
+            pc = op[2]
         else:  # EXIT
             return n, True
     return n, False
 
 
 def _thread(code: Code, pc: int, L: list) -> tuple:
-    pc, _ = _settle(code, pc, L)
-    return (pc, DONE if pc == len(code.ops) else tuple(L))
+    pc, how = _settle(code, pc, L)
+    return (pc, CUT if how is CUT else DONE if pc == len(code.ops) else tuple(L))
 
 
 class _Step:
@@ -396,6 +416,8 @@ def _initial(compiled: Compiled, inputs: tuple[int, ...]) -> tuple[tuple, bool]:
     main = compiled.codes[0]
     L = list(inputs) + [0] * (len(main.slots) - len(inputs))
     pc, exited = _settle(main, 0, L)
+    if exited is CUT:
+        raise OutsideContract("main spins before any thread exists")
     threads = [(pc, DONE if pc == len(main.ops) else tuple(L))] + [None] * (len(compiled.codes) - 1)
     sleeping = (NOBODY,) * len(compiled.codes)
     return (tuple(threads), tuple(v for _, v in program.globals), (NOBODY,) * len(program.mutexes),
@@ -427,7 +449,7 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
     number ``choice``; for a wait, choice 1 wakes at once, spuriously)."""
     threads, globs, locks, sleeping, atomic = state
     th = threads[t]
-    if th is None or th[1] is DONE:
+    if th is None or th[1] is DONE or th[1] is CUT:
         return _Step("blocked")
     if atomic not in (NOBODY, t):
         if _step(compiled, state, atomic).kind != "blocked":
@@ -494,9 +516,14 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
     elif kind == ATOMIC_END:
         atomic = NOBODY
     pc, exited = _settle(code, pc + 1, L)
-    if exited:
+    if exited is True:
         return _Step("exit", (threads, globs, locks, sleeping, atomic), pc=pc)
-    mine = (pc, DONE if pc == len(code.ops) else tuple(L))
+    if exited is CUT:
+        if atomic == t:
+            raise OutsideContract("a spin loop inside an atomic block")
+        mine = (pc, CUT)
+    else:
+        mine = (pc, DONE if pc == len(code.ops) else tuple(L))
     threads = threads[:t] + (mine,) + threads[t + 1:]
     return _Step("next", (threads, globs, locks, sleeping, atomic), value=value, pc=th[0])
 
@@ -506,7 +533,7 @@ def _moves(compiled: Compiled, state: tuple, spurious: bool):
     ``state``; choice is None when the thread's next transition has only one
     way to go."""
     for t, th in enumerate(state[0]):
-        if th is None or th[1] is DONE:
+        if th is None or th[1] is DONE or th[1] is CUT:
             continue
         n = choices(compiled, state, t, spurious)
         if n == 1:
@@ -517,6 +544,10 @@ def _moves(compiled: Compiled, state: tuple, spurious: bool):
 
 def _alive(state: tuple) -> bool:
     return any(th is not None and th[1] is not DONE for th in state[0])
+
+
+def _cut(state: tuple) -> bool:
+    return any(th is not None and th[1] is CUT for th in state[0])
 
 
 def _describe(compiled: Compiled, t: int, pc: int, value) -> str:
@@ -554,6 +585,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
     reached = [False] * len(labels)
     violations: list[Witness | None] = [None] * len(labels)
     deadlock: list[Witness | None] = [None]
+    cut = [False]
     seen: dict = {}  # state -> the number of runs from it
     total_runs = widest = 0
     finals: set = set()
@@ -580,6 +612,8 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
             seen[state] = 0
             runs = 0
             threads = state[0]
+            if _cut(state):  # the engine's runs through here say "within the bound"
+                cut[0] = True
             for t, choice in _moves(compiled, state, spurious):
                 th = threads[t]
                 step = _step(compiled, state, t, choice or 0)
@@ -602,9 +636,11 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
                     path.append((item, t, step.pc, step.value))
                     runs += visit(step.state)
                     path.pop()
-            if runs == 0:  # every thread ended, or a deadlock
+            if runs == 0:  # every thread ended, a thread was cut, or a deadlock
                 runs = 1
-                if not _alive(state):
+                if _cut(state):  # not a deadlock: the cut thread's run was not finished
+                    pass
+                elif not _alive(state):
                     finals.add((inputs, state[1]))
                 elif deadlock[0] is None:
                     deadlock[0] = witness()
@@ -617,7 +653,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
         widest = max(widest, seen[start])
 
     verdicts = tuple(AssertionVerdict(i, reached[i], violations[i]) for i in range(len(labels)))
-    return Outcome(verdicts, deadlock[0], len(seen), total_runs, widest, frozenset(finals))
+    return Outcome(verdicts, deadlock[0], len(seen), total_runs, widest, frozenset(finals), cut[0])
 
 
 def replay(program: C.Program, inputs: dict, schedule, spurious: bool = False) -> tuple[str, int | None]:
@@ -647,5 +683,5 @@ def replay(program: C.Program, inputs: dict, schedule, spurious: bool = False) -
     if not _alive(state):
         return ("end", None)
     if all(_step(compiled, state, t).kind == "blocked" for t in range(len(compiled.codes))):
-        return ("deadlock", None)
+        return ("cut", None) if _cut(state) else ("deadlock", None)
     return ("unfinished", None)
