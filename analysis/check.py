@@ -269,7 +269,7 @@ def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, conte
     unfinished = f"unwind {last.unwind} unfinished ({why})"
     if earlier.status is Status.HOLDS:
         stats = replace(earlier.stats, time_s=last.result.stats.time_s, counters=last.result.stats.counters)
-        return replace(earlier, message=unfinished, stats=stats)
+        return replace(earlier, message="; ".join(m for m in (earlier.message, unfinished) if m), stats=stats)
     why = f"no run reached it within unwind {finished.unwind}; {unfinished}"
     return replace(result, message=why)
 
@@ -299,6 +299,8 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
         status, reason, message = Status.UNKNOWN, ex.stop, ex.stop_message
     elif ex.reached:
         status, bounded = Status.HOLDS, s.bound_cuts > 0
+        if s.counter("thread_creation_cuts"):  # "holds within 5 threads"
+            message = f"within {s.counter('threads_max')} threads: the bound stops the loop creating them"
     elif s.bound_cuts > 0 and site.kind is ir.AssertKind.UNREACH_CALL:
         status, bounded = Status.HOLDS, True  # an error call no run reaches: the property holds
     elif s.bound_cuts > 0:  # nothing about it was checked: "bound reached", undecided
@@ -401,16 +403,19 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
 
         results = check_on_cluster(program, sites, budget.options(), cancel, context)
     elif options.workers > 1 and len(sites) > 1:
-        results = _check_in_pool(program, sites, options, cancel, context, budget)
+        search = options.findings and options.property is None
+        results = _check_in_pool(program, sites, options, cancel, context, budget, search)
     else:
         results = _check_in_process(program, sites, options, cancel, context, budget)
     complete = False  # some sub-check explored every run (so met every finding)
     answered = set()
     for result, findings, done in results:
         yield from fresh(findings)
+        complete = complete or done
+        if result is None:  # the pool's search for findings, run beside the sub-checks
+            continue
         yield result
         answered.add(result.id)
-        complete = complete or done
         if options.property is not None and result.status is Status.VIOLATED:
             results.close()  # the property is violated: the other sites' checks stop
             why = f"the property {options.property} is already violated at line {result.span.line}"
@@ -470,35 +475,55 @@ def _check_in_process(program, sites, options, cancel, context, budget):
         yield _sub_check(program, site, budget.options(), cancel, context)
 
 
+FINDINGS = "findings"  # the pool's task that searches for deadlocks and run-time errors
+
+
 def _pool_worker(conn, program, site, options, context) -> None:
     try:
-        conn.send(("ok", _sub_check(program, site, options, None, context)))
+        if site == FINDINGS:
+            conn.send(("ok", (None, check_findings(program, options, None, context), True)))
+        else:
+            conn.send(("ok", _sub_check(program, site, options, None, context)))
     except BaseException as e:  # noqa: BLE001 - reported to the parent as a crash
         conn.send(("crash", f"{type(e).__name__}: {e}"))
     finally:
         conn.close()
 
 
-def _check_in_pool(program, sites, options, cancel, context, budget):
+def _check_in_pool(program, sites, options, cancel, context, budget, search=False):
     """Sub-checks in up to ``options.workers`` processes, each killable; results
     in the order they finish. A cancel terminates the running workers; a worker
     exceeding its time budget by more than a grace period is terminated
-    (UNKNOWN, TIMEOUT); a worker that dies is reported as CRASHED."""
+    (UNKNOWN, TIMEOUT); a worker that dies is reported as CRASHED.
+
+    With ``search``, the search for findings is one more task, started beside
+    the last sub-checks (yielded as ``(None, findings, True)``), unless a
+    sub-check explored every run first (it met every finding then); it is
+    stopped when one does while it runs, and check() then runs no other."""
     import multiprocessing as mp
     from multiprocessing.connection import wait
 
     mpc = mp.get_context("spawn")
-    pending = list(sites)
+    pending = list(sites) + ([FINDINGS] if search else [])
     running: dict = {}  # connection -> (process, site, start time)
     grace = 5.0
+    complete = False
     try:
         while pending or running:
+            if complete and FINDINGS in pending:
+                pending.remove(FINDINGS)
+            if complete:  # a sub-check met every finding: the search is not needed
+                for conn, (proc, site, _, _) in list(running.items()):
+                    if site == FINDINGS:
+                        proc.terminate()
+                        running.pop(conn)
             while pending and len(running) < options.workers:
                 if cancel is not None and cancel.cancelled:
                     break
                 site = pending.pop(0)
                 if budget.spent():
-                    yield budget.ran_out(site, context), [], False
+                    if site != FINDINGS:
+                        yield budget.ran_out(site, context), [], False
                     continue
                 launch = budget.options()
                 parent, child = mpc.Pipe(duplex=False)
@@ -509,10 +534,12 @@ def _check_in_pool(program, sites, options, cancel, context, budget):
             if cancel is not None and cancel.cancelled:
                 for conn, (proc, site, _, _) in list(running.items()):
                     proc.terminate()
-                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
+                    if site != FINDINGS:
+                        yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
                 running.clear()
                 for site in pending:
-                    yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
+                    if site != FINDINGS:
+                        yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
                 pending.clear()
                 break
             for conn in wait(list(running), timeout=0.1):
@@ -523,15 +550,22 @@ def _check_in_pool(program, sites, options, cancel, context, budget):
                     kind, payload = "crash", f"the worker died (exit code {proc.exitcode})"
                 proc.join(1)
                 if kind == "ok":
+                    complete = complete or (site != FINDINGS and payload[2])
                     yield payload
-                else:
+                elif site != FINDINGS:
                     yield _undecided(site, options, Reason.CRASHED, payload, context), [], False
+                else:  # the search was tried: check() does not run it again
+                    yield None, [], True
             now = time.monotonic()
             for conn, (proc, site, started, timeout) in list(running.items()):
                 if timeout is not None and now - started > timeout + grace:
                     proc.terminate()
                     running.pop(conn)
-                    yield _undecided(site, options, Reason.TIMEOUT, "the worker overran its time budget", context), [], False
+                    if site != FINDINGS:
+                        yield _undecided(site, options, Reason.TIMEOUT, "the worker overran its time budget",
+                                         context), [], False
+                    else:
+                        yield None, [], True
     finally:
         for proc, _, _, _ in running.values():
             proc.terminate()

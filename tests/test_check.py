@@ -26,7 +26,7 @@ FAST = [
     "nondet_bool.c", "barrier.c", "bounds.c", "deadlock.c", "divzero.c", "gig.c", "heap.c",
     "lock_handoff.c", "loop_bounded.c", "loop_cut.c", "loop_nested.c", "median.c", "nullderef.c", "prodcons.c",
     "prodcons_if.c", "racy_counter.c", "reorder.c", "reorder_bad.c", "segments.c", "unreach.c",
-    "spin_holding_lock.c",
+    "spin_holding_lock.c", "two_failures_and_a_deadlock.c",
 ]
 
 VERDICT_STATUS = {
@@ -256,6 +256,7 @@ def test_a_lock_held_by_a_cut_thread_is_no_deadlock(mode):
 def test_a_loop_creating_threads_forever_is_bounded_by_unwind(mode):
     _, [r], _ = run("thread_factory.c", Options(mode=mode, unwind=3, timeout_s=60, findings=False))
     assert r.status is Status.HOLDS and r.bounded and r.unwind == 3
+    assert r.message.startswith("within 5 threads")  # main and four workers
     _, [r], _ = run("thread_factory.c", Options(mode=mode, unwind=4, timeout_s=60, findings=False))
     assert r.status is Status.VIOLATED
     # main, stopped at its bound, is in the counterexample; four workers ran before the fifth fails
@@ -303,6 +304,16 @@ def test_no_findings_leaves_the_search_for_deadlocks_out():
     _, [], findings = run("deadlock.c")
     assert [f.kind for f in findings] == [FindingKind.DEADLOCK]
     _, [], findings = run("deadlock.c", Options(mode="baseline", findings=False))
+    assert findings == []
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_search_for_findings_runs_unless_switched_off(workers):
+    # with workers it is a task of the pool, beside the assertions' checks
+    _, results, findings = run("two_failures_and_a_deadlock.c", Options(mode="dpor-ag", workers=workers))
+    assert [r.status for r in results] == [Status.VIOLATED] * 2
+    assert [f.kind for f in findings] == [FindingKind.DEADLOCK]
+    _, _, findings = run("two_failures_and_a_deadlock.c", Options(mode="dpor-ag", workers=workers, findings=False))
     assert findings == []
 
 

@@ -237,6 +237,8 @@ class Explorer:
 
     def _leaf(self, leaf: Leaf, state: State) -> None:
         k = leaf.kind
+        if len(state.threads) > self.counters.get("threads_max", 0):
+            self.counters["threads_max"] = len(state.threads)
         if self.races is not None:
             self.result.findings.extend(self.races.on_run(state))
         if k in FULL_RUN_LEAVES:

@@ -121,6 +121,7 @@ class Engine:
         self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
+        self._creates: dict[tuple, bool] = {}  # (function, head, back edge) -> the loop creates threads
         self._derived: dict[str, frozenset] = {}
         self._derived_branch: dict[tuple, bool] = {}
         self.spurious_wakeups = spurious_wakeups  # a condition wait may return unsignalled, once per thread
@@ -1075,6 +1076,13 @@ class Engine:
             return
         n = f.backedges.get(target, 0) + 1
         if n > self.unwind:
+            key = (f.func.name, target, pc)
+            creates = self._creates.get(key)
+            if creates is None:
+                creates = self._creates[key] = any(
+                    type(i) is Intrinsic and i.op is Op.THREAD_CREATE for i in f.func.body[target:pc + 1])
+            if creates:  # the bound limits how many threads the program starts
+                self.counters["thread_creation_cuts"] = self.counters.get("thread_creation_cuts", 0) + 1
             line = f.func.body[target].span.line if target < len(f.func.body) else self.span.line
             self.cut_thread(st, tid, f"the loop at line {line} reached the unwind bound ({self.unwind})", self.span)
         w = st.wframe(tid)
