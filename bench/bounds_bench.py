@@ -82,7 +82,8 @@ def main(argv=None) -> int:
             cells.append(("-" if first is None else f"{first:.2f}") + f" | {decided}/{total} | {elapsed:.1f}")
             print(f"{path.name} {name}: first violation {first}, decided {decided}/{total}, {elapsed:.1f} s",
                   file=sys.stderr, flush=True)
-        rows.append(f"| {path.parent.name}/{path.name} | " + " | ".join(cells) + " |")
+        label = path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
+        rows.append(f"| {label} | " + " | ".join(cells) + " |")
     head = [
         "# Bounds: time to the first violation, verdicts within the budget",
         "",
