@@ -51,7 +51,10 @@ OPEN_PROGRAMS = regression_files.open_programs()
 def test_engine_agrees_with_the_oracle_in_every_mode(shard, program):
     # a known discrepancy (an OPEN regression file) fails there, as an xfail
     assume(regression_files.normalised(C.to_c(program)) not in OPEN_PROGRAMS)
-    outcome = oracle.explore(program)
+    try:  # three threads spinning may pass the oracle's state cap
+        outcome = oracle.explore(program)
+    except oracle.StateSpaceTooLarge:  # rejected, not checked
+        assume(False)
     assume(outcome.widest <= MAX_RUNS)
     problems = compare.discrepancies(program, outcome=outcome)
     assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
