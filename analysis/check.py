@@ -34,7 +34,8 @@ Verdicts (truthful by construction):
 * UNREACHABLE when no run reached it and none was cut;
 * UNKNOWN with a :class:`~analysis.report.Reason` when a budget ran out, the
   check was cancelled, the solver gave up, or the engine met something it
-  does not cover. Never HOLDS after a timeout or a cancel.
+  does not cover. Never HOLDS after a cancel, nor after a timeout but for
+  the deepest bound a deepening pass finished (below).
 
 Programs with front-end findings: with a SYNTAX finding no assertion is
 checked (all UNKNOWN, reason SKIPPED); with an UNSUPPORTED finding a HOLDS or
@@ -270,8 +271,9 @@ def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, conte
     if earlier.status is Status.HOLDS:
         stats = replace(earlier.stats, time_s=last.result.stats.time_s, counters=last.result.stats.counters)
         return replace(earlier, message="; ".join(m for m in (earlier.message, unfinished) if m), stats=stats)
-    why = f"no run reached it within unwind {finished.unwind}; {unfinished}"
-    return replace(result, message=why)
+    if earlier.reason is not Reason.BOUND:
+        return result
+    return replace(result, message=f"no run reached it within unwind {finished.unwind}; {unfinished}")
 
 
 def _static_budget(options: Options, cancel: CancelToken | None):
