@@ -235,9 +235,8 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             break
         finished = last
         runs_before += ex.stats.runs
-    passes = bounds.index(last.unwind) + 1
-    if passes > 1 or options.enabled("deepening"):
-        extra = (("deepening_passes", passes), ("deepening_runs", runs_before))
+    if options.enabled("deepening"):
+        extra = (("deepening_passes", bounds.index(last.unwind) + 1), ("deepening_runs", runs_before))
         last.result.stats = replace(last.result.stats, time_s=round(time.monotonic() - start, 6),
                                     counters=tuple(sorted(last.result.stats.counters + extra)))
     return finished, last, findings
@@ -245,7 +244,6 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
 
 def _sub_check(program, site, options, cancel, context):
     """``check_assertion`` plus whether the exploration ran to its end."""
-
     finished, last, findings = _explore(program, site, options, cancel, context)
     ex = last.result
     complete = ex.violation is None and ex.stop is None
@@ -264,7 +262,6 @@ def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, conte
     earlier pass finished: "holds within unwind 2; unwind 4 unfinished"
     (when that pass's verdict was a bounded "holds"), else undecided saying
     how far the check got."""
-
     earlier = _verdict(program, site, finished.options, finished.result, context)
     why = "timeout" if last.result.stop is Reason.TIMEOUT else "run limit"
     unfinished = f"unwind {last.unwind} unfinished ({why})"
@@ -461,9 +458,9 @@ class _Budget:
         return replace(self._options, timeout_s=max(0.001, left if own is None else min(own, left)),
                        total_timeout_s=None)
 
-    def ran_out(self, site, context) -> AssertionResult:
-        return _undecided(site, self._options, Reason.TIMEOUT,
-                          "not checked: the check's time budget ran out first", context)
+    def ran_out(self, site, context):
+        return _lost(site, self._options, Reason.TIMEOUT, "not checked: the check's time budget ran out first",
+                     context)
 
 
 def _check_in_process(program, sites, options, cancel, context, budget):
@@ -472,12 +469,20 @@ def _check_in_process(program, sites, options, cancel, context, budget):
             yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
             continue
         if budget.spent():
-            yield budget.ran_out(site, context), [], False
+            yield budget.ran_out(site, context)
             continue
         yield _sub_check(program, site, budget.options(), cancel, context)
 
 
 FINDINGS = "findings"  # the pool's task that searches for deadlocks and run-time errors
+
+
+def _lost(site, options, reason: Reason, message: str, context):
+    """What a task that gave no result yields: an undecided assertion, or for
+    the search for findings, a search check() need not run again."""
+    if site == FINDINGS:
+        return None, [], True
+    return _undecided(site, options, reason, message, context), [], False
 
 
 def _pool_worker(conn, program, site, options, context) -> None:
@@ -524,8 +529,7 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                     break
                 site = pending.pop(0)
                 if budget.spent():
-                    if site != FINDINGS:
-                        yield budget.ran_out(site, context), [], False
+                    yield budget.ran_out(site, context)
                     continue
                 launch = budget.options()
                 parent, child = mpc.Pipe(duplex=False)
@@ -536,12 +540,10 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
             if cancel is not None and cancel.cancelled:
                 for conn, (proc, site, _, _) in list(running.items()):
                     proc.terminate()
-                    if site != FINDINGS:
-                        yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
+                    yield _lost(site, options, Reason.CANCELLED, "cancelled", context)
                 running.clear()
                 for site in pending:
-                    if site != FINDINGS:
-                        yield _undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
+                    yield _lost(site, options, Reason.CANCELLED, "cancelled", context)
                 pending.clear()
                 break
             for conn in wait(list(running), timeout=0.1):
@@ -554,20 +556,14 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                 if kind == "ok":
                     complete = complete or (site != FINDINGS and payload[2])
                     yield payload
-                elif site != FINDINGS:
-                    yield _undecided(site, options, Reason.CRASHED, payload, context), [], False
-                else:  # the search was tried: check() does not run it again
-                    yield None, [], True
+                else:
+                    yield _lost(site, options, Reason.CRASHED, payload, context)
             now = time.monotonic()
             for conn, (proc, site, started, timeout) in list(running.items()):
                 if timeout is not None and now - started > timeout + grace:
                     proc.terminate()
                     running.pop(conn)
-                    if site != FINDINGS:
-                        yield _undecided(site, options, Reason.TIMEOUT, "the worker overran its time budget",
-                                         context), [], False
-                    else:
-                        yield None, [], True
+                    yield _lost(site, options, Reason.TIMEOUT, "the worker overran its time budget", context)
     finally:
         for proc, _, _, _ in running.values():
             proc.terminate()
