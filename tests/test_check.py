@@ -321,6 +321,7 @@ def test_the_unreach_call_property_stops_at_its_first_violation():
     _, results, findings = run("error_sites.c", Options(mode="dpor-ag", property="unreach-call"))
     first, *others = sorted(results, key=lambda r: r.span.line)
     assert first.status is Status.VIOLATED and first.span.line == 32
+    assert first.text == "reach_error()"  # the site names its call, not its condition 0
     assert [(r.status, r.reason) for r in others] == [(Status.UNKNOWN, Reason.SKIPPED)] * 2
     assert all("already violated at line 32" in r.message for r in others)
     # assertions are not part of it

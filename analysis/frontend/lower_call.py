@@ -156,7 +156,7 @@ class CallLowering:
         if b.op is Op.ASSERT:
             if b.fail:
                 cond: Expr = Const(0, INT)
-                text = "0"
+                text = f"{name}()" if b.assert_kind is AssertKind.UNREACH_CALL else "0"
                 if b.assert_kind is AssertKind.ASSERT and args and args[0].type == "string_literal":
                     text = printable(self.string_bytes(args[0]).decode("utf-8", "replace"))
             else:
