@@ -449,12 +449,34 @@ class Op(enum.Enum):
     MUTEX_LOCK = "mutex_lock"
     MUTEX_TRYLOCK = "mutex_trylock"
     MUTEX_UNLOCK = "mutex_unlock"
-    # condition variables: init (cond_addr, attr); wait (cond_addr, mutex_addr); signal/broadcast (cond_addr,)
+    # condition variables: init (cond_addr, attr); wait (cond_addr, mutex_addr[, abstime]);
+    # signal/broadcast (cond_addr,). With a deadline (pthread_cond_timedwait) the
+    # wait may also time out at once, giving ETIMEDOUT
     COND_INIT = "cond_init"
     COND_DESTROY = "cond_destroy"
     COND_WAIT = "cond_wait"
     COND_SIGNAL = "cond_signal"
     COND_BROADCAST = "cond_broadcast"
+    # semaphores: init (sem_addr, pshared, value); wait/trywait/post/destroy (sem_addr,);
+    # getvalue (sem_addr, value_addr); trywait gives 0 or -1 (EAGAIN). A timed
+    # wait (sem_timedwait) is SEM_WAIT with the deadline as a second argument: it
+    # may also give up at once (-1)
+    SEM_INIT = "sem_init"
+    SEM_DESTROY = "sem_destroy"
+    SEM_WAIT = "sem_wait"
+    SEM_TRYWAIT = "sem_trywait"
+    SEM_POST = "sem_post"
+    SEM_GETVALUE = "sem_getvalue"
+    # reader-writer locks: init (rwlock_addr, attr); the others (rwlock_addr,);
+    # try* give 0 or EBUSY; the timed locks are RDLOCK/WRLOCK with a deadline
+    # as second argument, which may give up at once (ETIMEDOUT)
+    RWLOCK_INIT = "rwlock_init"
+    RWLOCK_DESTROY = "rwlock_destroy"
+    RWLOCK_RDLOCK = "rwlock_rdlock"
+    RWLOCK_WRLOCK = "rwlock_wrlock"
+    RWLOCK_TRYRDLOCK = "rwlock_tryrdlock"
+    RWLOCK_TRYWRLOCK = "rwlock_trywrlock"
+    RWLOCK_UNLOCK = "rwlock_unlock"
     # barriers: init (barrier_addr, attr, count); wait (barrier_addr,)
     BARRIER_INIT = "barrier_init"
     BARRIER_DESTROY = "barrier_destroy"
@@ -490,6 +512,12 @@ SYNC_OPS = frozenset(
         Op.ATOMIC_BEGIN, Op.ATOMIC_END,
     }
 )
+
+SEM_OPS = frozenset({Op.SEM_INIT, Op.SEM_DESTROY, Op.SEM_WAIT, Op.SEM_TRYWAIT,
+                     Op.SEM_POST, Op.SEM_GETVALUE})
+RWLOCK_OPS = frozenset({Op.RWLOCK_INIT, Op.RWLOCK_DESTROY, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK,
+                        Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK, Op.RWLOCK_UNLOCK})
+SYNC_OPS = SYNC_OPS | SEM_OPS | RWLOCK_OPS
 
 
 class AssertKind(enum.Enum):

@@ -10,13 +10,15 @@ whether it ended the process. Two events of different threads are
   object id first (pointers carry it in their high bits); different concrete
   objects never overlap, the same object with concrete offsets overlaps when
   the byte ranges meet, anything symbolic may alias and counts as dependent;
-* synchronization: any two operations on the same mutex, condition variable or
-  barrier (the global wait queue is FIFO per address, so operations on one
-  queue address do not commute), except two that only look at a mutex: a
-  lock attempt that blocked and a trylock that failed change nothing, so
+* synchronization: any two operations on the same mutex, condition variable,
+  barrier, semaphore or rwlock (the global wait queue is FIFO per address, so
+  operations on one queue address do not commute), except two that only look
+  at the object: a lock attempt or semaphore wait that blocked, a trylock,
+  trywait or timed wait that gave up, ``sem_getvalue`` change nothing, so
   two of them commute (were they dependent, a blocked attempt would stand
   between a lock and a later attempt in happens-before and hide the race
-  that matters, the one with the lock that made both attempts block);
+  that matters, the one with the lock that made both attempts block); and
+  two read locks of one rwlock that were granted commute;
 * threads: a create with every event of the created thread, a join with
   every event of the joined thread;
 * the event that ends the process (``exit``, ``main`` returning) with every
@@ -26,10 +28,11 @@ whether it ended the process. Two events of different threads are
 Dependence orders events (happens-before). A *race* is a dependent pair whose
 order could have been the other way round: :func:`races` leaves out the pairs
 that can never be reversed -- a create before the created thread's events, the
-joined thread's events before the join, and the mutex pairs that are never
-enabled together (an unlock with the next lock: the second lock can only run
-once the mutex is free, so the reversal that matters is lock against lock,
-as Flanagan and Godefroid's co-enabledness says).
+joined thread's events before the join, and the mutex and rwlock pairs that
+are never enabled together (an unlock with the next lock: the second lock can
+only run once the mutex is free, so the reversal that matters is lock against
+lock, as Flanagan and Godefroid's co-enabledness says; a read unlock and a
+read lock are enabled together, and race).
 """
 
 from __future__ import annotations
@@ -39,20 +42,30 @@ from dataclasses import dataclass, replace
 from analysis.symex.memory import PointerLayout
 from analysis.symex.values import Values
 
-MUTEX_OPS = frozenset({"mutex_lock", "mutex_trylock", "mutex_unlock", "mutex_init", "mutex_destroy"})
-COND_OPS = frozenset({"cond_wait", "cond_signal", "cond_broadcast", "cond_init", "cond_destroy"})
-BARRIER_OPS = frozenset({"barrier_init", "barrier_wait", "barrier_destroy"})
+_FAMILIES = {
+    "mutex": ("mutex_lock", "mutex_trylock", "mutex_unlock", "mutex_init", "mutex_destroy"),
+    "cond": ("cond_wait", "cond_signal", "cond_broadcast", "cond_init", "cond_destroy"),
+    "barrier": ("barrier_init", "barrier_wait", "barrier_destroy"),
+    "sem": ("sem_init", "sem_destroy", "sem_wait", "sem_trywait", "sem_post", "sem_getvalue"),
+    # an unlock is noted as the kind of lock it gave back
+    "rwlock": ("rwlock_init", "rwlock_destroy", "rwlock_rdlock", "rwlock_wrlock", "rwlock_tryrdlock",
+               "rwlock_trywrlock", "rwlock_rdunlock", "rwlock_wrunlock"),
+}
+_FAMILY = {op: name for name, ops in _FAMILIES.items() for op in ops}
+
+# operations that leave their object as it was: a failed try, a timed wait
+# that gave up (both noted as the try), a value read
+_LOOK_OPS = frozenset({"mutex_trylock", "sem_trywait", "sem_getvalue", "rwlock_tryrdlock", "rwlock_trywrlock"})
+# operations that block while the object is taken; blocked, they only looked
+_ACQUIRE_OPS = frozenset({"mutex_lock", "sem_wait", "rwlock_rdlock", "rwlock_wrlock"})
+# what a look may become when a reversal runs it first
+_MOVED = {"mutex_trylock": "mutex_lock", "sem_trywait": "sem_wait",
+          "rwlock_tryrdlock": "rwlock_rdlock", "rwlock_trywrlock": "rwlock_wrlock"}
 
 
 def family(op: str) -> str | None:
     """Which kind of synchronization object ``op`` works on (None: not an object)."""
-    if op in MUTEX_OPS:
-        return "mutex"
-    if op in COND_OPS:
-        return "cond"
-    if op in BARRIER_OPS:
-        return "barrier"
-    return None
+    return _FAMILY.get(op)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +106,7 @@ def moved_first(fp: Footprint) -> Footprint:
     it raced with: a lock attempt that blocked may then take the mutex."""
     if not any(_looks(op, b) for op, _, b in fp.syncs):
         return fp
-    syncs = tuple(("mutex_lock", o, False) if _looks(op, b) else (op, o, b) for op, o, b in fp.syncs)
+    syncs = tuple((_MOVED.get(op, op), o, False) if _looks(op, b) else (op, o, b) for op, o, b in fp.syncs)
     return replace(fp, syncs=syncs)
 
 
@@ -181,7 +194,8 @@ class Dependence:
             if f1 is None:
                 continue
             for op2, o2, b2 in y.syncs:
-                if family(op2) == f1 and o1 == o2 and not (_looks(op1, b1) and _looks(op2, b2)):
+                if family(op2) == f1 and o1 == o2 and not (_looks(op1, b1) and _looks(op2, b2)) \
+                        and not _both_read(op1, b1, op2, b2):
                     return True
         return self._memory(x, y)
 
@@ -201,15 +215,40 @@ class Dependence:
             for op2, o2, b2 in later.syncs:
                 if family(op2) != f1 or o1 != o2:
                     continue
-                if f1 != "mutex" or _mutex_race(op1, b1, op2, b2):
-                    return True
+                if (_looks(op1, b1) and _looks(op2, b2)) or _both_read(op1, b1, op2, b2):
+                    continue  # they commute
+                if f1 == "mutex" and not _mutex_race(op1, b1, op2, b2):
+                    continue
+                if f1 == "rwlock" and not _rwlock_race(op1, op2):
+                    continue
+                return True
         return self._memory(earlier, later)
 
 
 def _looks(op: str, blocked: bool) -> bool:
-    """Does the mutex operation leave the mutex as it was (an attempt that
-    blocked, a trylock that failed)?"""
-    return op == "mutex_trylock" or (op == "mutex_lock" and blocked)
+    """Does the operation leave its object as it was (an attempt that
+    blocked, a try that failed)?"""
+    return op in _LOOK_OPS or (blocked and op in _ACQUIRE_OPS)
+
+
+def _both_read(op1: str, b1: bool, op2: str, b2: bool) -> bool:
+    """Two read locks granted on one rwlock: either order gives the same state."""
+    return op1 == op2 == "rwlock_rdlock" and not b1 and not b2
+
+
+def _rwlock_race(op1: str, op2: str) -> bool:
+    # as for mutexes, only operations enabled together may swap: two
+    # acquisitions (blocked attempts count), a failed try with anything, init
+    # and destroy with anything, and a read unlock with a read lock (both
+    # enabled while other readers hold it); an unlock that frees the lock
+    # and the lock waiting for it are never enabled together
+    if op1 in _LOOK_OPS or op2 in _LOOK_OPS:
+        return True
+    if op1 in ("rwlock_init", "rwlock_destroy") or op2 in ("rwlock_init", "rwlock_destroy"):
+        return True
+    if {op1, op2} == {"rwlock_rdunlock", "rwlock_rdlock"}:
+        return True
+    return op1 in _ACQUIRE_OPS and op2 in _ACQUIRE_OPS
 
 
 def _acquires(op: str, blocked: bool) -> bool:

@@ -81,6 +81,10 @@ _SYNC_NOTES = {
     Op.MUTEX_LOCK: ("mutex_lock",), Op.MUTEX_TRYLOCK: ("mutex_lock", "mutex_trylock"),
     Op.MUTEX_UNLOCK: ("mutex_unlock",), Op.COND_SIGNAL: ("cond_signal",),
     Op.COND_BROADCAST: ("cond_broadcast",), Op.BARRIER_WAIT: ("barrier_wait",),
+    # a wait that takes one depends on every other operation on the semaphore
+    Op.SEM_WAIT: ("sem_wait",), Op.SEM_TRYWAIT: ("sem_wait",), Op.SEM_POST: ("sem_post",),
+    Op.RWLOCK_WRLOCK: ("rwlock_wrlock",), Op.RWLOCK_TRYWRLOCK: ("rwlock_wrlock",),
+    Op.RWLOCK_UNLOCK: ("rwlock_wrunlock", "rwlock_rdunlock"),
 }
 
 

@@ -17,7 +17,11 @@ records accesses exactly as before):
   (every such signal, since which one woke the waiter is not recorded: this
   may hide a race when several waiters share a condition variable and the
   signalling thread holds no mutex); barrier: every arrival -> every
-  departure of that round. Atomic regions order like C11 sequentially
+  departure of that round; ``sem_post`` -> every later ``sem_wait`` that takes
+  from that semaphore (a post may not be the one a wait took: this may hide a
+  race, as for signals); a write unlock of a rwlock -> every later lock of
+  it, a read unlock -> every later write lock (readers order nothing between
+  themselves). Atomic regions order like C11 sequentially
   consistent atomics: a region that writes a location releases to every later
   region that reads it (message passing through an atomic flag is not a race).
 * Detection runs when a run ends (any leaf: its prefix really executes),
@@ -287,6 +291,10 @@ class _Run:
                 for index, sc in self.signals.get(w[0], ()):
                     if index > w[1]:
                         c = vclock.join(c, sc)
+        elif op in ("sem_wait", "rwlock_rdlock"):  # after the posts, the write unlocks before it
+            c = vclock.join(c, self.locks.get(obj, ()))
+        elif op == "rwlock_wrlock":  # after every unlock before it, read unlocks too
+            c = vclock.join(vclock.join(c, self.locks.get(obj, ())), self.locks.get(("read", obj), ()))
         elif op == "thread_join":
             c = vclock.join(c, self.ends.get(obj, ()))
         elif op == "barrier_wait":  # the last arrival: every arrival before every departure
@@ -296,8 +304,10 @@ class _Run:
         return c
 
     def release(self, t: int, op: str, obj, blocked: bool, index: int, c: tuple) -> None:
-        if op == "mutex_unlock":
+        if op in ("mutex_unlock", "sem_post", "rwlock_wrunlock"):
             self.put(self.locks, obj, vclock.join(self.locks.get(obj, ()), c))
+        elif op == "rwlock_rdunlock":  # readers do not order each other
+            self.put(self.locks, ("read", obj), vclock.join(self.locks.get(("read", obj), ()), c))
         elif op == "thread_create":
             self.put(self.pending, obj, vclock.join(self.pending.get(obj, ()), c))
         elif op == "end":

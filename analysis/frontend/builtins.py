@@ -76,11 +76,34 @@ BUILTINS: dict[str, Builtin] = {
     "pthread_cond_init": Builtin(Op.COND_INIT, "int", ("p", "p")),
     "pthread_cond_destroy": Builtin(Op.COND_DESTROY, "int", ("p",)),
     "pthread_cond_wait": Builtin(Op.COND_WAIT, "int", ("p", "p")),
+    "pthread_cond_timedwait": Builtin(Op.COND_WAIT, "int", ("p", "p", "p")),
     "pthread_cond_signal": Builtin(Op.COND_SIGNAL, "int", ("p",)),
     "pthread_cond_broadcast": Builtin(Op.COND_BROADCAST, "int", ("p",)),
     "pthread_barrier_init": Builtin(Op.BARRIER_INIT, "int", ("p", "p", "uint")),
     "pthread_barrier_destroy": Builtin(Op.BARRIER_DESTROY, "int", ("p",)),
     "pthread_barrier_wait": Builtin(Op.BARRIER_WAIT, "int", ("p",)),
+    # a spinlock is a mutex whose waiters spin: the same outcomes
+    "pthread_spin_init": Builtin(Op.MUTEX_INIT, "int", ("p", "int")),
+    "pthread_spin_destroy": Builtin(Op.MUTEX_DESTROY, "int", ("p",)),
+    "pthread_spin_lock": Builtin(Op.MUTEX_LOCK, "int", ("p",)),
+    "pthread_spin_trylock": Builtin(Op.MUTEX_TRYLOCK, "int", ("p",)),
+    "pthread_spin_unlock": Builtin(Op.MUTEX_UNLOCK, "int", ("p",)),
+    "pthread_rwlock_init": Builtin(Op.RWLOCK_INIT, "int", ("p", "p")),
+    "pthread_rwlock_destroy": Builtin(Op.RWLOCK_DESTROY, "int", ("p",)),
+    "pthread_rwlock_rdlock": Builtin(Op.RWLOCK_RDLOCK, "int", ("p",)),
+    "pthread_rwlock_wrlock": Builtin(Op.RWLOCK_WRLOCK, "int", ("p",)),
+    "pthread_rwlock_tryrdlock": Builtin(Op.RWLOCK_TRYRDLOCK, "int", ("p",)),
+    "pthread_rwlock_trywrlock": Builtin(Op.RWLOCK_TRYWRLOCK, "int", ("p",)),
+    "pthread_rwlock_timedrdlock": Builtin(Op.RWLOCK_RDLOCK, "int", ("p", "p")),
+    "pthread_rwlock_timedwrlock": Builtin(Op.RWLOCK_WRLOCK, "int", ("p", "p")),
+    "pthread_rwlock_unlock": Builtin(Op.RWLOCK_UNLOCK, "int", ("p",)),
+    "sem_init": Builtin(Op.SEM_INIT, "int", ("p", "int", "uint")),
+    "sem_destroy": Builtin(Op.SEM_DESTROY, "int", ("p",)),
+    "sem_wait": Builtin(Op.SEM_WAIT, "int", ("p",)),
+    "sem_timedwait": Builtin(Op.SEM_WAIT, "int", ("p", "p")),
+    "sem_trywait": Builtin(Op.SEM_TRYWAIT, "int", ("p",)),
+    "sem_post": Builtin(Op.SEM_POST, "int", ("p",)),
+    "sem_getvalue": Builtin(Op.SEM_GETVALUE, "int", ("p", "p")),
     "__VERIFIER_atomic_begin": Builtin(Op.ATOMIC_BEGIN, "void", ()),
     "__VERIFIER_atomic_end": Builtin(Op.ATOMIC_END, "void", ()),
     "pthread_attr_init": _noop,
@@ -88,6 +111,9 @@ BUILTINS: dict[str, Builtin] = {
     "pthread_attr_setdetachstate": _noop,
     "pthread_attr_setstacksize": _noop,
     "pthread_attr_setscope": _noop,
+    "pthread_rwlockattr_init": _noop,
+    "pthread_rwlockattr_destroy": _noop,
+    "pthread_rwlockattr_setkind_np": _noop,
     "pthread_mutexattr_init": _noop,
     "pthread_mutexattr_destroy": _noop,
     "pthread_mutexattr_settype": _noop,
@@ -195,7 +221,6 @@ WRITES_THROUGH_ARGUMENTS = frozenset(
         "time", "gettimeofday", "clock_gettime", "localtime_r", "gmtime_r",
         "pipe", "socketpair", "qsort", "bzero", "explicit_bzero", "wmemset", "wmemcpy",
         "pthread_key_create",
-        "pthread_rwlock_init", "pthread_spin_init", "sem_init", "sem_getvalue",
         "posix_memalign", "realpath", "getcwd", "memccpy",
     }
 )
@@ -223,7 +248,7 @@ pthread_equal pthread_key_create pthread_key_delete pthread_setspecific pthread_
 pthread_cancel pthread_setcancelstate pthread_setcanceltype pthread_testcancel pthread_kill
 pthread_sigmask pthread_getattr_np pthread_setname_np pthread_getname_np
 sched_yield sched_getcpu
-sem_init sem_destroy sem_wait sem_trywait sem_timedwait sem_post sem_getvalue sem_open sem_close
+sem_open sem_close
 """.split())
 
 

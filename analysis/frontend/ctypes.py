@@ -60,6 +60,7 @@ class CTypes:
             "pthread_barrier_t": (32, 20, 8, 4),
             "pthread_attr_t": (56, 36, 8, 4),
             "pthread_rwlock_t": (56, 32, 8, 4),
+            "sem_t": (32, 16, 8, 4),
             "pthread_mutexattr_t": (4, 4, 4, 4),
             "pthread_condattr_t": (4, 4, 4, 4),
             "pthread_barrierattr_t": (4, 4, 4, 4),

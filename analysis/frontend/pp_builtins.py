@@ -152,6 +152,10 @@ UINTPTR_MAX 4294967295U
 # (no program reads a FILE's fields; the stdio models ignore the stream).
 _ON_INCLUDE = {
     "stdbool.h": ("bool _Bool", "true 1", "false 0", "__bool_true_false_are_defined 1"),
+    # Linux's numbers: the engine gives these back (EBUSY from a trylock, ETIMEDOUT from a timed wait)
+    "errno.h": ("EPERM 1", "ENOENT 2", "EINTR 4", "EAGAIN 11", "ENOMEM 12", "EBUSY 16", "EINVAL 22",
+                "EDEADLK 35", "ETIMEDOUT 110"),
+    "semaphore.h": ("SEM_FAILED ((sem_t *)0)", "SEM_VALUE_MAX 2147483647"),
     "stdio.h": ("stdin ((FILE *)1)", "stdout ((FILE *)2)", "stderr ((FILE *)3)", "EOF (-1)",
                 "BUFSIZ 8192"),
 }

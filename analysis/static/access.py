@@ -7,7 +7,8 @@ escape analysis classifies by them, slicing matches writers to readers by them.
 An :class:`Operand` is an address expression with its :class:`Role` and the
 number of bytes accessed from that address (``None``: unknown, e.g. a
 ``memset`` of a run-time size; treat it as "up to the end of the object").
-Synchronization objects (mutexes, condition variables, barriers) are SYNC
+Synchronization objects (mutexes, condition variables, barriers, semaphores,
+rwlocks) are SYNC
 operands: the operation reads and writes their state, but no Load or Store of
 the program does.
 """
@@ -71,6 +72,8 @@ def operands(instr: Instr, ptr_bytes: int = 8) -> tuple[Operand, ...]:
         return (Operand(Role.WRITE, a[1], ptr_bytes),)
     if op is Op.COND_WAIT and len(a) >= 2:
         return _sync(a[0], a[1])
+    if op is Op.SEM_GETVALUE and len(a) >= 2:
+        return _sync(a[0]) + (Operand(Role.WRITE, a[1], 4),)
     if op in _SYNC_ON_FIRST and a:
         return _sync(a[0])
     return ()
@@ -81,5 +84,8 @@ _SYNC_ON_FIRST = frozenset(
         Op.MUTEX_INIT, Op.MUTEX_DESTROY, Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK,
         Op.COND_INIT, Op.COND_DESTROY, Op.COND_SIGNAL, Op.COND_BROADCAST,
         Op.BARRIER_INIT, Op.BARRIER_DESTROY, Op.BARRIER_WAIT,
+        Op.SEM_INIT, Op.SEM_DESTROY, Op.SEM_WAIT, Op.SEM_TRYWAIT, Op.SEM_POST,
+        Op.RWLOCK_INIT, Op.RWLOCK_DESTROY, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK,
+        Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK, Op.RWLOCK_UNLOCK,
     }
 )

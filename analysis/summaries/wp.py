@@ -54,6 +54,9 @@ _MUTEX_COND_BARRIER = frozenset({
     Op.MUTEX_INIT, Op.MUTEX_DESTROY, Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK,
     Op.COND_INIT, Op.COND_DESTROY, Op.COND_SIGNAL, Op.COND_BROADCAST,
     Op.BARRIER_INIT, Op.BARRIER_DESTROY, Op.BARRIER_WAIT,
+    Op.SEM_INIT, Op.SEM_DESTROY, Op.SEM_WAIT, Op.SEM_TRYWAIT, Op.SEM_POST,
+    Op.RWLOCK_INIT, Op.RWLOCK_DESTROY, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK,
+    Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK, Op.RWLOCK_UNLOCK,
 })
 _UNMODELLED = frozenset({Op.MEMSET, Op.MEMCPY, Op.MAKE_SYMBOLIC})
 
@@ -536,8 +539,8 @@ class WeakestPreconditions:
             guards = []
             if op is not Op.COND_WAIT:
                 for k, a in enumerate(i.args):
-                    if op is Op.BARRIER_INIT and k == 1:
-                        continue  # the attribute
+                    if k > 0 and not (k == 2 and op in (Op.BARRIER_INIT, Op.SEM_INIT)):
+                        continue  # an attribute, a deadline: the engine ignores them
                     v = self._tr(a, tid, depth, fi, reg, stack, checks)
                     if isinstance(v, int):
                         continue

@@ -86,6 +86,7 @@ VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the c
 ARGV_COUNT = 3
 ARGV_LEN = 8
 EBUSY = 16
+ETIMEDOUT = 110  # a timed wait that gave up (Linux's value)
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
@@ -509,6 +510,9 @@ class Engine:
         waiting = [t for t in st.threads if t.status == BLOCKED]
         if not waiting:
             return Leaf(LeafKind.END)
+        timed = next((t for t in waiting if self._in_timed_wait(st, t)), None)
+        if timed is not None:  # it gives up: the run where it gave up at once goes on from here
+            return Leaf(LeafKind.INFEASIBLE, f"{timed.name} gives up its timed wait", None, timed.tid)
         # the finding points at a thread stuck on a lock, condition or barrier
         # rather than at a join that only waits for it
         waiting.sort(key=lambda t: (t.waits_for.endswith(" to end"), t.tid))
@@ -520,6 +524,19 @@ class Engine:
         first = waiting[0].frames[-1]
         span = first.func.body[first.pc].span if first.pc < len(first.func.body) else first.func.span
         return Leaf(LeafKind.DEADLOCK, "deadlock: " + "; ".join(parts), span, waiting[0].tid)
+
+    @staticmethod
+    def _in_timed_wait(st: State, t) -> bool:
+        """Is blocked ``t`` in a wait with a deadline (not in the mutex
+        re-acquisition after a condition wait, which waits for good)?"""
+        f = t.frames[-1]
+        i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
+        if type(i) is not Intrinsic:
+            return False
+        if i.op is Op.COND_WAIT:
+            queue = next((a for a, tid in st.wq if tid == t.tid), None)
+            return len(i.args) > 2 and queue != t.phase_arg
+        return len(i.args) > 1 and i.op in (Op.SEM_WAIT, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK)
 
     def _park_blocked(self, st: State) -> None:
         """Put on the wait queue every enabled thread whose next operation would

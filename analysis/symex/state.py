@@ -106,7 +106,9 @@ class Thread:
     error, after its block's global operation; the abort (a leaf) is its next
     visible step, so other threads may run before it as they could in C.
     ``spurious``: the thread has woken spuriously from a condition wait (at
-    most once per run, when the engine models spurious wake-ups)."""
+    most once per run, when the engine models spurious wake-ups).
+    ``timed_out``: the thread is re-acquiring the mutex of a timed condition
+    wait that gave up (the wait returns ETIMEDOUT)."""
 
     tid: int
     name: str
@@ -129,12 +131,13 @@ class Thread:
     # not decide: on a symbolic value, or on one another thread or a callee
     # decided (Engine.back_edge: a loop iteration without one may be free)
     decisions: int = 0
+    timed_out: bool = False
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
                       self.ends_process, self.pending, gen, self.pending_step, self.spurious,
-                      self.decisions)
+                      self.decisions, self.timed_out)
 
     @property
     def top(self) -> Frame:
@@ -227,7 +230,7 @@ class State:
     ``memory.writable``."""
 
     __slots__ = (
-        "gen", "threads", "memory", "pc", "locks", "barriers", "wq", "current", "seen_global",
+        "gen", "threads", "memory", "pc", "locks", "barriers", "sems", "rwlocks", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
         "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations",
@@ -240,6 +243,9 @@ class State:
         self.pc: PathCond | None = None
         self.locks: dict[int, int] = {}  # mutex address -> owner tid
         self.barriers: dict[int, tuple[Val, int]] = {}  # barrier address -> (count, arrived)
+        self.sems: dict[int, int] = {}  # semaphore address -> its value
+        # rwlock address -> (writer tid or None, reader tids sorted, one entry per read lock held)
+        self.rwlocks: dict[int, tuple[int | None, tuple[int, ...]]] = {}
         self.wq: tuple = ()  # ((queue address, tid), ...) oldest first
         self.current: int | None = None  # thread running its block, or None at a scheduling point
         self.seen_global = False
@@ -275,6 +281,8 @@ class State:
         s.pc = self.pc
         s.locks = dict(self.locks)
         s.barriers = dict(self.barriers)
+        s.sems = dict(self.sems)
+        s.rwlocks = dict(self.rwlocks)
         s.wq = self.wq
         s.current = self.current
         s.seen_global = self.seen_global
@@ -355,11 +363,12 @@ class State:
         counters per frame), plus the synchronization state (mutex owners, the
         wait queue with concrete addresses, barrier arrivals)."""
         threads = tuple(
-            (t.status, t.phase, t.atomic, t.pending is not None, t.spurious,
+            (t.status, t.phase, t.atomic, t.pending is not None, t.spurious, t.timed_out,
              tuple((f.func.name, f.pc, tuple(sorted(f.backedges.items())),
                     tuple(sorted((h, m == t.decisions) for h, m in f.marks.items()))) for f in t.frames))
             for t in self.threads
         )
         wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
         bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items()))
-        return threads, tuple(sorted(self.locks.items())), wq, bars
+        return (threads, tuple(sorted(self.locks.items())), wq, bars, tuple(sorted(self.sems.items())),
+                tuple(sorted(self.rwlocks.items(), key=lambda kv: kv[0])))

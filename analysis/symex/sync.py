@@ -38,6 +38,20 @@ Operations (each a global instruction, so a scheduling point comes before it):
   handle and starts the routine with its argument; ``join`` waits on the
   target's queue until it ended, then stores its return value if asked;
   ``exit`` ends the calling thread; ``self`` gives its id.
+* semaphores live in ``State.sems`` (address -> value, concrete: the initial
+  value is forked over when symbolic). ``sem_wait`` takes one or blocks on
+  the semaphore's queue; ``sem_post`` adds one and wakes all its waiters,
+  which compete again as a mutex's do; ``sem_trywait`` gives -1 instead of
+  blocking. A wait on a semaphore never initialised is a run-time error.
+* reader-writer locks live in ``State.rwlocks`` (address -> (writer, readers));
+  never initialised is unlocked (PTHREAD_RWLOCK_INITIALIZER). A read lock is
+  granted whenever no writer holds the lock (readers first, glibc's default),
+  a write lock when nobody holds it; otherwise the thread waits on the lock's
+  queue, and every unlock that leaves the lock free wakes them all.
+  Relocking for writing while holding the lock blocks for good (a deadlock).
+* a timed wait (``pthread_cond_timedwait``, ``sem_timedwait``, the timed rwlock
+  locks) that cannot go on at once may also give up at once. Giving up later
+  is covered too: nothing the thread sees changes while it waits.
 * atomic regions nest (``Thread.atomic``); no other thread is scheduled
   while one is open. A thread that blocks inside an atomic region leaves it
   (its depth drops to 0), as SV-COMP's tools do.
@@ -49,7 +63,7 @@ import itertools
 
 from analysis import ir
 from analysis.ir import IntType, Op, PtrType
-from analysis.symex.engine import EBUSY, Engine, bits_of
+from analysis.symex.engine import EBUSY, ETIMEDOUT, Engine, bits_of
 from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
 from analysis.symex.trace import lvalue
@@ -352,9 +366,11 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.locks[m] = tid
         w = st.wthread(tid)
         w.phase, w.phase_arg = None, 0
+        result = ETIMEDOUT if w.timed_out else 0
+        w.timed_out = False
         _note(st, Op.MUTEX_LOCK.value, m)
-        st.add_step(tid, i.span, f"woken, lock {name}")
-        _next(E, st, tid, i, 0)
+        st.add_step(tid, i.span, f"woken, lock {name}" + (" (timed out)" if result else ""))
+        _next(E, st, tid, i, result)
         return
     c = _addr(E, st, tid, i.args[0], "a condition variable address")
     m = _addr(E, st, tid, i.args[1], "a mutex address")
@@ -362,8 +378,8 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if st.locks.get(m) != tid:
         raise LeafReached(Leaf(LeafKind.ERROR, "pthread_cond_wait on a mutex this thread does not hold",
                                i.span, tid))
-    spurious = False
-    if E.spurious_wakeups and not t.spurious:
+    spurious = timed_out = _gives_up(E, st, i, 2)  # a timed wait that gives up wakes at once
+    if not spurious and E.spurious_wakeups and not t.spurious:
         # woken at once without a signal; when it re-acquires the mutex is up
         # to the schedule, so this covers a spurious wake-up at any time
         spurious = E.fork(st, lambda: [Option(True, False), Option(True, True)]).payload
@@ -375,7 +391,10 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     _note(st, i.op.value, c, blocked=not spurious)  # a spurious wake-up learns of no signal
     waking = f", waking {_names(st, woken)}" if woken else ""
     w = st.wthread(tid)
-    if spurious:
+    if timed_out:
+        st.add_step(tid, i.span, f"timed wait on {cname} (unlock {mname}{waking}), timed out")
+        w.timed_out, w.atomic = True, 0
+    elif spurious:
         st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}{waking}), woken spuriously")
         w.spurious, w.atomic = True, 0
     else:
@@ -452,6 +471,141 @@ def _barrier_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 
 # ----------------------------------------------------------------------
+# timed waits, semaphores, reader-writer locks
+
+
+def _gives_up(E: Engine, st: State, i: ir.Intrinsic, deadline_at: int) -> bool:
+    """A wait that would block: with a deadline (argument ``deadline_at``)
+    it may also give up now (forks); without one it never does."""
+    if len(i.args) <= deadline_at:
+        return False
+    return E.fork(st, lambda: [Option(True, False), Option(True, True)]).payload
+
+
+def _sem_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a semaphore address")
+    v = E.concretize(st, E.ev(st, tid, i.args[2]), 32, "a semaphore's initial value")
+    st.sems[a] = v
+    _note(st, i.op.value, a)
+    st.add_step(tid, i.span, f"init semaphore {_name(E, st, a)} to {v}")
+    _next(E, st, tid, i, 0)
+
+
+def _sem_value(E: Engine, st: State, tid: int, i: ir.Intrinsic, a: int) -> int:
+    v = st.sems.get(a)
+    if v is None:
+        if E.context_hooks is not None:
+            raise EngineLimit("a semaphore initialised before the context is not modelled")
+        raise LeafReached(Leaf(LeafKind.ERROR, f"{i.name or i.op.value} on a semaphore not initialised",
+                               i.span, tid))
+    return v
+
+
+def _sem_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a semaphore address")
+    v = _sem_value(E, st, tid, i, a)
+    name = _name(E, st, a)
+    if v > 0:
+        st.sems[a] = v - 1
+        _note(st, Op.SEM_WAIT.value, a)
+        st.add_step(tid, i.span, f"sem_wait {name} ({v} -> {v - 1})")
+        _next(E, st, tid, i, 0)
+        return
+    if i.op is Op.SEM_TRYWAIT or _gives_up(E, st, i, 1):
+        _note(st, Op.SEM_TRYWAIT.value, a)  # looked and left it as it was
+        verb = "sem_trywait" if i.op is Op.SEM_TRYWAIT else "sem_timedwait"
+        st.add_step(tid, i.span, f"{verb} {name}: " + ("busy" if i.op is Op.SEM_TRYWAIT else "timed out"))
+        _next(E, st, tid, i, -1)
+        return
+    _note(st, Op.SEM_WAIT.value, a, blocked=True)
+    st.add_step(tid, i.span, f"wait for {name} (0)")
+    block(st, tid, a, f"semaphore {name}")
+
+
+def _sem_post(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a semaphore address")
+    v = _sem_value(E, st, tid, i, a)
+    st.sems[a] = v + 1
+    woken = wake(st, notify_all(E, st, a))
+    _note(st, i.op.value, a)
+    st.add_step(tid, i.span, f"sem_post {_name(E, st, a)} ({v} -> {v + 1})"
+                + (f", waking {_names(st, woken)}" if woken else ""))
+    _next(E, st, tid, i, 0)
+
+
+def _sem_getvalue(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a semaphore address")
+    v = _sem_value(E, st, tid, i, a)
+    p = E.ev(st, tid, i.args[1])
+    oid, off = E.resolve(st, p, 4, True)
+    st.memory.store(oid, off, 4, v, E.V, E.L)
+    E.note_access(st, True, p, 4)
+    _note(st, i.op.value, a)
+    st.add_step(tid, i.span, f"sem_getvalue {_name(E, st, a)}: {v}")
+    _next(E, st, tid, i, 0)
+
+
+def _sem_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a semaphore address")
+    _sem_value(E, st, tid, i, a)
+    del st.sems[a]
+    _note(st, i.op.value, a)
+    _next(E, st, tid, i, 0)
+
+
+def _rwlock_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a rwlock address")
+    st.rwlocks.pop(a, None)
+    _note(st, i.op.value, a)
+    if i.op is Op.RWLOCK_INIT:
+        st.add_step(tid, i.span, f"init rwlock {_name(E, st, a)}")
+    _next(E, st, tid, i, 0)
+
+
+def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a rwlock address")
+    writer, readers = st.rwlocks.get(a, (None, ()))
+    read = i.op in (Op.RWLOCK_RDLOCK, Op.RWLOCK_TRYRDLOCK)
+    name = _name(E, st, a)
+    verb = "rdlock" if read else "wrlock"
+    if writer is None and (read or not readers):
+        st.rwlocks[a] = (None, tuple(sorted(readers + (tid,)))) if read else (tid, ())
+        _note(st, Op.RWLOCK_RDLOCK.value if read else Op.RWLOCK_WRLOCK.value, a)
+        st.add_step(tid, i.span, f"{verb} {name}")
+        _next(E, st, tid, i, 0)
+        return
+    holder = st.threads[writer].name if writer is not None else f"read by {_names(st, sorted(set(readers)))}"
+    held = f"held by {holder}" if writer is not None else holder
+    tried = i.op in (Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK)
+    if tried or _gives_up(E, st, i, 1):
+        _note(st, Op.RWLOCK_TRYRDLOCK.value if read else Op.RWLOCK_TRYWRLOCK.value, a)  # only looked
+        st.add_step(tid, i.span, f"{'try' if tried else 'timed '}{verb} {name}: "
+                    + ("busy" if tried else "timed out") + f" ({held})")
+        _next(E, st, tid, i, EBUSY if tried else ETIMEDOUT)
+        return
+    _note(st, Op.RWLOCK_RDLOCK.value if read else Op.RWLOCK_WRLOCK.value, a, blocked=True)
+    st.add_step(tid, i.span, f"wait for {name} to {'read' if read else 'write'} ({held})")
+    block(st, tid, a, f"rwlock {name}")
+
+
+def _rwlock_unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a rwlock address")
+    writer, readers = st.rwlocks.get(a, (None, ()))
+    if writer == tid:
+        writer, op = None, "rwlock_wrunlock"
+    elif tid in readers:
+        k = readers.index(tid)
+        readers, op = readers[:k] + readers[k + 1:], "rwlock_rdunlock"
+    else:
+        raise LeafReached(Leaf(LeafKind.ERROR, "unlock of a rwlock this thread does not hold", i.span, tid))
+    st.rwlocks[a] = (writer, readers)
+    woken = wake(st, notify_all(E, st, a)) if not readers else []
+    _note(st, op, a)
+    st.add_step(tid, i.span, f"unlock {_name(E, st, a)}" + (f", waking {_names(st, woken)}" if woken else ""))
+    _next(E, st, tid, i, 0)
+
+
+# ----------------------------------------------------------------------
 # atomic regions
 
 
@@ -489,4 +643,17 @@ _OPS = {
     Op.BARRIER_WAIT: _barrier_wait,
     Op.ATOMIC_BEGIN: _atomic,
     Op.ATOMIC_END: _atomic,
+    Op.SEM_INIT: _sem_init,
+    Op.SEM_DESTROY: _sem_destroy,
+    Op.SEM_WAIT: _sem_wait,
+    Op.SEM_TRYWAIT: _sem_wait,
+    Op.SEM_POST: _sem_post,
+    Op.SEM_GETVALUE: _sem_getvalue,
+    Op.RWLOCK_INIT: _rwlock_init,
+    Op.RWLOCK_DESTROY: _rwlock_init,
+    Op.RWLOCK_RDLOCK: _rwlock_lock,
+    Op.RWLOCK_WRLOCK: _rwlock_lock,
+    Op.RWLOCK_TRYRDLOCK: _rwlock_lock,
+    Op.RWLOCK_TRYWRLOCK: _rwlock_lock,
+    Op.RWLOCK_UNLOCK: _rwlock_unlock,
 }
