@@ -5,7 +5,7 @@ test compares the engine (front end + symbolic execution) against a concrete
 interpreter of *this* AST, so nothing here may come from the engine.
 
 A :class:`Program` is a pthreads program of a fixed shape: ``int`` globals,
-optional mutexes and condition variables, thread routines with ``int`` locals, and ``main``, which
+optional mutexes, condition variables, semaphores and reader-writer locks, thread routines with ``int`` locals, and ``main``, which
 reads its nondet inputs first (each constrained to ``lo..hi`` by
 ``__VERIFIER_assume``), then runs its own statements, among them the
 ``pthread_create``/``pthread_join`` calls. Every statement prints on lines of
@@ -16,7 +16,9 @@ Contracts the generator keeps (and the oracle relies on): values stay far from
 most one global, once (C leaves the order of operand evaluation unspecified);
 mutexes are locked and unlocked in properly nested blocks, never relocked by
 their holder; creates and joins appear only at the top level of ``main``; a
-condition wait sits in a locked block of its mutex; an atomic block holds no
+condition wait sits in a locked block of its mutex; semaphore waits and
+posts and rwlock sections sit at a routine's top level, and no rwlock section
+holds another; an atomic block holds no
 lock, wait, create or join (nothing that blocks) and no atomic block; no run
 wakes one ``while`` wait loop more than :data:`MAX_WAIT_ROUNDS` times (the
 engine's unwind bound in the differential test cuts longer loops). A spin
@@ -196,6 +198,33 @@ class Spin:
 
 
 @dataclass(frozen=True, slots=True)
+class SemWait:
+    """``sem_wait(&sem);``: takes one from the semaphore, or sleeps until a
+    post leaves one to take."""
+
+    sem: str
+
+
+@dataclass(frozen=True, slots=True)
+class SemPost:
+    """``sem_post(&sem);``: adds one (waking the threads sleeping on it, which
+    compete for it again)."""
+
+    sem: str
+
+
+@dataclass(frozen=True, slots=True)
+class RwLocked:
+    """``pthread_rwlock_wrlock(&lock);`` (``write``) or ``..._rdlock``, then
+    ``body pthread_rwlock_unlock(&lock);``. Readers share the lock while no
+    writer holds it (readers first); a writer needs it free."""
+
+    lock: str
+    write: bool
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Assert:
     """``assert(cond);`` ``label`` numbers the assertions of a program in
     source order, from 0 (see :func:`number_assertions`)."""
@@ -225,7 +254,7 @@ class Join:
 
 
 Stmt = Union[Assign, Store, Incr, If, Locked, For, Assert, ReturnIf, Create, Join,
-             CondWait, Signal, Atomic, Spin]
+             CondWait, Signal, Atomic, Spin, SemWait, SemPost, RwLocked]
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +279,9 @@ class Input:
 class Program:
     """``globals`` are (name, initial value); ``main_locals`` are main's locals
     besides its inputs (starting at 0); ``conds`` are condition variables
-    (initialised statically)."""
+    (initialised statically); ``sems`` semaphores with their initial values
+    (``sem_init`` in main before anything else); ``rwlocks`` reader-writer
+    locks (initialised statically)."""
 
     globals: tuple[tuple[str, int], ...]
     mutexes: tuple[str, ...]
@@ -259,6 +290,8 @@ class Program:
     main_locals: tuple[str, ...]
     main: tuple[Stmt, ...]
     conds: tuple[str, ...] = ()
+    sems: tuple[tuple[str, int], ...] = ()
+    rwlocks: tuple[str, ...] = ()
 
     def routine(self, name: str) -> Routine:
         for r in self.routines:
@@ -271,7 +304,7 @@ def children(s: Stmt) -> tuple[tuple[Stmt, ...], ...]:
     """The statement blocks nested directly in ``s``."""
     if isinstance(s, If):
         return (s.then, s.orelse)
-    if isinstance(s, (Locked, For, Atomic)):
+    if isinstance(s, (Locked, For, Atomic, RwLocked)):
         return (s.body,)
     return ()
 
@@ -293,6 +326,8 @@ def replace_blocks(s: Stmt, blocks: tuple[tuple[Stmt, ...], ...]) -> Stmt:
         return For(s.var, s.count, blocks[0])
     if isinstance(s, Atomic):
         return Atomic(blocks[0])
+    if isinstance(s, RwLocked):
+        return RwLocked(s.lock, s.write, blocks[0])
     return s
 
 
@@ -313,7 +348,8 @@ def number_assertions(program: Program) -> Program:
 
     routines = tuple(Routine(r.name, r.locals, block(r.body)) for r in program.routines)
     return Program(program.globals, program.mutexes, routines, program.inputs,
-                   program.main_locals, block(program.main), program.conds)
+                   program.main_locals, block(program.main), program.conds, program.sems,
+                   program.rwlocks)
 
 
 def assertions(program: Program) -> list[Assert]:
@@ -429,6 +465,14 @@ def _stmt(out: _Lines, d: int, s: Stmt) -> None:
         out.add(d, f"while ({s.target} != {s.value}) {{ }}")
     elif isinstance(s, Signal):
         out.add(d, f"pthread_cond_{'broadcast' if s.broadcast else 'signal'}(&{s.cond});")
+    elif isinstance(s, SemWait):
+        out.add(d, f"sem_wait(&{s.sem});")
+    elif isinstance(s, SemPost):
+        out.add(d, f"sem_post(&{s.sem});")
+    elif isinstance(s, RwLocked):
+        out.add(d, f"pthread_rwlock_{'wrlock' if s.write else 'rdlock'}(&{s.lock});")
+        _stmts(out, d, s.body)
+        out.add(d, f"pthread_rwlock_unlock(&{s.lock});")
     elif isinstance(s, Atomic):
         out.add(d, "__VERIFIER_atomic_begin();")
         _stmts(out, d, s.body)
@@ -442,6 +486,8 @@ def render(program: Program) -> Rendered:
     out.add(0, "#include <pthread.h>")
     out.add(0, "#include <assert.h>")
     out.add(0, "#include <stdlib.h>")
+    if program.sems:
+        out.add(0, "#include <semaphore.h>")
     out.add(0, "")
     out.add(0, "extern int __VERIFIER_nondet_int(void);")
     out.add(0, "extern void __VERIFIER_assume(int);")
@@ -455,6 +501,10 @@ def render(program: Program) -> Rendered:
         out.add(0, f"pthread_mutex_t {m};")
     for c in program.conds:
         out.add(0, f"pthread_cond_t {c} = PTHREAD_COND_INITIALIZER;")
+    for name, _ in program.sems:
+        out.add(0, f"sem_t {name};")
+    for name in program.rwlocks:
+        out.add(0, f"pthread_rwlock_t {name} = PTHREAD_RWLOCK_INITIALIZER;")
     for r in program.routines:
         out.add(0, "")
         out.add(0, f"void *{r.name}(void *arg) {{")
@@ -472,6 +522,8 @@ def render(program: Program) -> Rendered:
         out.add(1, f"int {name} = 0;")
     for m in program.mutexes:
         out.add(1, f"pthread_mutex_init(&{m}, 0);")
+    for name, value in program.sems:
+        out.add(1, f"sem_init(&{name}, 0, {value});")
     for i in program.inputs:
         out.input_lines[i.name] = out.add(1, f"int {i.name} = __VERIFIER_nondet_int();")
         out.add(1, f"__VERIFIER_assume({i.lo} <= {i.name} && {i.name} <= {i.hi});")

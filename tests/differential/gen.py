@@ -178,6 +178,10 @@ def visible_ops(body: tuple[C.Stmt, ...]) -> int:
             n += 2 * len(C.globals_read(s.guard)) + 2
         elif isinstance(s, C.Spin):
             n += C.UNWIND + 1
+        elif isinstance(s, (C.SemWait, C.SemPost)):
+            n += 1
+        elif isinstance(s, C.RwLocked):
+            n += 2 + visible_ops(s.body)
     return n
 
 
@@ -462,6 +466,27 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
         spin = C.Spin(draw(st.sampled_from(gnames)), draw(st.sampled_from([0, 1, 2, 3])))
         routines[r] = C.Routine(routines[r].name, routines[r].locals,
                                 insert(routines[r].body, (), draw(st.integers(0, len(routines[r].body))), spin))
+    sems, rwlocks = (), ()
+    if not conds and draw(st.integers(0, 3)) == 0:
+        # A semaphore posted and waited for at the top level of routines (a
+        # wait no post matches deadlocks, or is cut with a spinning thread).
+        sems = (("s0", draw(st.sampled_from([0, 0, 1]))),)
+        for stmt in (C.SemPost("s0"), C.SemWait("s0")):
+            r = draw(st.integers(0, n_routines - 1))
+            body = routines[r].body
+            routines[r] = C.Routine(routines[r].name, routines[r].locals,
+                                    insert(body, (), draw(st.integers(0, len(body))), stmt))
+    if not conds and draw(st.integers(0, 3)) == 0:
+        # Reader-writer sections: a few top-level statements of some routines
+        # under a read or a write lock (never one inside another).
+        rwlocks = ("rw0",)
+        for r in range(n_routines):
+            body = routines[r].body
+            if draw(st.booleans()):
+                i = draw(st.integers(0, len(body) - 1))
+                k = draw(st.integers(i + 1, min(len(body), i + 2)))
+                section = C.RwLocked("rw0", draw(st.booleans()), body[i:k])
+                routines[r] = C.Routine(routines[r].name, routines[r].locals, body[:i] + (section,) + body[k:])
     order = list(range(n_routines)) + [draw(st.integers(0, n_routines - 1))
                                        for _ in range(n_threads - n_routines)]
     order = draw(st.permutations(order))
@@ -513,5 +538,5 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
 
     program = C.number_assertions(C.Program(
         globals=globals_, mutexes=mutexes, routines=tuple(routines), inputs=tuple(inputs),
-        main_locals=("r0",), main=main, conds=conds))
+        main_locals=("r0",), main=main, conds=conds, sems=sems, rwlocks=rwlocks))
     return program

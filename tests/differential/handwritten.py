@@ -34,7 +34,8 @@ def fig2(first, second):
         pre=[C.Store("g", x0), C.ReturnIf(cmp(">", x0, k(10)))])
 
 
-def threads(routines, started, *, globals_=(("g", 0),), mutexes=("m",), conds=("c",), post=()):
+def threads(routines, started, *, globals_=(("g", 0),), mutexes=("m",), conds=("c",), post=(),
+            sems=(), rwlocks=()):
     """main: create one thread per name in ``started`` (routines by name, a
     routine may run in several threads), join them all in order; post.
     ``routines`` maps a routine's name to (locals, body)."""
@@ -43,4 +44,5 @@ def threads(routines, started, *, globals_=(("g", 0),), mutexes=("m",), conds=("
     return C.number_assertions(C.Program(
         globals=tuple(globals_), mutexes=tuple(mutexes),
         routines=tuple(C.Routine(name, tuple(ls), tuple(body)) for name, (ls, body) in routines.items()),
-        inputs=(), main_locals=(), main=main + tuple(post), conds=tuple(conds)))
+        inputs=(), main_locals=(), main=main + tuple(post), conds=tuple(conds), sems=tuple(sems),
+        rwlocks=tuple(rwlocks)))

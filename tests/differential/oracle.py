@@ -32,6 +32,10 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
   transition can go, so the schedule names it ``(thread, 1)``. A ``while`` wait
   loop woken more than :data:`cprog.MAX_WAIT_ROUNDS` times is outside the
   contract (the engine's unwind bound would cut it).
+* A semaphore's value is a count: a wait is enabled when it is above 0 and
+  takes one, a post adds one. A read lock of an rwlock is enabled while no
+  writer holds it, a write lock while nobody holds it. Semaphore values and
+  rwlock holders sit in the lock-owner part of the state, after the mutexes.
 * Between atomic begin and end no other thread is enabled; if the thread
   inside blocks, it leaves the region (as the engine and SV-COMP's tools do).
 
@@ -53,9 +57,10 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 # Opcodes. Visible: READ .. ATOMIC_END; local: SET .. BACK.
 (READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE, SIGNAL, ATOMIC_BEGIN,
- ATOMIC_END, SET, BRANCH, JUMP, EXIT, BACK) = range(17)
+ ATOMIC_END, SEM_WAIT, SEM_POST, RDLOCK, WRLOCK, RWUNLOCK, SET, BRANCH, JUMP, EXIT, BACK) = range(22)
 VISIBLE = frozenset({READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE,
-                     SIGNAL, ATOMIC_BEGIN, ATOMIC_END})
+                     SIGNAL, ATOMIC_BEGIN, ATOMIC_END, SEM_WAIT, SEM_POST, RDLOCK, WRLOCK, RWUNLOCK})
+FREE = ()  # an rwlock nobody holds (a writer holds it as its thread number, readers as a tuple)
 NOBODY = -1  # no lock owner, no atomic region, no condition slept on
 
 
@@ -146,10 +151,19 @@ def _reads_with_shortcuts(e: C.Expr, optional: bool = False) -> list[tuple[str, 
     return []
 
 
+def sync_slots(program: C.Program) -> tuple[dict, dict]:
+    """Where each semaphore and each rwlock sits in the lock part of a state
+    (after the mutexes): two maps from name to index."""
+    m, n = len(program.mutexes), len(program.sems)
+    return ({name: m + i for i, (name, _) in enumerate(program.sems)},
+            {name: m + n + i for i, name in enumerate(program.rwlocks)})
+
+
 class _Compiler:
     def __init__(self, program: C.Program, name: str, local_names, create_slot):
         self.globals = {g: i for i, (g, _) in enumerate(program.globals)}
         self.mutexes = {m: i for i, m in enumerate(program.mutexes)}
+        self.sems, self.rwlocks = sync_slots(program)
         self.conds = {c: i for i, c in enumerate(program.conds)}
         self.name = name
         self.slots = {n: i for i, n in enumerate(local_names)}
@@ -295,6 +309,15 @@ class _Compiler:
         elif isinstance(s, C.Signal):
             self.emit((SIGNAL, self.conds[s.cond], s.broadcast),
                       f"{'broadcast' if s.broadcast else 'signal'} {s.cond}")
+        elif isinstance(s, C.SemWait):
+            self.emit((SEM_WAIT, self.sems[s.sem]), f"sem_wait {s.sem}")
+        elif isinstance(s, C.SemPost):
+            self.emit((SEM_POST, self.sems[s.sem]), f"sem_post {s.sem}")
+        elif isinstance(s, C.RwLocked):
+            lock = self.rwlocks[s.lock]
+            self.emit((WRLOCK if s.write else RDLOCK, lock), f"{'wr' if s.write else 'rd'}lock {s.lock}")
+            self.block(s.body)
+            self.emit((RWUNLOCK, lock), f"unlock {s.lock}")
         elif isinstance(s, C.Atomic):
             self.emit((ATOMIC_BEGIN,), "atomic begin")
             self.block(s.body)
@@ -420,8 +443,8 @@ def _initial(compiled: Compiled, inputs: tuple[int, ...]) -> tuple[tuple, bool]:
         raise OutsideContract("main spins before any thread exists")
     threads = [(pc, DONE if pc == len(main.ops) else tuple(L))] + [None] * (len(compiled.codes) - 1)
     sleeping = (NOBODY,) * len(compiled.codes)
-    return (tuple(threads), tuple(v for _, v in program.globals), (NOBODY,) * len(program.mutexes),
-            sleeping, NOBODY), exited
+    locks = (NOBODY,) * len(program.mutexes) + tuple(v for _, v in program.sems) + (FREE,) * len(program.rwlocks)
+    return (tuple(threads), tuple(v for _, v in program.globals), locks, sleeping, NOBODY), exited
 
 
 def sleepers(state: tuple, cond: int) -> list[int]:
@@ -478,6 +501,28 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
         if locks[op[1]] != t:
             raise OutsideContract("unlock of a mutex the thread does not hold")
         locks = locks[: op[1]] + (-1,) + locks[op[1] + 1:]
+    elif kind == SEM_WAIT:
+        if locks[op[1]] == 0:
+            return _Step("blocked")
+        locks = locks[: op[1]] + (locks[op[1]] - 1,) + locks[op[1] + 1:]
+    elif kind == SEM_POST:
+        locks = locks[: op[1]] + (locks[op[1]] + 1,) + locks[op[1] + 1:]
+    elif kind in (RDLOCK, WRLOCK):
+        held = locks[op[1]]
+        if kind == WRLOCK and held != FREE or kind == RDLOCK and not isinstance(held, tuple):
+            return _Step("blocked")
+        mine = t if kind == WRLOCK else tuple(sorted(held + (t,)))
+        locks = locks[: op[1]] + (mine,) + locks[op[1] + 1:]
+    elif kind == RWUNLOCK:
+        held = locks[op[1]]
+        if held == t:
+            left = FREE
+        elif isinstance(held, tuple) and t in held:
+            k = held.index(t)
+            left = held[:k] + held[k + 1:]
+        else:
+            raise OutsideContract("unlock of an rwlock the thread does not hold")
+        locks = locks[: op[1]] + (left,) + locks[op[1] + 1:]
     elif kind == CREATE:
         slot = op[1]
         new = compiled.codes[slot]

@@ -130,6 +130,24 @@ def _later_waiter_woken():
                    ["t1", "t2", "t3"])
 
 
+def _semaphore_handoff(posts: int):
+    """t1 sets g, then posts; each of two waiters takes the semaphore, then
+    reads g. One post leaves one waiter asleep for ever."""
+    waiter = [C.SemWait("s"), C.Assert(0, cmp("==", g, k(1)))]
+    poster = [C.Store("g", k(1))] + [C.SemPost("s")] * posts
+    return threads({"waiter": ((), waiter), "poster": ((), poster)}, ["waiter", "waiter", "poster"],
+                   mutexes=(), conds=(), sems=(("s", 0),))
+
+
+def _readers_and_a_writer(writer_reads: bool):
+    """The writer passes g through 1 on its way to 2; readers must not see
+    the 1 unless the "writer" holds only a read lock."""
+    writer = [C.RwLocked("rw", not writer_reads, (C.Store("g", k(1)), C.Store("g", k(2))))]
+    reader = [C.RwLocked("rw", False, (C.Assert(0, cmp("!=", g, k(1))),))]
+    return threads({"writer": ((), writer), "reader": ((), reader)}, ["reader", "writer", "reader"],
+                   mutexes=(), conds=(), rwlocks=("rw",))
+
+
 # name: (program, its assertions' statuses, whether it can deadlock)
 KNOWN = {
     "lost-update": (_lost_update(False), ["violated"], False),
@@ -141,6 +159,10 @@ KNOWN = {
     "while-wait-two-consumers": (_two_consumers(True), ["holds"], True),
     "lost-wakeup": (_lost_wakeup(), ["holds"], True),
     "signal-wakes-the-later-waiter": (_later_waiter_woken(), ["violated"], True),
+    "semaphore-handoff": (_semaphore_handoff(2), ["holds"], False),
+    "semaphore-one-post-two-waiters": (_semaphore_handoff(1), ["holds"], True),
+    "rwlock-readers-and-a-writer": (_readers_and_a_writer(False), ["holds"], False),
+    "rwlock-update-under-a-read-lock": (_readers_and_a_writer(True), ["violated"], False),
 }
 
 

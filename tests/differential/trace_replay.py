@@ -3,7 +3,8 @@
 The engine's :class:`analysis.report.Trace` lists what each thread did, in
 order, in words (``read g == 3``, ``write g = 4``, ``lock m``, ``create
 t1#1``, ``join t1#1``, ``wait on c (unlock m)``, ``woken, lock m``, ``signal
-c, waking t1#1``, ``broadcast c (no waiter)``, ``assert ... fails``). :func:`replay_violation` runs
+c, waking t1#1``, ``broadcast c (no waiter)``, ``sem_wait s (1 -> 0)``, ``sem_post s (0 -> 1)``,
+``rdlock rw``, ``wrlock rw``, ``unlock rw``, ``assert ... fails``). :func:`replay_violation` runs
 the oracle along those steps: each step of a thread must be that thread's next
 global operation in the oracle, reading and writing the same values, and the
 run must end with the reported assertion failing. Steps the oracle has no
@@ -37,6 +38,8 @@ _SIGNAL = re.compile(r"^(signal|broadcast) (\w+)(?:, waking (.*)| \(no waiter\))
 _CREATE = re.compile(r"^create (?:thread )?(\S+)$")
 _JOIN = re.compile(r"^join (\S+)$")
 _FAILS = re.compile(r"^assert .* fails$")
+_SEM = re.compile(r"^(sem_wait|sem_post) (\w+) \(")
+_RWLOCK = re.compile(r"^(rdlock|wrlock) (\w+)$")
 
 
 class Mismatch(Exception):
@@ -63,6 +66,7 @@ def replay_violation(program: C.Program, rendered: C.Rendered, trace, label: int
 
 def _replay(program, trace, label, inputs) -> None:
     compiled = O.compile_program(program)
+    sems, rwlocks = O.sync_slots(program)
     gnames = [g for g, _ in program.globals]
     if any(not i.lo <= inputs[i.name] <= i.hi for i in program.inputs):
         raise Mismatch("an input outside its assumed domain")
@@ -184,6 +188,9 @@ def _replay(program, trace, label, inputs) -> None:
             op, step = advance(state, t, lambda op: op[0] == O.WRITE and op[1] == g, what)
             if step.value != int(m.group(2)):
                 raise Mismatch(f"{what}: the oracle writes {step.value}")
+        elif (m := _LOCK.match(action)) and m.group(1) == "unlock" and m.group(2) in program.rwlocks:
+            lock = rwlocks[m.group(2)]
+            op, step = advance(state, t, lambda op: op[0] == O.RWUNLOCK and op[1] == lock, what)
         elif m := _LOCK.match(action):
             if m.group(2) not in program.mutexes:
                 return state
@@ -192,6 +199,22 @@ def _replay(program, trace, label, inputs) -> None:
             op, step = advance(state, t, lambda op: op[0] == code and op[1] == mu, what)
             if step.kind == "blocked":
                 raise Mismatch(f"{what}: the mutex is held")
+        elif m := _SEM.match(action):
+            if m.group(2) not in sems:
+                return state
+            code = O.SEM_WAIT if m.group(1) == "sem_wait" else O.SEM_POST
+            sem = sems[m.group(2)]
+            op, step = advance(state, t, lambda op: op[0] == code and op[1] == sem, what)
+            if step.kind == "blocked":
+                raise Mismatch(f"{what}: the semaphore is 0")
+        elif m := _RWLOCK.match(action):
+            if m.group(2) not in rwlocks:
+                return state
+            code = O.WRLOCK if m.group(1) == "wrlock" else O.RDLOCK
+            lock = rwlocks[m.group(2)]
+            op, step = advance(state, t, lambda op: op[0] == code and op[1] == lock, what)
+            if step.kind == "blocked":
+                raise Mismatch(f"{what}: the rwlock is held")
         elif m := _WAIT.match(action):
             if m.group(1) not in program.conds:
                 return state
