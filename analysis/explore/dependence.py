@@ -43,7 +43,7 @@ from analysis.symex.memory import PointerLayout
 from analysis.symex.values import Values
 
 _FAMILIES = {
-    "mutex": ("mutex_lock", "mutex_trylock", "mutex_unlock", "mutex_init", "mutex_destroy"),
+    "mutex": ("mutex_lock", "mutex_trylock", "mutex_unlock", "mutex_init", "mutex_destroy", "mutex_relock"),
     "cond": ("cond_wait", "cond_signal", "cond_broadcast", "cond_init", "cond_destroy"),
     "barrier": ("barrier_init", "barrier_wait", "barrier_destroy"),
     "sem": ("sem_init", "sem_destroy", "sem_wait", "sem_trywait", "sem_post", "sem_getvalue"),

@@ -114,9 +114,7 @@ BUILTINS: dict[str, Builtin] = {
     "pthread_rwlockattr_init": _noop,
     "pthread_rwlockattr_destroy": _noop,
     "pthread_rwlockattr_setkind_np": _noop,
-    "pthread_mutexattr_init": _noop,
     "pthread_mutexattr_destroy": _noop,
-    "pthread_mutexattr_settype": _noop,
     "pthread_mutexattr_setpshared": _noop,
     "pthread_condattr_init": _noop,
     "pthread_condattr_destroy": _noop,
@@ -244,6 +242,7 @@ time clock difftime mktime localtime gmtime localtime_r gmtime_r strftime clock_
 gettimeofday nanosleep sleep usleep
 open close read write lseek pipe dup dup2 fork getpid getppid kill signal raise alarm pause
 sysconf getpagesize
+pthread_mutexattr_init pthread_mutexattr_settype pthread_mutexattr_gettype
 pthread_equal pthread_key_create pthread_key_delete pthread_setspecific pthread_getspecific
 pthread_cancel pthread_setcancelstate pthread_setcanceltype pthread_testcancel pthread_kill
 pthread_sigmask pthread_getattr_np pthread_setname_np pthread_getname_np
@@ -279,6 +278,8 @@ LIBRARY_SIGNATURES: dict[str, tuple[str, ...]] = {
     "pthread_equal": ("int", "pthread_t", "pthread_t"), "pthread_key_create": ("int", "p", "p"),
     "pthread_key_delete": ("int", "uint"), "pthread_setspecific": ("int", "uint", "p"),
     "pthread_getspecific": ("ptr", "uint"),
+    "pthread_mutexattr_init": ("int", "p"), "pthread_mutexattr_settype": ("int", "p", "int"),
+    "pthread_mutexattr_gettype": ("int", "p", "p"),
     "sleep": ("uint", "uint"), "usleep": ("int", "uint"), "nanosleep": ("int", "p", "p"),
     "time": ("long", "p"), "clock": ("long",), "getpid": ("int",), "sysconf": ("long", "int"),
 }

@@ -568,7 +568,7 @@ class Engine:
         op = i.op
         if op is Op.MUTEX_LOCK or (op is Op.COND_WAIT and t.phase == "cond"):
             a = t.phase_arg if op is Op.COND_WAIT else self.peek(st, t.tid, i.args[0])
-            if isinstance(a, int) and a in st.locks:
+            if isinstance(a, int) and a in st.locks and st.locks[a] != t.tid:  # its own: a relock
                 from analysis.symex.trace import lvalue
 
                 name = lvalue(st, self.L, a)

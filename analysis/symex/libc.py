@@ -536,6 +536,24 @@ def _realloc(E, st, tid, i):
     _finish(E, st, tid, i, L.make(new))
 
 
+def _mutexattr(E, st, tid, i):
+    """pthread_mutexattr_init/settype: the attribute object holds the mutex
+    type as an int (0, normal, after init); pthread_mutex_init reads it."""
+    args = _args(E, st, tid, i)
+    kind = args[1] if i.name.endswith("settype") and len(args) > 1 else 0
+    oid, off = E.resolve(st, args[0], 4, True)
+    st.memory.store(oid, off, 4, kind, E.V, E.L)
+    _finish(E, st, tid, i, 0)
+
+
+def _mutexattr_gettype(E, st, tid, i):
+    args = _args(E, st, tid, i)
+    kind, _, _ = E.load(st, tid, args[0], IntType(32, True))
+    oid, off = E.resolve(st, args[1], 4, True)
+    st.memory.store(oid, off, 4, kind, E.V, E.L)
+    _finish(E, st, tid, i, 0)
+
+
 # --------------------------------------------------------------------------
 # the table
 
@@ -546,6 +564,11 @@ def _m(run, header: str, what: str) -> Model:
 
 _OUT = "output only: no program state changes"
 MODELS: dict[str, Model] = {
+    "pthread_mutexattr_init": _m(_mutexattr, "pthread.h", "the attribute's mutex type is normal"),
+    "pthread_mutexattr_settype": _m(_mutexattr, "pthread.h",
+                                    "sets the type pthread_mutex_init gives the mutex (normal, recursive, "
+                                    "error-checking)"),
+    "pthread_mutexattr_gettype": _m(_mutexattr_gettype, "pthread.h", "the type set before"),
     "abs": _m(_abs(_int_bits), "stdlib.h", "the absolute value; abs(INT_MIN) is a signed-overflow error"),
     "labs": _m(_abs(_long_bits), "stdlib.h", "as abs, on long"),
     "llabs": _m(_abs(_ll_bits), "stdlib.h", "as abs, on long long"),

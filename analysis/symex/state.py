@@ -230,7 +230,7 @@ class State:
     ``memory.writable``."""
 
     __slots__ = (
-        "gen", "threads", "memory", "pc", "locks", "barriers", "sems", "rwlocks", "wq", "current", "seen_global",
+        "gen", "threads", "memory", "pc", "locks", "mutex_kinds", "barriers", "sems", "rwlocks", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
         "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations",
@@ -242,6 +242,9 @@ class State:
         self.memory = Memory({}, self.gen)
         self.pc: PathCond | None = None
         self.locks: dict[int, int] = {}  # mutex address -> owner tid
+        # mutex address -> (type, times its owner holds it beyond the first) for
+        # recursive and error-checking mutexes; normal ones are not listed
+        self.mutex_kinds: dict[int, tuple[int, int]] = {}
         self.barriers: dict[int, tuple[Val, int]] = {}  # barrier address -> (count, arrived)
         self.sems: dict[int, int] = {}  # semaphore address -> its value
         # rwlock address -> (writer tid or None, reader tids sorted, one entry per read lock held)
@@ -280,6 +283,7 @@ class State:
         s.memory = self.memory.clone(s.gen)
         s.pc = self.pc
         s.locks = dict(self.locks)
+        s.mutex_kinds = dict(self.mutex_kinds)
         s.barriers = dict(self.barriers)
         s.sems = dict(self.sems)
         s.rwlocks = dict(self.rwlocks)
@@ -371,4 +375,5 @@ class State:
         wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
         bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items()))
         return (threads, tuple(sorted(self.locks.items())), wq, bars, tuple(sorted(self.sems.items())),
+                tuple(sorted(self.mutex_kinds.items())),
                 tuple(sorted(self.rwlocks.items(), key=lambda kv: kv[0])))

@@ -290,9 +290,30 @@ def _self(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 # mutexes
 
 
+RECURSIVE, ERRORCHECK = 1, 2  # PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK
+
+
+def _mutex_type(E: Engine, st: State, tid: int, attr) -> int:
+    """The type a mutex attribute object holds (pthread_mutexattr_settype
+    stores it there); 0, normal, for a null attribute."""
+    p = E.ev(st, tid, attr)
+    null = E.V.eq(p, 0, E.ptr_bits)
+    if null is not True and null is not False:
+        null = E.fork(st, lambda: [Option(null, True), Option(E.V.not_(null), False)], exhaustive=True).payload
+    if null:
+        return 0
+    v, _, _ = E.load(st, tid, p, IntType(32, True))
+    return E.concretize(st, v, 32, "a mutex type")
+
+
 def _mutex_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a mutex address")
+    kind = _mutex_type(E, st, tid, i.args[1]) if i.name == "pthread_mutex_init" and len(i.args) > 1 else 0
     st.locks.pop(a, None)
+    if kind in (RECURSIVE, ERRORCHECK):
+        st.mutex_kinds[a] = (kind, 0)
+    else:
+        st.mutex_kinds.pop(a, None)
     if E.context_hooks is not None:
         E.context_hooks.lock_initialised(st, a)
     _note(st, i.op.value, a)
@@ -317,6 +338,16 @@ def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     _settle(E, st, a)
     name = _name(E, st, a)
     owner = st.locks.get(a)
+    kind, depth = st.mutex_kinds.get(a, (0, 0))
+    if owner == tid and kind == RECURSIVE:
+        st.mutex_kinds[a] = (kind, depth + 1)
+        _note(st, "mutex_relock", a)  # no other thread could have taken it instead: not an acquisition
+        st.add_step(tid, i.span, f"lock {name} again (recursive, held {depth + 2} times)")
+        _next(E, st, tid, i, 0)
+        return
+    if owner == tid and kind == ERRORCHECK and i.op is Op.MUTEX_LOCK:
+        raise LeafReached(Leaf(LeafKind.ERROR, "relock of an error-checking mutex this thread holds",
+                               i.span, tid))
     if i.op is Op.MUTEX_TRYLOCK:
         if owner is None:
             st.locks[a] = tid
@@ -340,6 +371,13 @@ def _unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     _settle(E, st, a)
     if st.locks.get(a) != tid:
         raise LeafReached(Leaf(LeafKind.ERROR, "unlock of a mutex this thread does not hold", i.span, tid))
+    kind, depth = st.mutex_kinds.get(a, (0, 0))
+    if depth > 0:  # a recursive mutex stays held until its last unlock
+        st.mutex_kinds[a] = (kind, depth - 1)
+        _note(st, i.op.value, a)
+        st.add_step(tid, i.span, f"unlock {_name(E, st, a)} (recursive, still held {depth} times)")
+        _next(E, st, tid, i, 0)
+        return
     chosen = notify_all(E, st, a)
     del st.locks[a]
     woken = wake(st, chosen)

@@ -2,7 +2,7 @@
  * ETIMEDOUT before the flag is set, so a waiter that does not look at the
  * result and assumes the flag was set can fail, while the one that loops
  * until the flag is set or the wait timed out reports honestly.
- * VERDICT 27: violated
+ * VERDICT 29: violated
  * VERDICT 41: holds
  */
 #include <pthread.h>

@@ -1,8 +1,8 @@
 /* A cache guarded by a reader-writer lock: two readers check that the pair
  * (version, value) is consistent while a writer updates both under the
  * write lock. Readers share the lock; the writer excludes them.
- * VERDICT 20: holds
- * VERDICT 39: holds
+ * VERDICT 19: holds
+ * VERDICT 38: holds
  */
 #include <pthread.h>
 #include <assert.h>
