@@ -467,6 +467,12 @@ class Op(enum.Enum):
     SEM_TRYWAIT = "sem_trywait"
     SEM_POST = "sem_post"
     SEM_GETVALUE = "sem_getvalue"
+    # pthread_once / C11 call_once(o, f) lowers to ``r := ONCE(o); if (r) {
+    # f(); ONCE_DONE(o); }``: ONCE gives 1 to the first caller (who runs f), 0
+    # once f has returned, and blocks callers while f runs; ONCE_DONE (o,)
+    # marks f returned and wakes them
+    ONCE = "once"
+    ONCE_DONE = "once_done"
     # reader-writer locks: init (rwlock_addr, attr); the others (rwlock_addr,);
     # try* give 0 or EBUSY; the timed locks are RDLOCK/WRLOCK with a deadline
     # as second argument, which may give up at once (ETIMEDOUT)
@@ -517,7 +523,7 @@ SEM_OPS = frozenset({Op.SEM_INIT, Op.SEM_DESTROY, Op.SEM_WAIT, Op.SEM_TRYWAIT,
                      Op.SEM_POST, Op.SEM_GETVALUE})
 RWLOCK_OPS = frozenset({Op.RWLOCK_INIT, Op.RWLOCK_DESTROY, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK,
                         Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK, Op.RWLOCK_UNLOCK})
-SYNC_OPS = SYNC_OPS | SEM_OPS | RWLOCK_OPS
+SYNC_OPS = SYNC_OPS | SEM_OPS | RWLOCK_OPS | {Op.ONCE, Op.ONCE_DONE}
 
 
 class AssertKind(enum.Enum):

@@ -1,5 +1,5 @@
-"""Semaphores, reader-writer locks, spinlocks, timed waits and mutex types
-(tests/programs/sync/*.c): the verdicts and findings each program's header
+"""Semaphores, reader-writer locks, spinlocks, timed waits, mutex types,
+pthread_once and C11 <threads.h> (tests/programs/sync/*.c): the verdicts and findings each program's header
 states, in every mode, and the trace text a user follows."""
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ def test_there_are_programs_for_each_primitive():
     text = " ".join((PROGRAMS / "sync" / n).read_text() for n in SYNC)
     for call in ("sem_wait", "sem_trywait", "sem_getvalue", "pthread_rwlock_rdlock", "pthread_rwlock_wrlock",
                  "pthread_rwlock_trywrlock", "pthread_spin_lock", "pthread_spin_trylock",
-                 "pthread_cond_timedwait", "PTHREAD_MUTEX_RECURSIVE", "PTHREAD_MUTEX_ERRORCHECK"):
+                 "pthread_cond_timedwait", "PTHREAD_MUTEX_RECURSIVE", "PTHREAD_MUTEX_ERRORCHECK",
+                 "pthread_mutex_timedlock", "pthread_once", "thrd_create", "thrd_join", "mtx_trylock",
+                 "cnd_wait", "call_once", "tss_get"):
         assert call in text, call
 
 
@@ -96,3 +98,11 @@ def test_two_granted_read_locks_commute():
     base, _ = run("rwlock_cache.c", "baseline")
     assert all(r.status is Status.HOLDS for r in results)
     assert max(r.stats.runs for r in results) < 6 * 3
+
+
+def test_the_first_caller_runs_the_once_routine_and_the_other_waits():
+    results, _ = run("once_init.c", "baseline")
+    assert all(r.status is Status.HOLDS for r in results)
+    # the C11 spelling: thrd_join stores the routine's int result
+    results, _ = run("c11_threads.c", "dpor")
+    assert [r.status for r in results] == [Status.HOLDS, Status.HOLDS]

@@ -47,6 +47,7 @@ _FAMILIES = {
     "cond": ("cond_wait", "cond_signal", "cond_broadcast", "cond_init", "cond_destroy"),
     "barrier": ("barrier_init", "barrier_wait", "barrier_destroy"),
     "sem": ("sem_init", "sem_destroy", "sem_wait", "sem_trywait", "sem_post", "sem_getvalue"),
+    "once": ("once", "once_start", "once_done"),
     # an unlock is noted as the kind of lock it gave back
     "rwlock": ("rwlock_init", "rwlock_destroy", "rwlock_rdlock", "rwlock_wrlock", "rwlock_tryrdlock",
                "rwlock_trywrlock", "rwlock_rdunlock", "rwlock_wrunlock"),
@@ -57,7 +58,7 @@ _FAMILY = {op: name for name, ops in _FAMILIES.items() for op in ops}
 # that gave up (both noted as the try), a value read
 _LOOK_OPS = frozenset({"mutex_trylock", "sem_trywait", "sem_getvalue", "rwlock_tryrdlock", "rwlock_trywrlock"})
 # operations that block while the object is taken; blocked, they only looked
-_ACQUIRE_OPS = frozenset({"mutex_lock", "sem_wait", "rwlock_rdlock", "rwlock_wrlock"})
+_ACQUIRE_OPS = frozenset({"mutex_lock", "sem_wait", "rwlock_rdlock", "rwlock_wrlock", "once"})
 # what a look may become when a reversal runs it first
 _MOVED = {"mutex_trylock": "mutex_lock", "sem_trywait": "sem_wait",
           "rwlock_tryrdlock": "rwlock_rdlock", "rwlock_trywrlock": "rwlock_wrlock"}

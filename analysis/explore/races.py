@@ -291,6 +291,8 @@ class _Run:
                 for index, sc in self.signals.get(w[0], ()):
                     if index > w[1]:
                         c = vclock.join(c, sc)
+        elif op == "once":  # a pthread_once that returns: after its routine
+            c = vclock.join(c, self.locks.get(("once", obj), ()))
         elif op in ("sem_wait", "rwlock_rdlock"):  # after the posts, the write unlocks before it
             c = vclock.join(c, self.locks.get(obj, ()))
         elif op == "rwlock_wrlock":  # after every unlock before it, read unlocks too
@@ -306,6 +308,8 @@ class _Run:
     def release(self, t: int, op: str, obj, blocked: bool, index: int, c: tuple) -> None:
         if op in ("mutex_unlock", "sem_post", "rwlock_wrunlock"):
             self.put(self.locks, obj, vclock.join(self.locks.get(obj, ()), c))
+        elif op == "once_done":
+            self.put(self.locks, ("once", obj), c)
         elif op == "rwlock_rdunlock":  # readers do not order each other
             self.put(self.locks, ("read", obj), vclock.join(self.locks.get(("read", obj), ()), c))
         elif op == "thread_create":

@@ -31,6 +31,10 @@ class Builtin:
     params: tuple[str, ...]
     assert_kind: AssertKind | None = None
     fail: bool = False
+    # the op's arguments from the call's: the call's argument at each index,
+    # or None for a null argument the call does not have (C11's thrd_create
+    # has no attribute); None: the call's arguments in order
+    order: tuple[int | None, ...] | None = None
 
 
 _A = AssertKind.ASSERT
@@ -104,6 +108,29 @@ BUILTINS: dict[str, Builtin] = {
     "sem_trywait": Builtin(Op.SEM_TRYWAIT, "int", ("p",)),
     "sem_post": Builtin(Op.SEM_POST, "int", ("p",)),
     "sem_getvalue": Builtin(Op.SEM_GETVALUE, "int", ("p", "p")),
+    "pthread_mutex_timedlock": Builtin(Op.MUTEX_LOCK, "int", ("p", "p")),
+    "pthread_once": Builtin(Op.ONCE, "int", ("p", "p")),
+    # C11 <threads.h>: the same operations (mtx_init's second argument is
+    # the mutex type, not an attribute; results are thrd_* values)
+    "thrd_create": Builtin(Op.THREAD_CREATE, "int", ("p", "p", "p", "p"), order=(0, None, 1, 2)),
+    "thrd_join": Builtin(Op.THREAD_JOIN, "int", ("ulong", "p")),
+    "thrd_exit": Builtin(Op.THREAD_EXIT, "void", ("int",)),
+    "thrd_current": Builtin(Op.THREAD_SELF, "ulong", ()),
+    "thrd_yield": _noop,
+    "thrd_detach": _noop,
+    "mtx_init": Builtin(Op.MUTEX_INIT, "int", ("p", "int")),
+    "mtx_destroy": Builtin(Op.MUTEX_DESTROY, "void", ("p",)),
+    "mtx_lock": Builtin(Op.MUTEX_LOCK, "int", ("p",)),
+    "mtx_timedlock": Builtin(Op.MUTEX_LOCK, "int", ("p", "p")),
+    "mtx_trylock": Builtin(Op.MUTEX_TRYLOCK, "int", ("p",)),
+    "mtx_unlock": Builtin(Op.MUTEX_UNLOCK, "int", ("p",)),
+    "cnd_init": Builtin(Op.COND_INIT, "int", ("p",)),
+    "cnd_destroy": Builtin(Op.COND_DESTROY, "void", ("p",)),
+    "cnd_wait": Builtin(Op.COND_WAIT, "int", ("p", "p")),
+    "cnd_timedwait": Builtin(Op.COND_WAIT, "int", ("p", "p", "p")),
+    "cnd_signal": Builtin(Op.COND_SIGNAL, "int", ("p",)),
+    "cnd_broadcast": Builtin(Op.COND_BROADCAST, "int", ("p",)),
+    "call_once": Builtin(Op.ONCE, "void", ("p", "p")),
     "__VERIFIER_atomic_begin": Builtin(Op.ATOMIC_BEGIN, "void", ()),
     "__VERIFIER_atomic_end": Builtin(Op.ATOMIC_END, "void", ()),
     "pthread_attr_init": _noop,
@@ -243,6 +270,7 @@ gettimeofday nanosleep sleep usleep
 open close read write lseek pipe dup dup2 fork getpid getppid kill signal raise alarm pause
 sysconf getpagesize
 pthread_mutexattr_init pthread_mutexattr_settype pthread_mutexattr_gettype
+tss_create tss_delete tss_set tss_get thrd_equal thrd_sleep
 pthread_equal pthread_key_create pthread_key_delete pthread_setspecific pthread_getspecific
 pthread_cancel pthread_setcancelstate pthread_setcanceltype pthread_testcancel pthread_kill
 pthread_sigmask pthread_getattr_np pthread_setname_np pthread_getname_np
@@ -280,6 +308,8 @@ LIBRARY_SIGNATURES: dict[str, tuple[str, ...]] = {
     "pthread_getspecific": ("ptr", "uint"),
     "pthread_mutexattr_init": ("int", "p"), "pthread_mutexattr_settype": ("int", "p", "int"),
     "pthread_mutexattr_gettype": ("int", "p", "p"),
+    "tss_create": ("int", "p", "p"), "tss_delete": ("void", "uint"), "tss_set": ("int", "uint", "p"),
+    "tss_get": ("ptr", "uint"), "thrd_equal": ("int", "ulong", "ulong"), "thrd_sleep": ("int", "p", "p"),
     "sleep": ("uint", "uint"), "usleep": ("int", "uint"), "nanosleep": ("int", "p", "p"),
     "time": ("long", "p"), "clock": ("long",), "getpid": ("int",), "sysconf": ("long", "int"),
 }

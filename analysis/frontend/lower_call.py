@@ -12,6 +12,8 @@ from analysis.ir import (
     Addr,
     ArrayType,
     AssertKind,
+    Binary,
+    Branch,
     Call,
     Const,
     Expr,
@@ -176,6 +178,8 @@ class CallLowering:
             cond = self.assert_cond(self.rvalue(args[0]))
             self.emit(Intrinsic(Op.ASSUME, None, (cond,), span, name=name))
             return Const(0, INT)
+        if b.op is Op.ONCE:
+            return self.once_call(name, args, node)
         values: list[Expr] = []
         for i, a in enumerate(args):
             v = self.rvalue(a)
@@ -186,6 +190,9 @@ class CallLowering:
             elif key != "any":
                 v = self.conv(v, resolve(key, self.ct))
             values.append(v)
+        if b.order is not None:
+            values = [values[k] if k is not None and k < len(values) else Const(0, self.ct.void_ptr)
+                      for k in b.order]
         if len(values) < len(b.params):
             self.u.unsupported(node, f"{name} with too few arguments")
             values += [Const(0, resolve(k, self.ct) if k not in ("any", "p") else self.ct.void_ptr)
@@ -202,11 +209,34 @@ class CallLowering:
         pc = self.emit(Intrinsic(b.op, dst, tuple(values[: len(b.params)] if b.params else ()),
                                  span, kind, name=name))
         if b.op is Op.THREAD_CREATE:
-            src = self.source_of(args[2]) if len(args) > 2 else None
+            k = b.order[2] if b.order is not None else 2  # where the call has the routine
+            src = self.source_of(args[k]) if len(args) > k else None
             self.sites.append((pc, {src} if src is not None else set(), span))
         if b.op in (Op.MEMSET, Op.MEMCPY) and used:
             return values[0]
         return dst if dst is not None else Const(0, INT)
+
+    def once_call(self, name: str, args: list[ts.Node], node: ts.Node) -> Expr:
+        """``pthread_once(o, f)``/``call_once(o, f)`` as ``r := ONCE(o); if
+        (r) { f(); ONCE_DONE(o); }`` (see :class:`analysis.ir.Op`): the call of
+        the routine is an ordinary Call, which every analysis follows."""
+        span = self.span(node)
+        if len(args) < 2:
+            self.u.unsupported(node, f"{name} with too few arguments")
+            return Const(0, INT)
+        control = self.rvalue(args[0])
+        routine = self.rvalue(args[1])
+        first = self.temp(INT)
+        self.emit(Intrinsic(Op.ONCE, first, (control,), span, Kind.GLOBAL, name=name))
+        run, done = self.label(), self.label()
+        self.emit(Branch(Binary("!=", first, Const(0, INT), INT), run, done, span))
+        self.place(run)
+        if isinstance(routine, Addr) and routine.kind is ObjKind.FUNCTION:
+            self.u.referenced.add(routine.name)
+        self.emit(Call(None, routine, (), span))
+        self.emit(Intrinsic(Op.ONCE_DONE, None, (control,), span, Kind.GLOBAL, name=name))
+        self.place(done)
+        return Const(0, INT)
 
     def assert_cond(self, e: Expr) -> Expr:
         if isinstance(e.type, PtrType):

@@ -536,7 +536,7 @@ class Engine:
         if i.op is Op.COND_WAIT:
             queue = next((a for a, tid in st.wq if tid == t.tid), None)
             return len(i.args) > 2 and queue != t.phase_arg
-        return len(i.args) > 1 and i.op in (Op.SEM_WAIT, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK)
+        return len(i.args) > 1 and i.op in (Op.SEM_WAIT, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK, Op.MUTEX_LOCK)
 
     def _park_blocked(self, st: State) -> None:
         """Put on the wait queue every enabled thread whose next operation would
@@ -566,7 +566,7 @@ class Engine:
         if type(i) is not Intrinsic:
             return None
         op = i.op
-        if op is Op.MUTEX_LOCK or (op is Op.COND_WAIT and t.phase == "cond"):
+        if (op is Op.MUTEX_LOCK and len(i.args) == 1) or (op is Op.COND_WAIT and t.phase == "cond"):
             a = t.phase_arg if op is Op.COND_WAIT else self.peek(st, t.tid, i.args[0])
             if isinstance(a, int) and a in st.locks and st.locks[a] != t.tid:  # its own: a relock
                 from analysis.symex.trace import lvalue

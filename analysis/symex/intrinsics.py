@@ -105,12 +105,12 @@ UNMODELLED_SYNC = (
 def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     origin = ""
     if i.op is Op.EXTERNAL:
-        if i.name and i.name.startswith(UNMODELLED_SYNC):
-            raise EngineLimit(f"{i.name} is not modelled (synchronization or an atomic operation)")
         model = libc.MODELS.get(i.name)  # every modelled name is a library name, never the program's own
         if model is not None:
             model.run(E, st, tid, i)
             return
+        if i.name and i.name.startswith(UNMODELLED_SYNC):
+            raise EngineLimit(f"{i.name} is not modelled (synchronization or an atomic operation)")
         origin = i.name
         args = [E.ev(st, tid, a) for a in i.args]
         for a, v in zip(i.args, args):

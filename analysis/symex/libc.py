@@ -475,7 +475,7 @@ def _key_create(E, st, tid, i):
     destructor = E.V.simplified(args[1]) if len(args) > 1 else 0
     if not (isinstance(destructor, int) and destructor == 0):
         st.specific = {**st.specific, ("destructor", key): True}
-    _finish(E, st, tid, i, 0, f"pthread_key_create: key {key}")
+    _finish(E, st, tid, i, 0, f"{i.name}: key {key}")
 
 
 def _key(E, st, v) -> int:
@@ -490,7 +490,7 @@ def _setspecific(E, st, tid, i):
         if "pthread key destructors" not in st.taint:
             st.taint = st.taint + ("pthread key destructors",)
     st.specific = {**st.specific, (tid, key): value}
-    _finish(E, st, tid, i, 0, f"pthread_setspecific: key {key}")
+    _finish(E, st, tid, i, 0, f"{i.name}: key {key}")
 
 
 def _getspecific(E, st, tid, i):
@@ -608,6 +608,12 @@ MODELS: dict[str, Model] = {
     "pthread_key_delete": _m(_zero, "pthread.h", "returns 0"),
     "pthread_setspecific": _m(_setspecific, "pthread.h", "the calling thread's value of the key"),
     "pthread_getspecific": _m(_getspecific, "pthread.h", "the calling thread's value of the key, NULL before a set"),
+    "tss_create": _m(_key_create, "threads.h", "as pthread_key_create"),
+    "tss_delete": _m(_no_effect, "threads.h", "no effect"),
+    "tss_set": _m(_setspecific, "threads.h", "as pthread_setspecific"),
+    "tss_get": _m(_getspecific, "threads.h", "as pthread_getspecific"),
+    "thrd_equal": _m(_pthread_equal, "threads.h", "as pthread_equal"),
+    "thrd_sleep": _m(_zero, "threads.h", "as sleep"),
     "sleep": _m(_zero, "unistd.h", "no effect on the model (time is not modelled); returns 0"),
     "usleep": _m(_zero, "unistd.h", "as sleep"),
     "nanosleep": _m(_zero, "time.h", "as sleep"),
@@ -616,7 +622,8 @@ MODELS: dict[str, Model] = {
 # models that write memory the program can read (the weakest preconditions of
 # the assertion-guided reduction give up on them, as on unmodelled externals)
 WRITES_MEMORY = frozenset({
-    "strtol", "strtoul", "strtoll", "strtoull", "sprintf", "snprintf", "pthread_key_create", "realloc",
+    "strtol", "strtoul", "strtoull", "strtoll", "sprintf", "snprintf", "pthread_key_create", "realloc",
+    "tss_create", "pthread_mutexattr_init", "pthread_mutexattr_settype", "pthread_mutexattr_gettype",
 })
 
 

@@ -230,7 +230,7 @@ class State:
     ``memory.writable``."""
 
     __slots__ = (
-        "gen", "threads", "memory", "pc", "locks", "mutex_kinds", "barriers", "sems", "rwlocks", "wq", "current", "seen_global",
+        "gen", "threads", "memory", "pc", "locks", "mutex_kinds", "barriers", "sems", "rwlocks", "onces", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
         "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations",
@@ -249,6 +249,9 @@ class State:
         self.sems: dict[int, int] = {}  # semaphore address -> its value
         # rwlock address -> (writer tid or None, reader tids sorted, one entry per read lock held)
         self.rwlocks: dict[int, tuple[int | None, tuple[int, ...]]] = {}
+        # once-control address -> the thread running its routine, or None once
+        # the routine has returned (pthread_once)
+        self.onces: dict[int, int | None] = {}
         self.wq: tuple = ()  # ((queue address, tid), ...) oldest first
         self.current: int | None = None  # thread running its block, or None at a scheduling point
         self.seen_global = False
@@ -287,6 +290,7 @@ class State:
         s.barriers = dict(self.barriers)
         s.sems = dict(self.sems)
         s.rwlocks = dict(self.rwlocks)
+        s.onces = dict(self.onces)
         s.wq = self.wq
         s.current = self.current
         s.seen_global = self.seen_global
@@ -375,5 +379,5 @@ class State:
         wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
         bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items()))
         return (threads, tuple(sorted(self.locks.items())), wq, bars, tuple(sorted(self.sems.items())),
-                tuple(sorted(self.mutex_kinds.items())),
+                tuple(sorted(self.mutex_kinds.items())), tuple(sorted(self.onces.items(), key=lambda kv: kv[0])),
                 tuple(sorted(self.rwlocks.items(), key=lambda kv: kv[0])))

@@ -260,14 +260,25 @@ def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             pick = "ptr" if null is False else E.fork(
                 st, lambda: [Option(null, "null"), Option(V.not_(null), "ptr")], exhaustive=True).payload
             if pick == "ptr":
-                dest = (rp,) + E.resolve(st, rp, pb // 8, True)
+                size = _result_size(i.args[1], pb)
+                dest = (rp,) + E.resolve(st, rp, size, True) + (size,)
     if dest is not None:
-        rp, oid, off = dest
-        st.memory.store(oid, off, pb // 8, tt.retval, V, E.L)
-        E.note_access(st, True, rp, pb // 8)
+        rp, oid, off, size = dest
+        value = tt.retval
+        if size != pb // 8:  # C11's thrd_join stores an int
+            value = V.convert(value, value.size() if not isinstance(value, int) else pb, size * 8, True)
+        st.memory.store(oid, off, size, value, V, E.L)
+        E.note_access(st, True, rp, size)
     _note(st, Op.THREAD_JOIN.value, target)
     st.add_step(tid, i.span, f"join {tt.name}")
     _next(E, st, tid, i, 0)
+
+
+def _result_size(e, pb: int) -> int:
+    """Bytes a join stores through ``e``: a pointer's (pthread_join's void **)
+    or an int's (thrd_join's int *)."""
+    t = e.type.pointee if isinstance(e.type, PtrType) else None
+    return t.size if isinstance(t, IntType) else pb // 8
 
 
 def _exit(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
@@ -291,6 +302,16 @@ def _self(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 
 RECURSIVE, ERRORCHECK = 1, 2  # PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK
+THRD_BUSY, THRD_TIMEDOUT = 1, 4  # C11's results where POSIX gives EBUSY, ETIMEDOUT
+MTX_RECURSIVE = 1  # C11 mtx_init's type bit
+
+
+def _busy(i: ir.Intrinsic) -> int:
+    return THRD_BUSY if i.name.startswith("mtx_") else EBUSY
+
+
+def _timed_out(i: ir.Intrinsic) -> int:
+    return THRD_TIMEDOUT if i.name.startswith(("mtx_", "cnd_")) else ETIMEDOUT
 
 
 def _mutex_type(E: Engine, st: State, tid: int, attr) -> int:
@@ -308,7 +329,12 @@ def _mutex_type(E: Engine, st: State, tid: int, attr) -> int:
 
 def _mutex_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a mutex address")
-    kind = _mutex_type(E, st, tid, i.args[1]) if i.name == "pthread_mutex_init" and len(i.args) > 1 else 0
+    kind = 0
+    if i.name == "pthread_mutex_init" and len(i.args) > 1:
+        kind = _mutex_type(E, st, tid, i.args[1])
+    elif i.name == "mtx_init" and len(i.args) > 1:  # mtx_plain, mtx_timed, mtx_recursive bits
+        bits = E.concretize(st, E.ev(st, tid, i.args[1]), 32, "a mutex type")
+        kind = RECURSIVE if bits & MTX_RECURSIVE else 0
     st.locks.pop(a, None)
     if kind in (RECURSIVE, ERRORCHECK):
         st.mutex_kinds[a] = (kind, 0)
@@ -353,13 +379,18 @@ def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             st.locks[a] = tid
         _note(st, Op.MUTEX_LOCK.value if owner is None else i.op.value, a)
         st.add_step(tid, i.span, f"trylock {name}: " + ("locked" if owner is None else "busy"))
-        _next(E, st, tid, i, 0 if owner is None else EBUSY)
+        _next(E, st, tid, i, 0 if owner is None else _busy(i))
         return
     if owner is None:
         st.locks[a] = tid
         _note(st, i.op.value, a)
         st.add_step(tid, i.span, f"lock {name}")
         _next(E, st, tid, i, 0)
+        return
+    if _gives_up(E, st, i, 1):  # a timed lock
+        _note(st, Op.MUTEX_TRYLOCK.value, a)  # looked and left it as it was
+        st.add_step(tid, i.span, f"timedlock {name}: timed out (held by {st.threads[owner].name})")
+        _next(E, st, tid, i, _timed_out(i))
         return
     _note(st, i.op.value, a, blocked=True)
     st.add_step(tid, i.span, f"wait for {name} (held by {st.threads[owner].name})")
@@ -404,7 +435,7 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.locks[m] = tid
         w = st.wthread(tid)
         w.phase, w.phase_arg = None, 0
-        result = ETIMEDOUT if w.timed_out else 0
+        result = _timed_out(i) if w.timed_out else 0
         w.timed_out = False
         _note(st, Op.MUTEX_LOCK.value, m)
         st.add_step(tid, i.span, f"woken, lock {name}" + (" (timed out)" if result else ""))
@@ -619,7 +650,7 @@ def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         _note(st, Op.RWLOCK_TRYRDLOCK.value if read else Op.RWLOCK_TRYWRLOCK.value, a)  # only looked
         st.add_step(tid, i.span, f"{'try' if tried else 'timed '}{verb} {name}: "
                     + ("busy" if tried else "timed out") + f" ({held})")
-        _next(E, st, tid, i, EBUSY if tried else ETIMEDOUT)
+        _next(E, st, tid, i, EBUSY if tried else _timed_out(i))
         return
     _note(st, Op.RWLOCK_RDLOCK.value if read else Op.RWLOCK_WRLOCK.value, a, blocked=True)
     st.add_step(tid, i.span, f"wait for {name} to {'read' if read else 'write'} ({held})")
@@ -641,6 +672,36 @@ def _rwlock_unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     _note(st, op, a)
     st.add_step(tid, i.span, f"unlock {_name(E, st, a)}" + (f", waking {_names(st, woken)}" if woken else ""))
     _next(E, st, tid, i, 0)
+
+
+def _once(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    """ONCE of pthread_once/call_once (see :class:`analysis.ir.Op`)."""
+    a = _addr(E, st, tid, i.args[0], "a once control address")
+    name = _name(E, st, a)
+    if a not in st.onces:
+        st.onces[a] = tid
+        _note(st, "once_start", a)
+        st.add_step(tid, i.span, f"{i.name} {name}: first, runs the routine")
+        _next(E, st, tid, i, 1)
+        return
+    runner = st.onces[a]
+    if runner is None:
+        _note(st, i.op.value, a)
+        st.add_step(tid, i.span, f"{i.name} {name}: already done")
+        _next(E, st, tid, i, 0)
+        return
+    _note(st, i.op.value, a, blocked=True)
+    st.add_step(tid, i.span, f"wait for {st.threads[runner].name} to finish {i.name} {name}")
+    block(st, tid, a, f"{i.name} {name}")
+
+
+def _once_done(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    a = _addr(E, st, tid, i.args[0], "a once control address")
+    st.onces[a] = None
+    woken = wake(st, notify_all(E, st, a))
+    _note(st, "once_done", a)
+    st.add_step(tid, i.span, f"{i.name} {_name(E, st, a)}: done" + (f", waking {_names(st, woken)}" if woken else ""))
+    _next(E, st, tid, i)
 
 
 # ----------------------------------------------------------------------
@@ -694,4 +755,6 @@ _OPS = {
     Op.RWLOCK_TRYRDLOCK: _rwlock_lock,
     Op.RWLOCK_TRYWRLOCK: _rwlock_lock,
     Op.RWLOCK_UNLOCK: _rwlock_unlock,
+    Op.ONCE: _once,
+    Op.ONCE_DONE: _once_done,
 }
