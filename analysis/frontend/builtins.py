@@ -222,6 +222,10 @@ def _atomic_table() -> dict[str, AtomicBuiltin]:
         "atomic_compare_exchange_strong_explicit": AtomicBuiltin("cmpxchg"),
         "atomic_compare_exchange_weak_explicit": AtomicBuiltin("cmpxchg"),
         "atomic_thread_fence": AtomicBuiltin("fence"),
+        "atomic_flag_test_and_set": AtomicBuiltin("test_and_set"),
+        "atomic_flag_test_and_set_explicit": AtomicBuiltin("test_and_set"),
+        "atomic_flag_clear": AtomicBuiltin("release"),
+        "atomic_flag_clear_explicit": AtomicBuiltin("release"),
         "atomic_signal_fence": AtomicBuiltin("fence"),
     }
     return out

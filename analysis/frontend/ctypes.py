@@ -28,6 +28,13 @@ from analysis.ir import (
 
 VOID = VoidType()
 BOOL = IntType(8, False, is_bool=True)
+# <stdatomic.h>'s typedef names of atomic types (CTypes.typedefs gives their types)
+ATOMIC_TYPEDEFS = frozenset({
+    "atomic_bool", "atomic_char", "atomic_schar", "atomic_uchar", "atomic_short", "atomic_ushort",
+    "atomic_int", "atomic_uint", "atomic_long", "atomic_ulong", "atomic_llong", "atomic_ullong",
+    "atomic_intptr_t", "atomic_uintptr_t", "atomic_size_t", "atomic_ptrdiff_t", "atomic_intmax_t",
+    "atomic_uintmax_t", "atomic_flag",
+})
 CHAR = IntType(8, True)
 SCHAR = CHAR
 UCHAR = IntType(8, False)
@@ -72,6 +79,14 @@ class CTypes:
             "__builtin_va_list": (24, 4, 8, 4),
         }
         self.typedefs: dict[str, CType] = {
+            # <stdatomic.h>: the types of atomic objects (ATOMIC_TYPEDEFS);
+            # an atomic_flag is a bool only its functions touch
+            "atomic_bool": BOOL, "atomic_char": CHAR, "atomic_schar": CHAR, "atomic_uchar": UCHAR,
+            "atomic_short": SHORT, "atomic_ushort": USHORT, "atomic_int": INT, "atomic_uint": UINT,
+            "atomic_long": self.long, "atomic_ulong": self.ulong, "atomic_llong": I64, "atomic_ullong": U64,
+            "atomic_intptr_t": self.ptrdiff_t, "atomic_uintptr_t": self.size_t, "atomic_size_t": self.size_t,
+            "atomic_ptrdiff_t": self.ptrdiff_t, "atomic_intmax_t": I64, "atomic_uintmax_t": U64,
+            "atomic_flag": BOOL, "memory_order": INT,
             "size_t": self.size_t,
             "ssize_t": self.ptrdiff_t,
             "ptrdiff_t": self.ptrdiff_t,

@@ -232,6 +232,7 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
     u = gl.u
     storage = gl.storage_classes(c)
     base, is_float = gl.decl_base(c)
+    atomic = gl.atomic_base(c)
     thread_local = storage & {"__thread", "_Thread_local", "thread_local"}
     for d in c.children_by_field_id(F.declarator):
         init = None
@@ -253,7 +254,7 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
             continue
         if thread_local:
             u.unsupported(d, "thread-local variable (treated as one shared global)")
-        sym = VarSym(name, t, "global", name, is_float)
+        sym = VarSym(name, t, "global", name, is_float, gl.atomic_kind(atomic, t))
         gl.global_scope.names[name] = sym
         g = u.globals.get(name)
         if init is not None:
@@ -316,6 +317,8 @@ def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, n
             sym = VarSym(pname, ptype, "stack", sname, is_float)
         else:
             sym = VarSym(pname, ptype, "reg", reg.name, is_float)
+        if pnode is not None and pnode.type == "parameter_declaration":
+            sym.atomic = lw.atomic_kind(lw.atomic_base(pnode), ptype)
         lw.scope.names[pname] = sym
         u.flow(lw.var_key(sym), ("arg", name, i))
     lw.compound(body)

@@ -19,6 +19,11 @@ Forms (``p`` the object's address, ``v`` a value):
   *p = cur == e ? desired : cur; *expected_addr = cur == e ? e : cur``; value
   ``cur == e``.
 * ``load(p)``, ``store(p, v)``, ``release(p)`` (``*p = 0``), ``fence()``.
+* ``test_and_set(p)``: ``old = *p; *p = 1``; value ``old`` (``atomic_flag``).
+
+The read-modify-write operators on an ``_Atomic`` object (``x++``, ``x += v``)
+are atomic too: :meth:`AtomicLowering.atomic_lvalue` tells the expression
+lowering when to bracket them.
 
 A compare-and-swap stores on both outcomes (the old value when it fails)
 rather than branching: the same final memory without forking the path, at
@@ -33,9 +38,12 @@ from analysis.ir import ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, L
 from analysis.frontend.builtins import AtomicBuiltin
 from analysis.frontend.ctypes import INT
 from analysis.frontend.lower_const import binary, cast, unary
+from analysis.frontend.lower_env import VarSym
+from analysis.frontend.lower_loc import strip_parens
+from analysis.frontend.parse import F
 
 _VALUES = {"fetch_op": 1, "op_fetch": 1, "exchange": 1, "bool_cas": 2, "val_cas": 2, "cmpxchg": 2,
-           "load": 0, "store": 1, "release": 0, "fence": 0}
+           "load": 0, "store": 1, "release": 0, "fence": 0, "test_and_set": 0}
 
 
 class AtomicLowering:
@@ -82,6 +90,9 @@ class AtomicLowering:
         if form == "exchange":
             self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span))
             return old
+        if form == "test_and_set":
+            self.emit(Store(p, Const(1, t), t, span))
+            return old
         if form in ("fetch_op", "op_fetch"):
             new = self.materialise(self.conv(self.rmw_value(b.op, old, operands[0], node), t), node)
             self.emit(Store(p, new, t, span))
@@ -101,6 +112,25 @@ class AtomicLowering:
         if form == "cmpxchg":
             self.emit(Store(cast(e_addr, self.ptr(t)), self.materialise(Ite(ok, expected, old, t), node), t, span))
         return old if form == "val_cas" else ok
+
+    def atomic_lvalue(self, node: ts.Node) -> bool:
+        """Is ``node`` an lvalue of an ``_Atomic`` object: an atomic variable,
+        an element of an atomic array or of what an atomic pointer points to,
+        ``*p`` for such a pointer, or an atomic struct field?"""
+        node = strip_parens(node)
+        kind = node.type
+        if kind == "identifier":
+            sym = self.scope.lookup(node.text.decode())
+            return isinstance(sym, VarSym) and sym.atomic == "object" and not isinstance(sym.type, ArrayType)
+        if kind == "subscript_expression" or (kind == "pointer_expression"
+                                              and node.child_by_field_id(F.operator).type == "*"):
+            base = strip_parens(node.child_by_field_id(F.argument))
+            sym = self.scope.lookup(base.text.decode()) if base.type == "identifier" else None
+            return isinstance(sym, VarSym) and (sym.atomic == "pointee" or (
+                sym.atomic == "object" and isinstance(sym.type, ArrayType)))
+        if kind == "field_expression":
+            return (self.field_struct(node), node.child_by_field_id(F.field).text.decode()) in self.u.atomic_fields
+        return False
 
     def rmw_value(self, op: str, old: Expr, v: Expr, node: ts.Node) -> Expr:
         """``old OP v`` in the operand's type; on a pointer, ``+``/``-`` count

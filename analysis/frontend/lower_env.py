@@ -42,6 +42,9 @@ class VarSym:
     storage: str
     ir_name: str
     is_float: bool = False
+    # "object": the variable is _Atomic (for an array, its elements);
+    # "pointee": it points to _Atomic objects; None: neither
+    atomic: str | None = None
 
 
 @dataclass(slots=True)
@@ -55,6 +58,7 @@ class FuncSym:
 class TypedefSym:
     type: CType
     is_float: bool = False
+    atomic: bool = False  # an _Atomic type
 
 
 @dataclass(slots=True)
@@ -185,6 +189,7 @@ class Unit:
     records: dict[str, StructType] = field(default_factory=dict)
     record_names: set = field(default_factory=set)
     float_fields: set = field(default_factory=set)
+    atomic_fields: set = field(default_factory=set)  # (struct name, field) of _Atomic fields
     bit_fields: set = field(default_factory=set)
     defined: set = field(default_factory=set)
     func_types: dict[str, FuncType] = field(default_factory=dict)

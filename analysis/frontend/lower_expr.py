@@ -597,6 +597,14 @@ class ExprLowering:
         if op == "=":
             v = self.rvalue(rnode)
             self.record_flow(lnode, rnode)
+        elif self.atomic_lvalue(lnode):  # one atomic read-modify-write, the operand first
+            r = self.rvalue(rnode)
+            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
+            old = self.load(loc, lnode)
+            v = self.materialise(self.conv(self.arith(op[:-1], old, r, node), loc.type), node)
+            res = self.store(loc, v, node)
+            self.emit(Intrinsic(Op.ATOMIC_END, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
+            return res
         else:
             old = self.load(loc, lnode)
             r = self.rvalue(rnode)
@@ -669,13 +677,20 @@ class ExprLowering:
         if not isinstance(loc.type, (IntType, PtrType)):
             self.u.unsupported(node, "increment of a non-scalar")
             return Const(0, INT)
+        atomic = self.atomic_lvalue(arg)
+        if atomic:  # an _Atomic object: one atomic read-modify-write
+            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
         old = self.load(loc, arg)
         if not prefix and used and isinstance(loc, RegLoc):
             old = self.materialise_copy(old, node)
         one = Const(1, INT)
         new = self.ptr_offset(old, one, 1 if op == "+" else -1, node) if isinstance(loc.type, PtrType) \
             else self.arith(op, old, one, node)
+        if atomic:
+            new = self.materialise(self.conv(new, loc.type), node)
         res = self.store(loc, self.conv(new, loc.type), node)
+        if atomic:
+            self.emit(Intrinsic(Op.ATOMIC_END, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
         return old if not prefix else res
 
     def materialise_copy(self, e: Expr, node: ts.Node) -> Expr:

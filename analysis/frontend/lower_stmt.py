@@ -277,12 +277,13 @@ class StmtLowering:
         decls = node.children_by_field_id(F.declarator)
         hint = decls[0].text.decode() if len(decls) == 1 and decls[0].type == "type_identifier" else None
         base, is_float = self.decl_base(node, hint)
+        atomic = self.atomic_base(node)
         for d in decls:
             name, t, _, vla = self.declarator(base, d)
             if vla is not None:
                 self.u.unsupported(vla, "variable-length array type")
             if name is not None:
-                self.scope.names[name] = TypedefSym(t, is_float)
+                self.scope.names[name] = TypedefSym(t, is_float, atomic and not isinstance(t, PtrType))
 
     def storage_classes(self, node: ts.Node) -> set[str]:
         return {c.text.decode() for c in node.children if c.type == "storage_class_specifier"}
@@ -291,6 +292,7 @@ class StmtLowering:
         """A declaration inside a function body."""
         storage = self.storage_classes(node)
         base, is_float = self.decl_base(node)
+        atomic = self.atomic_base(node)
         for d in node.children_by_field_id(F.declarator):
             init = None
             dd = d
@@ -309,13 +311,13 @@ class StmtLowering:
             if "extern" in storage:
                 if name not in self.u.globals:
                     self.declare_global(name, t, d)
-                self.scope.names[name] = VarSym(name, t, "global", name, is_float)
+                self.scope.names[name] = VarSym(name, t, "global", name, is_float, self.atomic_kind(atomic, t))
                 continue
             if is_float:
                 self.u.unsupported(d, "floating-point variable")
             if "static" in storage:
                 gname = self.u.unique_global_name(f"{self.func}.{name}")
-                sym = VarSym(name, t, "global", gname, is_float)
+                sym = VarSym(name, t, "global", gname, is_float, self.atomic_kind(atomic, t))
                 self.scope.names[name] = sym
                 self.define_static(gname, t, init, d)
                 sym.type = self.u.globals[gname].type
@@ -330,13 +332,14 @@ class StmtLowering:
                 continue
             if is_scalar(t) and name not in self.addr_taken:
                 reg = Reg(self.fresh_name(name), t)
-                self.scope.names[name] = VarSym(name, t, "reg", reg.name, is_float)
+                self.scope.names[name] = VarSym(name, t, "reg", reg.name, is_float, self.atomic_kind(atomic, t))
                 if init is not None:
                     self.init_local(RegLoc(reg), init, d)
             else:
                 sname = self.fresh_name(name)
                 self.stack.append(StackVar(sname, t, self.span(d)))
-                self.scope.names[name] = sym = VarSym(name, t, "stack", sname, is_float)
+                self.scope.names[name] = sym = VarSym(name, t, "stack", sname, is_float,
+                                                      self.atomic_kind(atomic, t))
                 if init is not None:
                     self.init_local(MemLoc(Addr(sname, ObjKind.STACK, self.ptr(t)), t), init, d)
             if init is not None and init.type != "initializer_list":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
-from analysis.frontend.ctypes import I64, INT, layout_record
+from analysis.frontend.ctypes import ATOMIC_TYPEDEFS, I64, INT, layout_record
 from analysis.frontend.lower_env import EnumConstSym, TypedefSym, VarSym
 from analysis.frontend.parse import F
 
@@ -77,6 +77,27 @@ class TypeLowering:
 
     def decl_base(self, decl: ts.Node, hint: str | None = None) -> tuple[CType, bool]:
         return self.spec_type(decl.child_by_field_id(F.type), hint)
+
+    def atomic_base(self, decl: ts.Node) -> bool:
+        """Is the base type of declaration ``decl`` ``_Atomic`` (the qualifier,
+        a typedef of an atomic type, or one of <stdatomic.h>'s names)?"""
+        if any(c.type == "type_qualifier" and c.text == b"_Atomic" for c in decl.children):
+            return True
+        t = decl.child_by_field_id(F.type)
+        if t is None or t.type != "type_identifier":
+            return False
+        sym = self.scope.lookup(t.text.decode())
+        if isinstance(sym, TypedefSym):
+            return sym.atomic
+        return t.text.decode() in ATOMIC_TYPEDEFS
+
+    @staticmethod
+    def atomic_kind(atomic_base: bool, t: CType) -> str | None:
+        """What a VarSym's ``atomic`` is for a variable of type ``t`` whose
+        declaration's base type is (``atomic_base``) or is not atomic."""
+        if not atomic_base:
+            return None
+        return "pointee" if isinstance(t, PtrType) else "object"
 
     # -- declarators --------------------------------------------------------
 
@@ -205,6 +226,7 @@ class TypeLowering:
             if fd.type != "field_declaration":
                 continue
             base, is_float = self.decl_base(fd)
+            atomic = self.atomic_base(fd)
             decls = fd.children_by_field_id(F.declarator)
             if not decls:
                 if isinstance(base, StructType):
@@ -219,6 +241,8 @@ class TypeLowering:
                 members.append((fname, ftype))
                 if is_float:
                     self.u.float_fields.add((name, fname))
+                if atomic and not isinstance(ftype, PtrType):
+                    self.u.atomic_fields.add((name, fname))
                 if bitfield:
                     self.u.bit_fields.add((name, fname))
         t = layout_record(name, members, is_union)

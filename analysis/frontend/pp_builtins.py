@@ -30,6 +30,7 @@ __restrict__ restrict
 _Complex
 __complex__
 _Thread_local __thread
+_Atomic(...) _Atomic __VA_ARGS__
 __builtin_offsetof offsetof
 __ATOMIC_RELAXED 0
 __ATOMIC_CONSUME 1
@@ -170,6 +171,12 @@ _ON_INCLUDE = {
     "threads.h": ("thrd_success 0", "thrd_busy 1", "thrd_error 2", "thrd_nomem 3", "thrd_timedout 4",
                   "mtx_plain 0", "mtx_recursive 1", "mtx_timed 2", "ONCE_FLAG_INIT 0",
                   "TSS_DTOR_ITERATIONS 4", "thread_local _Thread_local"),
+    "stdatomic.h": ("ATOMIC_VAR_INIT(value) (value)", "ATOMIC_FLAG_INIT { 0 }", "kill_dependency(y) (y)",
+                    "memory_order_relaxed 0", "memory_order_consume 1", "memory_order_acquire 2",
+                    "memory_order_release 3", "memory_order_acq_rel 4", "memory_order_seq_cst 5",
+                    "ATOMIC_BOOL_LOCK_FREE 2", "ATOMIC_CHAR_LOCK_FREE 2", "ATOMIC_SHORT_LOCK_FREE 2",
+                    "ATOMIC_INT_LOCK_FREE 2", "ATOMIC_LONG_LOCK_FREE 2", "ATOMIC_LLONG_LOCK_FREE 2",
+                    "ATOMIC_POINTER_LOCK_FREE 2"),
     "semaphore.h": ("SEM_FAILED ((sem_t *)0)", "SEM_VALUE_MAX 2147483647"),
     "stdio.h": ("stdin ((FILE *)1)", "stdout ((FILE *)2)", "stderr ((FILE *)3)", "EOF (-1)",
                 "BUFSIZ 8192"),

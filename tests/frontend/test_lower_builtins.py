@@ -199,3 +199,26 @@ def test_thread_site_through_arrays_of_routines() -> None:
                        " void *(*loc[2])(void *) = { c, 0 }; pthread_create(&t, 0, tab[1], 0);"
                        " pthread_create(&t, 0, loc[0], 0); return 0; }")
     assert [s.routines for s in threads] == [("a", "b"), ("c",)]
+
+
+def _brackets(src: str, name: str = "f") -> int:
+    found, _ = intrinsics(src, name)
+    return sum(1 for i in found if i.op is Op.ATOMIC_BEGIN and i.name == "_Atomic")
+
+
+@pytest.mark.parametrize("decl,stmt,atomic", [
+    ("atomic_int x;", "x++;", True),
+    ("_Atomic int x;", "x += 2;", True),
+    ("_Atomic(int) x;", "--x;", True),
+    ("atomic_int x;", "x = x + 1;", False),  # a load and a store: two atomic operations
+    ("int x;", "x++;", False),
+    ("atomic_int a[4];", "a[1]++;", True),
+    ("atomic_int *p;", "(*p)++;", True),
+    ("atomic_int *p;", "p++;", False),  # the pointer itself is not atomic
+    ("struct s { atomic_long n; int m; } v;", "v.n -= 1;", True),
+    ("struct s { atomic_long n; int m; } v;", "v.m -= 1;", False),
+    ("typedef _Atomic unsigned counter_t; counter_t x;", "x *= 3;", True),
+])
+def test_read_modify_write_of_an_atomic_object_is_one_atomic_step(decl, stmt, atomic) -> None:
+    src = f"#include <stdatomic.h>\n{decl}\nvoid f(void) {{ {stmt} }}\n"
+    assert _brackets(src) == (1 if atomic else 0)
