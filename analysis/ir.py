@@ -586,6 +586,9 @@ class GlobalVar:
     init: tuple[InitValue, ...]
     span: Span
     is_string: bool = False  # a string literal's storage (read-only)
+    # __thread/_Thread_local/thread_local: each thread has its own copy,
+    # made from ``init`` when the thread first uses it
+    thread_local: bool = False
 
 
 @dataclass(frozen=True, slots=True)

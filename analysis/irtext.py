@@ -147,7 +147,8 @@ def format_global(g: GlobalVar, path: str) -> str:
     init = ""
     if g.init:
         init = " = { " + ", ".join(f"{v.offset}: {format_type(v.type)} {format_expr(v.value)}" for v in g.init) + " }"
-    return f"global {g.name}: {format_type(g.type)}{init}   ; {format_span(g.span, path)}"
+    kind = "thread_local" if g.thread_local else "global"
+    return f"{kind} {g.name}: {format_type(g.type)}{init}   ; {format_span(g.span, path)}"
 
 
 def format_function(f: Function, path: str) -> list[str]:

@@ -1,5 +1,6 @@
 """Semaphores, reader-writer locks, spinlocks, timed waits, mutex types,
-pthread_once, C11 <threads.h> and <stdatomic.h> (tests/programs/sync/*.c): the verdicts and findings each program's header
+pthread_once, C11 <threads.h> and <stdatomic.h>, thread-local storage
+(tests/programs/sync/*.c): the verdicts and findings each program's header
 states, in every mode, and the trace text a user follows."""
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def test_there_are_programs_for_each_primitive():
                  "pthread_cond_timedwait", "PTHREAD_MUTEX_RECURSIVE", "PTHREAD_MUTEX_ERRORCHECK",
                  "pthread_mutex_timedlock", "pthread_once", "thrd_create", "thrd_join", "mtx_trylock",
                  "cnd_wait", "call_once", "tss_get", "atomic_int", "_Atomic", "atomic_flag_test_and_set",
-                 "atomic_compare_exchange_weak"):
+                 "atomic_compare_exchange_weak", "__thread", "_Thread_local"):
         assert call in text, call
 
 

@@ -115,7 +115,7 @@ def _lower_unit(root: ts.Node, preprocessed, path: str, data_model: DataModel) -
     functions = [f for f, _, _ in ordered]
     sites = [s for _, fsites, _ in ordered for s in fsites]
     threads = resolve_sites(u, functions, sites)
-    globals_ = tuple(g.freeze() for g in u.globals.values()) + tuple(u.strings)
+    globals_ = tuple(g.freeze(g.name in u.thread_locals) for g in u.globals.values()) + tuple(u.strings)
     findings = tuple(preprocessed.findings) + tuple(u.findings)
     return Program(
         path=path,
@@ -253,7 +253,7 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
             u.func_types.setdefault(name, t)
             continue
         if thread_local:
-            u.unsupported(d, "thread-local variable (treated as one shared global)")
+            u.thread_locals.add(name)
         sym = VarSym(name, t, "global", name, is_float, gl.atomic_kind(atomic, t))
         gl.global_scope.names[name] = sym
         g = u.globals.get(name)

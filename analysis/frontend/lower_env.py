@@ -160,8 +160,8 @@ class GlobalDef:
     init: tuple[InitValue, ...] = ()
     defined: bool = False
 
-    def freeze(self) -> GlobalVar:
-        return GlobalVar(self.name, self.type, self.init, self.span)
+    def freeze(self, thread_local: bool = False) -> GlobalVar:
+        return GlobalVar(self.name, self.type, self.init, self.span, thread_local=thread_local)
 
 
 @dataclass
@@ -189,7 +189,8 @@ class Unit:
     records: dict[str, StructType] = field(default_factory=dict)
     record_names: set = field(default_factory=set)
     float_fields: set = field(default_factory=set)
-    atomic_fields: set = field(default_factory=set)  # (struct name, field) of _Atomic fields
+    atomic_fields: set = field(default_factory=set)
+    thread_locals: set = field(default_factory=set)  # names of thread-local globals  # (struct name, field) of _Atomic fields
     bit_fields: set = field(default_factory=set)
     defined: set = field(default_factory=set)
     func_types: dict[str, FuncType] = field(default_factory=dict)

@@ -317,6 +317,8 @@ class StmtLowering:
                 self.u.unsupported(d, "floating-point variable")
             if "static" in storage:
                 gname = self.u.unique_global_name(f"{self.func}.{name}")
+                if storage & {"__thread", "_Thread_local", "thread_local"}:
+                    self.u.thread_locals.add(gname)
                 sym = VarSym(name, t, "global", gname, is_float, self.atomic_kind(atomic, t))
                 self.scope.names[name] = sym
                 self.define_static(gname, t, init, d)

@@ -69,7 +69,10 @@ def unsupported_reason(program: ir.Program) -> str | None:
     """Why summaries cannot be computed for ``program`` at all (None: they can):
     calls through pointers may write registers without a recorded effect, and
     the first half of a condition wait through a pointer leaves no effect to
-    check its addresses against."""
+    check its addresses against; a thread-local variable's name stands for a
+    different object in each thread."""
+    if any(g.thread_local for g in program.globals):
+        return "thread-local variables (one name, a copy per thread)"
     for f in program.functions:
         for i in f.body:
             if isinstance(i, ir.Call) and not (isinstance(i.callee, ir.Addr)

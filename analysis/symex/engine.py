@@ -150,6 +150,9 @@ class Engine:
         self.func_oids: dict[str, int] = {}
         self.oid_funcs: dict[int, str] = {}
         self.global_oids: dict[str, int] = {}
+        # thread-local globals: their global object is the template each
+        # thread's copy starts from (see _thread_copy)
+        self.thread_locals = frozenset(g.name for g in program.globals if g.thread_local)
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
         self._ticks = 0  # instructions run; the budget is polled every 16
 
@@ -589,7 +592,7 @@ class Engine:
             return e.value & mask(bits_of(e.type, self.ptr_bits))
         if t is Addr:
             try:
-                return self._addr_of(st, tid, e)
+                return self._addr_of(st, tid, e, create=False)  # a peek changes nothing
             except EngineLimit:
                 return None
         if t is PtrAdd:
@@ -725,7 +728,7 @@ class Engine:
     def set_reg(self, st: State, tid: int, r: Reg, v: Val) -> None:
         st.wframe(tid).regs[r.name] = v
 
-    def _addr_of(self, st: State, tid: int | None, e: Addr) -> int:
+    def _addr_of(self, st: State, tid: int | None, e: Addr, create: bool = True) -> int:
         k = e.kind
         if k is ir.ObjKind.FUNCTION:
             oid = self.func_oids.get(e.name)
@@ -733,11 +736,29 @@ class Engine:
             oid = st.threads[tid].frames[-1].stack_objs.get(e.name) if tid is not None else None
             if oid is None:
                 oid = self.global_oids.get(e.name)
+        elif e.name in self.thread_locals and tid is not None:
+            oid = self._thread_copy(st, tid, e.name, create)
         else:
             oid = self.global_oids.get(e.name)
         if oid is None:
             raise EngineLimit(f"unknown object {e.name}")
         return self.L.make(oid)
+
+    def _thread_copy(self, st: State, tid: int, name: str, create: bool) -> int | None:
+        """Thread ``tid``'s own copy of the thread-local ``name``, made from
+        the template (its initial value) the first time the thread uses it;
+        None when it has none yet and ``create`` is off."""
+        key = ("thread_local", name, tid)
+        oid = st.specific.get(key)
+        if oid is None and create:
+            oid = st.next_oid
+            st.next_oid += 1
+            template = st.memory.get(self.global_oids[name])
+            copy = template.copy(st.gen)
+            copy.oid = oid
+            st.memory.add(copy)
+            st.specific = {**st.specific, key: oid}
+        return oid
 
     def ev(self, st: State, tid: int, e) -> Val:
         """The value of a pure expression (may fork on run-time errors)."""
