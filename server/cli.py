@@ -126,6 +126,25 @@ def _seconds(text: str) -> float:
 def _add_data_model(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-model", choices=[m.value for m in DataModel], default=None,
                    help="integer and pointer widths (default lp64)")
+    flags = p.add_argument_group("build flags (as a C compiler takes them; system headers are never read)")
+    flags.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                       help="search DIR for #include files (repeatable)")
+    flags.add_argument("-iquote", dest="quote_dirs", action="append", default=[], metavar="DIR",
+                       help='search DIR for #include "..." files only')
+    flags.add_argument("-isystem", dest="system_dirs", action="append", default=[], metavar="DIR",
+                       help="search DIR after the -I directories")
+    flags.add_argument("-D", dest="macros", action="append", default=[], type=lambda v: ("D", v),
+                       metavar="NAME[=VALUE]", help="define a macro (VALUE 1 when left out)")
+    flags.add_argument("-U", dest="macros", action="append", type=lambda v: ("U", v), metavar="NAME",
+                       help="undefine a macro")
+    flags.add_argument("-include", dest="forced_includes", action="append", default=[], metavar="FILE",
+                       help="read FILE before the first line")
+    flags.add_argument("--compile-commands", default=None, metavar="PATH",
+                       help="take each file's flags from its entry in this compile_commands.json "
+                       "(default: the nearest one in the file's directory or above, or in a build/ "
+                       "directory beside one); the flags above come after them")
+    flags.add_argument("--no-compile-commands", dest="use_compile_commands", action="store_false",
+                       default=True, help="do not look for a compile_commands.json")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -311,7 +330,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     ingredients = context_ingredients(args)
     if not args.positions and ingredients != (True, True):
         raise UsageError("distaff check: --no-reaching-defs, --no-sync-invariants and --naive-context need --from")
-    sources = [(path, read_source(path)) for path in args.files]
+    sources = [(path, read_source(path), build_flags(args, path)) for path in args.files]
     if options.scheduler is not None:  # fail before any output when it cannot be reached
         from analysis.cluster import client_for
 
@@ -319,12 +338,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
     reports = []
     started = time.monotonic()
     with Progress(sys.stderr) as progress:
-        for path, text in sources:
+        for path, text, flags in sources:
             left = options
             if options.total_timeout_s is not None:  # one budget for the whole command
                 left = replace(options, total_timeout_s=max(0.001, options.total_timeout_s
                                                             - (time.monotonic() - started)))
-            report = check_file(path, text, left, args.positions, progress, ingredients)
+            report = check_file(path, text, left, args.positions, progress, ingredients, flags)
             reports.append(report)
             if args.format == "text":
                 progress.clear()
@@ -348,12 +367,39 @@ def resolve_positions(text: str, positions: list[tuple[int, int | None]]) -> lis
     return out
 
 
-def parse_file(path: str, text: str, data_model: DataModel):
+def parse_file(path: str, text: str, data_model: DataModel, flags=None):
     """The program of a file's text, local ``#include "x.h"`` read next to it
-    as the engine's own :func:`~analysis.check.check_text` does."""
+    as the engine's own :func:`~analysis.check.check_text` does, and with the
+    file's :class:`~analysis.frontend.build_flags.BuildFlags`."""
     from analysis.frontend import parse_program
 
-    return parse_program(text, path, data_model=data_model, read_include=engine._disk_includes)
+    return parse_program(text, path, data_model=data_model, read_include=engine._disk_includes, flags=flags)
+
+
+def build_flags(args: argparse.Namespace, path: str):
+    """The build flags of ``path``: its compile_commands.json entry's (unless
+    switched off), then the command line's. Raises BadInput for a
+    compile_commands.json that cannot be read."""
+    from analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
+
+    base = BuildFlags()
+    if getattr(args, "use_compile_commands", True):
+        try:
+            base = flags_for(path, getattr(args, "compile_commands", None)) or base
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+    line: list[str] = []
+    for d in getattr(args, "quote_dirs", []):
+        line += ["-iquote", d]
+    for d in getattr(args, "include_dirs", []):
+        line += ["-I", d]
+    for d in getattr(args, "system_dirs", []):
+        line += ["-isystem", d]
+    for kind, value in getattr(args, "macros", []):
+        line += [f"-{kind}", value]
+    for f in getattr(args, "forced_includes", []):
+        line += ["-include", os.path.abspath(f)]
+    return base.merged(parse_args(line, os.getcwd(), "command line" if line else ""))
 
 
 def context_ingredients(args: argparse.Namespace) -> tuple[bool, bool]:
@@ -364,11 +410,12 @@ def context_ingredients(args: argparse.Namespace) -> tuple[bool, bool]:
 
 
 def check_file(path: str, text: str, options: Options, positions=(), progress=None,
-               ingredients: tuple[bool, bool] = (True, True)) -> FileReport:
+               ingredients: tuple[bool, bool] = (True, True), flags=None) -> FileReport:
     """Check one file's text; ``positions`` (1-based line, optional column)
     start the check from that program context instead of ``main``, its
-    initial state built with ``ingredients`` (see :func:`context_from`)."""
-    program = parse_file(path, text, options.data_model)
+    initial state built with ``ingredients`` (see :func:`context_from`);
+    ``flags``: its build flags."""
+    program = parse_file(path, text, options.data_model, flags)
     where = tuple(resolve_positions(text, list(positions)))
     context = context_from(program, where, ingredients) if where else None
     if progress is not None:
@@ -530,7 +577,7 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
         _, text = _source_for(path, result_path)
         if entry.get("sha256") and entry["sha256"] != render.text_digest(text):
             _error(f"distaff: warning: {path} changed since {result_path} was written")
-        program = parse_file(path, text, options.data_model)
+        program = parse_file(path, text, options.data_model, build_flags(args, path))
         where = [tuple(p) for p in entry.get("from", [])]
         context = context_from(program, where, _stored_ingredients(entry)) if where else None
         items = [(a, a["counterexample"], None) for a in entry.get("assertions", []) if a.get("counterexample")]
@@ -573,7 +620,8 @@ def _cmd_ir(args: argparse.Namespace) -> int:
     text = read_source(args.file)
     from analysis.irtext import format_program
 
-    program = parse_file(args.file, text, DataModel(args.data_model or DataModel.LP64.value))
+    program = parse_file(args.file, text, DataModel(args.data_model or DataModel.LP64.value),
+                         build_flags(args, args.file))
     for f in program.findings:
         severity, msg = render.finding_message(Finding(FindingKind(f.kind.value), f.span, f.message))
         _error(f"{f.span}: {severity}: {msg}")

@@ -118,7 +118,27 @@ class ParsedDocument:
         return any(f.kind is FindingKind.SYNTAX for f in self.findings)
 
 
-def syntax_findings(snapshot: Snapshot) -> tuple[Finding, ...]:
+def build_flags_for(path: str) -> tuple[object, str]:
+    """The build flags of the file at ``path`` from its entry in the nearest
+    compile_commands.json (None when there is none), and a line for the log
+    saying which entry was used, or why none ("" when no database was found)."""
+    from analysis.frontend.build_flags import find_compile_commands, flags_for
+
+    if not path.startswith("/"):
+        return None, ""
+    database = find_compile_commands(path)
+    if database is None:
+        return None, ""
+    try:
+        flags = flags_for(path, database)
+    except ValueError as e:
+        return None, f"{path}: compile_commands.json not used: {e}"
+    if flags is None:
+        return None, f"{path}: no entry in {database}; no build flags"
+    return flags, f"{path}: build flags from {flags.source}"
+
+
+def syntax_findings(snapshot: Snapshot, flags=None) -> tuple[Finding, ...]:
     """The syntax errors of a snapshot, without lowering it: the front end's
     preprocessor and parser only, which take a few milliseconds where the
     whole front end takes hundreds on a large file. The full parse reports
@@ -127,7 +147,7 @@ def syntax_findings(snapshot: Snapshot) -> tuple[Finding, ...]:
         from analysis.frontend.parse import parse, syntax_errors
         from analysis.frontend.preprocess import preprocess
 
-        pre = preprocess(snapshot.text, snapshot.path, read_include=read_include)
+        pre = preprocess(snapshot.text, snapshot.path, read_include=read_include, flags=flags)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
         out = [f for f in pre.findings if f.kind is FindingKind.SYNTAX]
         for node, message in syntax_errors(tree.root_node):
@@ -153,14 +173,15 @@ def read_include(name: str, from_path: str) -> str | None:
         return None
 
 
-def parse_snapshot(snapshot: Snapshot, data_model: DataModel = DataModel.LP64) -> ParsedDocument:
-    """Parse and lower a snapshot; never raises. Text the front end cannot
+def parse_snapshot(snapshot: Snapshot, data_model: DataModel = DataModel.LP64, flags=None) -> ParsedDocument:
+    """Parse and lower a snapshot with its build ``flags``; never raises. Text the front end cannot
     take (binary content, NUL bytes) becomes findings, as does a bug in the
     front end itself, reported at the top of the file."""
     from analysis.frontend import parse_program
 
     try:
-        program = parse_program(snapshot.text, snapshot.path, data_model=data_model, read_include=read_include)
+        program = parse_program(snapshot.text, snapshot.path, data_model=data_model, read_include=read_include,
+                                flags=flags)
     except Exception as e:  # a front-end bug must not take the server down
         where = traceback.extract_tb(e.__traceback__)[-1]
         finding = Finding(

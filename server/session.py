@@ -37,7 +37,7 @@ from analysis import ir
 from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 from server import convert
 from server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
-from server.documents import ParsedDocument, Snapshot, parse_snapshot, syntax_findings
+from server.documents import ParsedDocument, Snapshot, build_flags_for, parse_snapshot, syntax_findings
 from server.progress import CheckProgress
 from server.scheduler import (
     DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, RunState, Scheduler, Started,
@@ -129,6 +129,7 @@ class Session:
         self._parse_pool.submit(parse_snapshot, Snapshot.of("file:///warm-up.c", 0, "int main(void) { return 0; }\n"))
         self.progress = CheckProgress(ls, lambda: self.client_supports("window.work_done_progress"))
         self._lens_refresh: asyncio.TimerHandle | None = None
+        self._said_flags: dict[str, str] = {}  # uri -> what the log last said of its build flags
 
     # -- plumbing ----------------------------------------------------------
 
@@ -222,14 +223,16 @@ class Session:
         loop = asyncio.get_running_loop()
         while (st := self.docs.get(uri)) is not None:
             snapshot = st.snapshot
+            flags, said = await loop.run_in_executor(self._parse_pool, build_flags_for, snapshot.path)
+            self._say_flags(uri, said)
             if len(snapshot.lines) > QUICK_SYNTAX_LINES:
-                errors = await loop.run_in_executor(self._parse_pool, syntax_findings, snapshot)
+                errors = await loop.run_in_executor(self._parse_pool, syntax_findings, snapshot, flags)
                 st = self.docs.get(uri)
                 if st is None or st.snapshot is not snapshot:
                     continue
                 if errors:
                     self._publish_front_end(snapshot, errors)
-            parsed = await loop.run_in_executor(self._parse_pool, parse_snapshot, snapshot)
+            parsed = await loop.run_in_executor(self._parse_pool, parse_snapshot, snapshot, ir.DataModel.LP64, flags)
             st = self.docs.get(uri)
             if st is None or st.snapshot is not snapshot:
                 continue
@@ -245,6 +248,14 @@ class Session:
                     self.publish(st)
             self._parsed(st)
             return
+
+    def _say_flags(self, uri: str, said: str) -> None:
+        """Say in the client's log which compile_commands.json entry gives the
+        document its build flags (or why none does), whenever that changes."""
+        if said and self._said_flags.get(uri) != said:
+            log.info("%s", said)
+            self.ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=f"distaff: {said}"))
+        self._said_flags[uri] = said
 
     async def current_parse(self, uri: str, timeout: float = 10.0) -> ParsedDocument | None:
         """The parse of the document's current text, waiting for it if needed."""

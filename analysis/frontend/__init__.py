@@ -47,14 +47,16 @@ def parse_program(
     *,
     data_model: DataModel = DataModel.LP64,
     read_include=None,
+    flags=None,
 ) -> Program:
     """Lower C source ``text`` (an unsaved buffer or a file's contents) named
     ``path``, then classify memory accesses with the escape analysis.
     ``read_include(name, from_path) -> str | None`` reads local
-    ``#include "name"`` files (None: not read)."""
+    ``#include "name"`` files (None: not read); ``flags`` are the file's
+    :class:`~analysis.frontend.build_flags.BuildFlags` (-I, -D, ...)."""
     from analysis.static.escape import classify
 
-    program = lower_source(text, path, data_model=data_model, read_include=read_include)
+    program = lower_source(text, path, data_model=data_model, read_include=read_include, flags=flags)
     try:
         return classify(program)
     except Exception as e:  # noqa: BLE001 - unclassified (all GLOBAL) is still sound
@@ -68,6 +70,7 @@ def lower_source(
     *,
     data_model: DataModel = DataModel.LP64,
     read_include=None,
+    flags=None,
 ) -> Program:
     """:func:`parse_program` without the escape analysis: every Load and
     Store keeps the front end's conservative GLOBAL kind. Never raises."""
@@ -76,7 +79,7 @@ def lower_source(
     from analysis.frontend.preprocess import preprocess
 
     try:
-        pre = preprocess(text, path, data_model=data_model, read_include=read_include)
+        pre = preprocess(text, path, data_model=data_model, read_include=read_include, flags=flags)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
         return lower_unit(tree.root_node, pre, path, data_model)
     except Exception as e:  # noqa: BLE001 - the last line of defence

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
+from analysis.frontend.build_flags import BuildFlags, is_system_header
 from analysis.frontend.pp_builtins import _GNU, _ILP32, _LIBC, _LP64, _ON_INCLUDE, _SPECIAL
 from analysis.frontend.pp_expand import MAX_EXPANSION_TOKENS, _Expander, _flat
 from analysis.frontend.pp_expr import MAX_EXPRESSION_DEPTH, _Expression
@@ -108,6 +109,7 @@ def preprocess(
     read_include: ReadInclude | None = None,
     defines: dict[str, str] | None = None,
     fast_lines: bool = True,
+    flags: BuildFlags | None = None,
 ) -> Preprocessed:
     """Preprocess the C source ``text`` of the file ``path``.
 
@@ -116,16 +118,25 @@ def preprocess(
     from disk relative to the including file's directory. ``defines`` adds
     macros as ``-D`` does: ``{"N": "4", "MAX(a,b)": "((a)>(b)?(a):(b))"}``.
     The built-in macros depend on ``data_model`` (``__LP64__`` or ``__i386__``,
-    ``LONG_MAX``, ``SIZE_MAX`` ...). ``fast_lines`` switches on the
+    ``LONG_MAX``, ``SIZE_MAX`` ...). ``flags`` are the file's build flags
+    (:class:`~analysis.frontend.build_flags.BuildFlags`: include directories,
+    ``-D``/``-U`` after ``defines``, ``-include`` files read first; headers of
+    the C library are never read). ``fast_lines`` switches on the
     optimisation that expands a line without strings or comments by reading
     only its invocations (counted as ``counters["simple_lines"]``; lines read
     token by token are ``counters["token_chunks"]``). Never raises.
     """
     text = _clean(text)
     try:
-        pp = _Preprocessor(data_model, read_include or _default_read_include, fast_lines=fast_lines)
-        for name, value in (defines or {}).items():
-            pp.define_from_text(str(name), str(value), "<command line>")
+        flags = flags or BuildFlags()
+        pp = _Preprocessor(data_model, read_include or _default_read_include, fast_lines=fast_lines, flags=flags)
+        for name, value in list((defines or {}).items()) + list(flags.macros):
+            if value is None:
+                pp.macros.pop(str(name), None)
+            else:
+                pp.define_from_text(str(name), str(value), "<command line>")
+        for forced in flags.forced_includes:
+            pp.include_file(forced, path, 0, Span(path, 1, 1, 1, 1))
         pp.run_file(text, path, 0)
         return pp.result(path)
     except RecursionError:
@@ -165,8 +176,10 @@ class _Cond:
 
 class _Preprocessor(_Expander):
     def __init__(
-        self, data_model: DataModel, read_include: ReadInclude | None, builtins: bool = True, fast_lines: bool = True
+        self, data_model: DataModel, read_include: ReadInclude | None, builtins: bool = True, fast_lines: bool = True,
+        flags: BuildFlags | None = None,
     ):
+        self.flags = flags or BuildFlags()
         self.data_model = data_model
         self.fast_lines = fast_lines
         self.counters = {"simple_lines": 0, "token_chunks": 0}
@@ -611,9 +624,13 @@ class _Preprocessor(_Expander):
         if not toks:
             self.finding(FindingKind.SYNTAX, "#include needs a file name", span)
             return False
-        if toks[0][1] == "<":  # system headers are not read
+        if toks[0][1] == "<":
             name = "".join(t[1] for t in toks[1:]).partition(">")[0]
-            for line in _ON_INCLUDE.get(name, ()):
+            if not is_system_header(name) and self.flags.search(True):  # a project's <header.h>
+                found = self.find_include(name, f.path, True)
+                if found is not None:
+                    return self.include_file(found, f.path, f.depth, span)
+            for line in _ON_INCLUDE.get(name, ()):  # system headers are not read
                 macro_name, _, value = line.partition(" ")
                 self.define_from_text(macro_name, value, "<built-in>")
             return False
@@ -621,14 +638,35 @@ class _Preprocessor(_Expander):
             self.finding(FindingKind.SYNTAX, '#include expects "FILE" or <FILE>', span)
             return False
         name = toks[0][1][1:-1]
-        path = _header_path(name, f.path)
+        if self.flags.search(False):
+            name = self.find_include(name, f.path, False) or name
+        return self.include_file(name, f.path, f.depth, span)
+
+    def find_include(self, name: str, including: str, angle: bool) -> str | None:
+        """Where ``#include`` finds ``name``: the including file's directory
+        (not for ``<name>``), then the flags' directories; the first that
+        holds it, as a path (None: nowhere)."""
+        dirs = ([] if angle else [os.path.dirname(including)]) + list(self.flags.search(angle))
+        for d in dirs:
+            candidate = os.path.normpath(os.path.join(d, name))
+            try:
+                if self.read_include(candidate, including) is not None:
+                    return candidate
+            except Exception:  # noqa: BLE001 - unreadable: try the next
+                continue
+        return None
+
+    def include_file(self, name: str, including: str, depth: int, span: Span) -> bool:
+        """Splice in the header ``name`` (relative to ``including``'s directory
+        unless absolute); True when its lines were spliced in."""
+        path = _header_path(name, including)
         if path in self.once:
             return False
-        if f.depth + 1 > MAX_INCLUDE_DEPTH:
+        if depth + 1 > MAX_INCLUDE_DEPTH:
             self.finding(FindingKind.UNSUPPORTED, f'#include "{name}" nested too deeply (more than {MAX_INCLUDE_DEPTH} levels)', span)
             return False
         try:
-            header = self.read_include(name, f.path) if self.read_include else None
+            header = self.read_include(name, including) if self.read_include else None
         except Exception as e:
             self.finding(FindingKind.UNSUPPORTED, f'cannot read "{name}": {e}', span)
             return False
@@ -638,7 +676,7 @@ class _Preprocessor(_Expander):
         if isinstance(header, bytes):
             header = header.decode("utf-8", "replace")
         self.headers.append(path)
-        self.run_file(_clean(str(header)), path, f.depth + 1)
+        self.run_file(_clean(str(header)), path, depth + 1)
         return True
 
     # ---- conditions

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
+from pathlib import Path
 import time
 
 import pytest
@@ -327,3 +329,22 @@ async def test_trace_is_folded_into_the_message_without_related_information(plai
     steps = rest[1:]
     assert [s.split(".", 1)[0] for s in steps] == [str(n) for n in range(1, len(steps) + 1)]
     assert any(s.endswith(f"writer#1 (line {line_of(FAIL_AND_HOLD, 'x = 1;') + 1}): write x = 1") for s in steps)
+
+
+PROJECT = Path(__file__).resolve().parents[1] / "programs" / "project"
+
+
+async def test_a_project_file_gets_its_flags_from_compile_commands_json(client, tmp_path):
+    # the project's headers are under include/ and WORKERS comes from -D,
+    # both only in compile_commands.json: without it the file does not
+    # even preprocess
+    shutil.copytree(PROJECT, tmp_path / "project")
+    path = tmp_path / "project" / "src" / "pool.c"
+    uri = path.as_uri()
+    open_doc(client, uri, path.read_text(), 1)
+    final = await wait_for(lambda: (p := client.latest(uri)) and verdicts(p) and p, 60, "a verdict")
+    [verdict] = verdicts(final)
+    assert verdict.code == "holds", verdict.message
+    assert not [d for d in distaff(final.diagnostics) if d.code == "unsupported"]
+    said = [m.message for m in client.log_messages if "build flags from" in m.message]
+    assert any(str(tmp_path / "project" / "compile_commands.json") in m and "entry 1" in m for m in said), said
