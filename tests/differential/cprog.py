@@ -281,7 +281,8 @@ class Program:
     besides its inputs (starting at 0); ``conds`` are condition variables
     (initialised statically); ``sems`` semaphores with their initial values
     (``sem_init`` in main before anything else); ``rwlocks`` reader-writer
-    locks (initialised statically)."""
+    locks (initialised statically); ``atomics`` names globals declared
+    ``_Atomic`` (the first as ``atomic_int``)."""
 
     globals: tuple[tuple[str, int], ...]
     mutexes: tuple[str, ...]
@@ -292,6 +293,9 @@ class Program:
     conds: tuple[str, ...] = ()
     sems: tuple[tuple[str, int], ...] = ()
     rwlocks: tuple[str, ...] = ()
+    # globals declared _Atomic: on them ``g += k``, ``g++`` are one atomic
+    # read-modify-write (``g = g + k`` stays a load and a store)
+    atomics: tuple[str, ...] = ()
 
     def routine(self, name: str) -> Routine:
         for r in self.routines:
@@ -349,7 +353,7 @@ def number_assertions(program: Program) -> Program:
     routines = tuple(Routine(r.name, r.locals, block(r.body)) for r in program.routines)
     return Program(program.globals, program.mutexes, routines, program.inputs,
                    program.main_locals, block(program.main), program.conds, program.sems,
-                   program.rwlocks)
+                   program.rwlocks, program.atomics)
 
 
 def assertions(program: Program) -> list[Assert]:
@@ -488,6 +492,8 @@ def render(program: Program) -> Rendered:
     out.add(0, "#include <stdlib.h>")
     if program.sems:
         out.add(0, "#include <semaphore.h>")
+    if program.atomics:
+        out.add(0, "#include <stdatomic.h>")
     out.add(0, "")
     out.add(0, "extern int __VERIFIER_nondet_int(void);")
     out.add(0, "extern void __VERIFIER_assume(int);")
@@ -496,7 +502,10 @@ def render(program: Program) -> Rendered:
         out.add(0, "extern void __VERIFIER_atomic_end(void);")
     out.add(0, "")
     for name, value in program.globals:
-        out.add(0, f"int {name};" if value == 0 else f"int {name} = {value};")
+        kind = "int"
+        if name in program.atomics:
+            kind = "atomic_int" if name == program.atomics[0] else "_Atomic int"
+        out.add(0, f"{kind} {name};" if value == 0 else f"{kind} {name} = {value};")
     for m in program.mutexes:
         out.add(0, f"pthread_mutex_t {m};")
     for c in program.conds:

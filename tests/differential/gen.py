@@ -467,6 +467,8 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
         routines[r] = C.Routine(routines[r].name, routines[r].locals,
                                 insert(routines[r].body, (), draw(st.integers(0, len(routines[r].body))), spin))
     sems, rwlocks = (), ()
+    # some globals _Atomic: their += and ++ become one atomic step
+    atomics = tuple(g for g in gnames if draw(st.integers(0, 3)) == 0)
     if not conds and draw(st.integers(0, 3)) == 0:
         # A semaphore posted and waited for at the top level of routines (a
         # wait no post matches deadlocks, or is cut with a spinning thread).
@@ -538,5 +540,5 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
 
     program = C.number_assertions(C.Program(
         globals=globals_, mutexes=mutexes, routines=tuple(routines), inputs=tuple(inputs),
-        main_locals=("r0",), main=main, conds=conds, sems=sems, rwlocks=rwlocks))
+        main_locals=("r0",), main=main, conds=conds, sems=sems, rwlocks=rwlocks, atomics=atomics))
     return program

@@ -36,6 +36,8 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
   takes one, a post adds one. A read lock of an rwlock is enabled while no
   writer holds it, a write lock while nobody holds it. Semaphore values and
   rwlock holders sit in the lock-owner part of the state, after the mutexes.
+* ``g += k`` and ``g++`` on an ``_Atomic`` global are atomic begin, read,
+  write, atomic end (``g = g + k`` is a read and a write, as in C11).
 * Between atomic begin and end no other thread is enabled; if the thread
   inside blocks, it leaves the region (as the engine and SV-COMP's tools do).
 
@@ -164,6 +166,8 @@ class _Compiler:
         self.globals = {g: i for i, (g, _) in enumerate(program.globals)}
         self.mutexes = {m: i for i, m in enumerate(program.mutexes)}
         self.sems, self.rwlocks = sync_slots(program)
+        self.atomics = frozenset(program.atomics)
+        self.in_atomic = 0  # inside an atomic block: an atomic global's update needs no bracket of its own
         self.conds = {c: i for i, c in enumerate(program.conds)}
         self.name = name
         self.slots = {n: i for i, n in enumerate(local_names)}
@@ -253,8 +257,14 @@ class _Compiler:
         elif isinstance(s, C.Incr):
             t = self.slot("$t0")
             k = s.amount
+            # += and ++ on an _Atomic global: one atomic read-modify-write
+            atomic = s.target in self.atomics and s.style != "plus" and not self.in_atomic
+            if atomic:
+                self.emit((ATOMIC_BEGIN,), "atomic begin")
             self.emit((READ, self.globals[s.target], t), f"read {s.target}")
             self.emit((WRITE, self.globals[s.target], lambda L: L[t] + k), f"write {s.target}")
+            if atomic:
+                self.emit((ATOMIC_END,), "atomic end")
             self.clear([t])
         elif isinstance(s, C.If):
             temps = self.reads(s.cond)
@@ -320,7 +330,9 @@ class _Compiler:
             self.emit((RWUNLOCK, lock), f"unlock {s.lock}")
         elif isinstance(s, C.Atomic):
             self.emit((ATOMIC_BEGIN,), "atomic begin")
+            self.in_atomic += 1
             self.block(s.body)
+            self.in_atomic -= 1
             self.emit((ATOMIC_END,), "atomic end")
         else:  # pragma: no cover
             raise OutsideContract(f"statement {s!r}")

@@ -91,7 +91,7 @@ def test_oracle_allows_what_real_runs_do(program):
             for _ in range(3):
                 try:
                     run = subprocess.run([exe] + [str(v) for v in values],
-                                         capture_output=True, text=True, timeout=5)
+                                         capture_output=True, text=True, timeout=2)  # a run takes milliseconds
                 except subprocess.TimeoutExpired:
                     outcome = outcome or explore(program, dict(zip(_names(program), values)))
                     # a spin loop may spin for ever: the oracle then cuts its thread
