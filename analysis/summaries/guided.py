@@ -79,6 +79,11 @@ from analysis.summaries.wp import WeakestPreconditions, unsupported_reason
 from analysis.symex.pivots import Leaf, LeafKind, PivotKind
 from analysis.symex.state import State
 
+# operations whose forks are choices the program cannot tell apart by value
+_CHOICE_OPS = frozenset({
+    ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN, ir.Op.COND_SIGNAL, ir.Op.COND_WAIT,
+    ir.Op.SEM_WAIT, ir.Op.RWLOCK_RDLOCK, ir.Op.RWLOCK_WRLOCK, ir.Op.MUTEX_LOCK,
+})
 _TAINTING = frozenset({LeafKind.ERROR, LeafKind.CUT, LeafKind.DEADLOCK, LeafKind.STOPPED, LeafKind.INFEASIBLE})
 
 
@@ -425,10 +430,10 @@ class AssertionGuided(Dpor):
             f = t.frames[-1]
             i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
             # a signal's options overlap (any waiter may be woken), and so do
-            # a condition wait's (sleep, or wake spuriously): the disjunction
-            # of the children's is not the node's precondition
-            if isinstance(i, ir.Intrinsic) and i.op in (ir.Op.BARRIER_WAIT, ir.Op.THREAD_JOIN,
-                                                        ir.Op.COND_SIGNAL, ir.Op.COND_WAIT):
+            # a condition wait's (sleep, or wake spuriously) and a timed
+            # wait's (wait, or give up): the disjunction of the children's is
+            # not the node's precondition
+            if isinstance(i, ir.Intrinsic) and i.op in _CHOICE_OPS:
                 return True
         return False
 

@@ -200,9 +200,11 @@ class Spin:
 @dataclass(frozen=True, slots=True)
 class SemWait:
     """``sem_wait(&sem);``: takes one from the semaphore, or sleeps until a
-    post leaves one to take."""
+    post leaves one to take. ``timed``: ``sem_timedwait(&sem, &deadline);``,
+    which may also give up instead of sleeping (the result is not used)."""
 
     sem: str
+    timed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,7 +472,7 @@ def _stmt(out: _Lines, d: int, s: Stmt) -> None:
     elif isinstance(s, Signal):
         out.add(d, f"pthread_cond_{'broadcast' if s.broadcast else 'signal'}(&{s.cond});")
     elif isinstance(s, SemWait):
-        out.add(d, f"sem_wait(&{s.sem});")
+        out.add(d, f"sem_timedwait(&{s.sem}, &deadline);" if s.timed else f"sem_wait(&{s.sem});")
     elif isinstance(s, SemPost):
         out.add(d, f"sem_post(&{s.sem});")
     elif isinstance(s, RwLocked):
@@ -492,6 +494,7 @@ def render(program: Program) -> Rendered:
     out.add(0, "#include <stdlib.h>")
     if program.sems:
         out.add(0, "#include <semaphore.h>")
+        out.add(0, "#include <time.h>")
     if program.atomics:
         out.add(0, "#include <stdatomic.h>")
     out.add(0, "")
@@ -512,6 +515,8 @@ def render(program: Program) -> Rendered:
         out.add(0, f"pthread_cond_t {c} = PTHREAD_COND_INITIALIZER;")
     for name, _ in program.sems:
         out.add(0, f"sem_t {name};")
+    if any(isinstance(s, SemWait) and s.timed for s in all_statements(program)):
+        out.add(0, "struct timespec deadline;  /* long past: a timed wait that cannot take gives up */")
     for name in program.rwlocks:
         out.add(0, f"pthread_rwlock_t {name} = PTHREAD_RWLOCK_INITIALIZER;")
     for r in program.routines:

@@ -473,7 +473,7 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
         # A semaphore posted and waited for at the top level of routines (a
         # wait no post matches deadlocks, or is cut with a spinning thread).
         sems = (("s0", draw(st.sampled_from([0, 0, 1]))),)
-        for stmt in (C.SemPost("s0"), C.SemWait("s0")):
+        for stmt in (C.SemPost("s0"), C.SemWait("s0", timed=draw(st.integers(0, 3)) == 0)):
             r = draw(st.integers(0, n_routines - 1))
             body = routines[r].body
             routines[r] = C.Routine(routines[r].name, routines[r].locals,

@@ -33,7 +33,8 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
   loop woken more than :data:`cprog.MAX_WAIT_ROUNDS` times is outside the
   contract (the engine's unwind bound would cut it).
 * A semaphore's value is a count: a wait is enabled when it is above 0 and
-  takes one, a post adds one. A read lock of an rwlock is enabled while no
+  takes one, a post adds one; a timed wait with nothing to take may also
+  give up (its second way, ``(thread, 1)``). A read lock of an rwlock is enabled while no
   writer holds it, a write lock while nobody holds it. Semaphore values and
   rwlock holders sit in the lock-owner part of the state, after the mutexes.
 * ``g += k`` and ``g++`` on an ``_Atomic`` global are atomic begin, read,
@@ -320,7 +321,7 @@ class _Compiler:
             self.emit((SIGNAL, self.conds[s.cond], s.broadcast),
                       f"{'broadcast' if s.broadcast else 'signal'} {s.cond}")
         elif isinstance(s, C.SemWait):
-            self.emit((SEM_WAIT, self.sems[s.sem]), f"sem_wait {s.sem}")
+            self.emit((SEM_WAIT, self.sems[s.sem], s.timed), f"sem_{'timed' if s.timed else ''}wait {s.sem}")
         elif isinstance(s, C.SemPost):
             self.emit((SEM_POST, self.sems[s.sem]), f"sem_post {s.sem}")
         elif isinstance(s, C.RwLocked):
@@ -476,6 +477,8 @@ def choices(compiled: Compiled, state: tuple, t: int, spurious: bool = False) ->
         return max(1, len(sleepers(state, op[1])))
     if op[0] == WAIT and spurious and not th[1][op[3]]:
         return 2
+    if op[0] == SEM_WAIT and op[2] and state[2][op[1]] == 0:
+        return 2  # a timed wait with nothing to take: sleep, or give up
     return 1
 
 
@@ -514,9 +517,12 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
             raise OutsideContract("unlock of a mutex the thread does not hold")
         locks = locks[: op[1]] + (-1,) + locks[op[1] + 1:]
     elif kind == SEM_WAIT:
-        if locks[op[1]] == 0:
+        if locks[op[1]] == 0 and choice == 1:
+            value = ": timed out"
+        elif locks[op[1]] == 0:
             return _Step("blocked")
-        locks = locks[: op[1]] + (locks[op[1]] - 1,) + locks[op[1] + 1:]
+        else:
+            locks = locks[: op[1]] + (locks[op[1]] - 1,) + locks[op[1] + 1:]
     elif kind == SEM_POST:
         locks = locks[: op[1]] + (locks[op[1]] + 1,) + locks[op[1] + 1:]
     elif kind in (RDLOCK, WRLOCK):

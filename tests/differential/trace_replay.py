@@ -39,6 +39,7 @@ _CREATE = re.compile(r"^create (?:thread )?(\S+)$")
 _JOIN = re.compile(r"^join (\S+)$")
 _FAILS = re.compile(r"^assert .* fails$")
 _SEM = re.compile(r"^(sem_wait|sem_post) (\w+) \(")
+_SEM_GAVE_UP = re.compile(r"^sem_timedwait (\w+): timed out$")
 _RWLOCK = re.compile(r"^(rdlock|wrlock) (\w+)$")
 
 
@@ -207,6 +208,14 @@ def _replay(program, trace, label, inputs) -> None:
             op, step = advance(state, t, lambda op: op[0] == code and op[1] == sem, what)
             if step.kind == "blocked":
                 raise Mismatch(f"{what}: the semaphore is 0")
+        elif m := _SEM_GAVE_UP.match(action):
+            if m.group(1) not in sems:
+                return state
+            sem = sems[m.group(1)]
+            op, step = advance(state, t, lambda op: op[0] == O.SEM_WAIT and op[1] == sem, what,
+                               lambda state: 1)
+            if step.kind == "blocked":
+                raise Mismatch(f"{what}: the oracle's wait cannot give up (the semaphore is not 0)")
         elif m := _RWLOCK.match(action):
             if m.group(2) not in rwlocks:
                 return state
