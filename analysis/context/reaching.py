@@ -486,8 +486,10 @@ class Walker:
                                                                       (frame, pc))
 
         if op in (Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK):
-            out.locks = env.locks.lock(_lock_term(arg[0]), op is Op.MUTEX_LOCK)
-            result(Const(0, i.dst.type) if op is Op.MUTEX_LOCK and i.dst is not None else None, "trylock")
+            # a trylock, or a timed lock (a deadline argument), may not take it
+            certain = op is Op.MUTEX_LOCK and len(i.args) == 1
+            out.locks = env.locks.lock(_lock_term(arg[0]), certain)
+            result(Const(0, i.dst.type) if certain and i.dst is not None else None, "trylock")
         elif op is Op.MUTEX_UNLOCK:
             out.locks = env.locks.unlock(_lock_term(arg[0]))
             result(Const(0, i.dst.type) if i.dst is not None else None)
@@ -520,14 +522,14 @@ class Walker:
                 result(ObjRef(key, i.dst.type))
             else:
                 result(label="malloc")
-        elif op in (Op.MEMSET, Op.MEMCPY, Op.MAKE_SYMBOLIC, Op.THREAD_JOIN):
+        elif op in (Op.MEMSET, Op.MEMCPY, Op.MAKE_SYMBOLIC, Op.THREAD_JOIN, Op.SEM_GETVALUE):
             self._kill_targets(out, f.name, pc)
             result(arg[0] if op in (Op.MEMSET, Op.MEMCPY) else (Const(0, i.dst.type) if i.dst is not None else None))
         elif op is Op.FREE:
             result()
         elif op in (Op.ASSERT, Op.ASSUME, Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.MUTEX_INIT, Op.MUTEX_DESTROY,
                     Op.COND_INIT, Op.COND_DESTROY, Op.COND_SIGNAL, Op.COND_BROADCAST, Op.BARRIER_DESTROY,
-                    Op.COND_WAIT):
+                    Op.COND_WAIT) and not (op is Op.COND_WAIT and len(i.args) > 2):  # a timed wait may time out
             result(Const(0, i.dst.type) if i.dst is not None else None)
         elif op is Op.THREAD_SELF:
             result(label="self")

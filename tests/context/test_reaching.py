@@ -218,3 +218,22 @@ def test_matching_counts_earlier_barrier_loops_by_their_symbolic_trip_counts():
 
     assert len(matches("warmup")) == 1  # both passed `warmup - 0` waits first: the same number
     assert matches("me + 1") == []  # a trip count that differs per thread: no lock-step claimed
+
+
+TIMED = """
+pthread_mutex_t m, n;
+void *t(void *a) {
+    pthread_mutex_lock(&n);
+    int r = pthread_mutex_timedlock(&m, a);
+    int here = 0;
+    return 0;
+}
+int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); return 0; }
+"""
+
+
+def test_a_timed_lock_may_not_take_the_lock():
+    # pthread_mutex_timedlock may time out: the thread may hold m, not must
+    _, [(_, here)] = facts_at(TIMED, 6)
+    assert {show(t) for t in here.locks.held_may} == {"&m", "&n"}
+    assert {show(t) for t in here.locks.held_must} == {"&n"}
