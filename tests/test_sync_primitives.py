@@ -108,3 +108,16 @@ def test_the_first_caller_runs_the_once_routine_and_the_other_waits():
     # the C11 spelling: thrd_join stores the routine's int result
     results, _ = run("c11_threads.c", "dpor")
     assert [r.status for r in results] == [Status.HOLDS, Status.HOLDS]
+
+
+def test_check_from_inside_a_write_lock_knows_the_writer_holds_it():
+    # the lockset analysis counts write locks: a context thread paused inside
+    # wrlock..unlock holds the rwlock, so the reader waits for the unlock
+    from analysis.context import program_context
+
+    path = PROGRAMS / "sync" / "rwlock_context.c"
+    program = parse_program(path.read_text(), str(path))
+    context = program_context(program, [(15, 5)], reaching_defs=True, sync_invariants=True)
+    [r] = [i for i in check(program, Options(mode="dpor", timeout_s=60), None, context)
+           if isinstance(i, AssertionResult)]
+    assert r.status is Status.HOLDS and r.context, (r.status, r.message)

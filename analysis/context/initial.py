@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from analysis import ir
 from analysis.context import barriers, frames, terms
 from analysis.context.heap import SymbolicHeap
-from analysis.context.invariants import LockFact, RunContext, barrier_entry, settle_lock
+from analysis.context.invariants import LockFact, RunContext, barrier_entry, settle_lock, settle_rwlock
 from analysis.context.locksets import ANY
 from analysis.context.reaching import Walker, param_symbol, thread_symbol
 from analysis.context.terms import ObjRef, Sym
@@ -155,6 +155,9 @@ class ContextHooks:
 
     def settle_lock(self, E, st, a) -> None:
         settle_lock(E, st, a)
+
+    def settle_rwlock(self, E, st, a) -> None:
+        settle_rwlock(E, st, a)
 
     def lock_initialised(self, st, a) -> None:
         if st.ctx is not None:

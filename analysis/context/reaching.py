@@ -490,6 +490,15 @@ class Walker:
             certain = op is Op.MUTEX_LOCK and len(i.args) == 1
             out.locks = env.locks.lock(_lock_term(arg[0]), certain)
             result(Const(0, i.dst.type) if certain and i.dst is not None else None, "trylock")
+        elif op in (Op.RWLOCK_WRLOCK, Op.RWLOCK_TRYWRLOCK):
+            # a write lock excludes everyone, as a mutex does; read locks are
+            # shared and stay out of the locksets (they protect nothing
+            # from another reader)
+            out.locks = env.locks.lock(_lock_term(arg[0]), op is Op.RWLOCK_WRLOCK and len(i.args) == 1)
+            result(label="wrlock")
+        elif op is Op.RWLOCK_UNLOCK:
+            out.locks = env.locks.unlock(_lock_term(arg[0]))
+            result(Const(0, i.dst.type) if i.dst is not None else None)
         elif op is Op.MUTEX_UNLOCK:
             out.locks = env.locks.unlock(_lock_term(arg[0]))
             result(Const(0, i.dst.type) if i.dst is not None else None)

@@ -631,8 +631,15 @@ def _rwlock_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     _next(E, st, tid, i, 0)
 
 
+def _rwlock_settle(E: Engine, st: State, a: int) -> None:
+    """In a context run, decide who holds the rwlock at ``a`` if no one did yet."""
+    if E.context_hooks is not None:
+        E.context_hooks.settle_rwlock(E, st, a)
+
+
 def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a rwlock address")
+    _rwlock_settle(E, st, a)
     writer, readers = st.rwlocks.get(a, (None, ()))
     read = i.op in (Op.RWLOCK_RDLOCK, Op.RWLOCK_TRYRDLOCK)
     name = _name(E, st, a)
@@ -659,6 +666,7 @@ def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _rwlock_unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a rwlock address")
+    _rwlock_settle(E, st, a)
     writer, readers = st.rwlocks.get(a, (None, ()))
     if writer == tid:
         writer, op = None, "rwlock_wrunlock"
