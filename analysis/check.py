@@ -81,6 +81,16 @@ from analysis.symex.unmodelled import library_dependences, phrase
 MODES = ("baseline", "dpor", "dpor-ag")
 UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 
+# The optimisations Options.optimisations switches off by name, each counted
+# in the statistics where it acts (a test keeps this list equal to the names
+# the code asks Options.enabled about).
+OPTIMISATIONS = frozenset({
+    "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts",  # engine, check
+    "solver_cache", "solver_incremental", "solver_independence",  # solver layers
+    "sleep_sets", "wakeup_trees", "dpor_order",  # DPOR
+    "summaries", "rvar_wvar", "slicing",  # assertion-guided reduction
+})
+
 
 @dataclass(frozen=True, slots=True)
 class Options:

@@ -232,6 +232,10 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
         "data_model": DataModel(args.data_model) if args.data_model else None,
     }
     opts = replace(base, **{k: v for k, v in given.items() if v is not None})
+    unknown = sorted(set(args.disable) - engine.OPTIMISATIONS)
+    if unknown:
+        raise UsageError(f"distaff check: --disable: unknown optimisation {unknown[0]!r} "
+                         f"(known: {', '.join(sorted(engine.OPTIMISATIONS))})")
     if args.disable:
         opts = replace(opts, optimisations=tuple(dict(opts.optimisations, **{n: False for n in args.disable}).items()))
     return opts

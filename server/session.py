@@ -570,11 +570,9 @@ class Session:
 
     def _context_of(self, program: ir.Program, positions: list[tuple[int, int]]):
         """The engine's context at these positions, with every ingredient of
-        the initial state it has (the naive context when it has none)."""
-        try:
-            from analysis.context import program_context
-        except ImportError:
-            from analysis.check import context_at as program_context
+        its initial state."""
+        from analysis.context import program_context
+
         return program_context(program, positions)
 
     async def check_from_here(self, uri: str, line0: int, character: int) -> dict:
@@ -586,7 +584,7 @@ class Session:
         pins = [p for p in st.pins if p != cursor]
         try:
             context = self._context_of(parsed.program, [cursor] + pins)
-        except (ValueError, ImportError, AttributeError) as e:
+        except ValueError as e:  # a position with no statement
             return self._refuse(uri, f"Check from here at line {cursor[0]}: {e}")
         label = f"line {cursor[0]}" + (f" with {len(pins)} pinned thread{'s' if len(pins) > 1 else ''}" if pins else "")
         run = self._start(st, CONTEXT, context=context, label=label)

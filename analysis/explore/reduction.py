@@ -125,14 +125,13 @@ def register(mode: str, factory) -> None:
 
 
 def reduction_for(mode: str, program=None, options=None, site=None) -> Reduction:
-    """The reduction for ``mode``; modes not (yet) registered explore as
-    ``baseline`` does (the reduction's ``name`` says which ran)."""
+    """The reduction for ``mode``; ValueError for a mode no reduction is
+    registered for (never a quiet fallback to another mode)."""
     if mode not in _REGISTRY:
-        try:  # reductions register themselves when their module is imported
-            import analysis.explore.modes  # noqa: F401
-        except ImportError:
-            pass
-    factory = _REGISTRY.get(mode, Baseline)
+        import analysis.explore.modes  # noqa: F401 - the reductions register themselves when imported
+    factory = _REGISTRY.get(mode)
+    if factory is None:
+        raise ValueError(f"unknown mode {mode!r} (known: {', '.join(sorted(_REGISTRY))})")
     if factory is Baseline:
         return Baseline()
     return factory(program, options, site)

@@ -218,3 +218,17 @@ def test_as_a_subprocess_a_bad_flag_never_shows_a_traceback(tmp_path):
         assert proc.returncode == 2
         assert proc.stdout == "" and proc.stderr.count("\n") == 1
         assert "Traceback" not in proc.stderr
+
+
+def test_disable_takes_only_known_optimisations(capsys, source):
+    status, _, err = run(capsys, "check", "--disable", "sleep_set", str(source))
+    assert status == 2 and "unknown optimisation 'sleep_set'" in err and "sleep_sets" in err
+
+
+def test_the_optimisations_listed_are_those_the_code_switches():
+    import re
+
+    names = set()
+    for path in (ROOT / "analysis").rglob("*.py"):
+        names |= set(re.findall(r'(?:\bon|\.enabled)\("([a-z_]+)"\)', path.read_text()))
+    assert names == set(engine.OPTIMISATIONS)

@@ -5,6 +5,8 @@ runs, options can be added to a node later, and the engine's per-run records
 
 from __future__ import annotations
 
+import pytest
+
 from analysis.check import Options
 from analysis.explore.explorer import Explorer
 from analysis.explore.reduction import Baseline
@@ -152,12 +154,6 @@ def test_max_runs_stops_with_a_reason():
     assert res.stop is Reason.MAX_RUNS and res.stats.runs == 3
 
 
-def test_unknown_modes_fall_back_to_baseline_and_say_so():
-    p = program("reorder.c")
-    res = Explorer(p, Options(mode="no-such-mode"), p.assertions()[0]).run()
-    assert res.mode == "baseline" and res.stats.full_runs == 20
-
-
 def test_solver_layers_off_change_counts_not_results():
     p = program("heap.c")
     off = Options(mode="baseline", optimisations=(("solver_cache", False), ("solver_independence", False),
@@ -168,3 +164,11 @@ def test_solver_layers_off_change_counts_not_results():
     assert [f.message for f in a.findings] == [f.message for f in b.findings]
     assert a.stats.counter("solver_cache_hits") > 0 and b.stats.counter("solver_cache_hits") == 0
     assert b.stats.solver_calls > a.stats.solver_calls
+
+
+def test_an_unknown_mode_is_an_error_not_baseline():
+    # a mode nobody registered (a typo, a module that failed to import) must
+    # not quietly explore as baseline
+    p = program("reorder.c")
+    with pytest.raises(ValueError, match="unknown mode 'dpor-agg'"):
+        Explorer(p, Options(mode="dpor-agg"), p.assertions()[0])
