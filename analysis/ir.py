@@ -525,6 +525,17 @@ RWLOCK_OPS = frozenset({Op.RWLOCK_INIT, Op.RWLOCK_DESTROY, Op.RWLOCK_RDLOCK, Op.
                         Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK, Op.RWLOCK_UNLOCK})
 SYNC_OPS = SYNC_OPS | SEM_OPS | RWLOCK_OPS | {Op.ONCE, Op.ONCE_DONE}
 
+# where a timed wait has its deadline: the waits that may give up have one
+# argument more than the plain ones (see the comments of Op)
+_DEADLINE_AT = {Op.COND_WAIT: 2, Op.SEM_WAIT: 1, Op.MUTEX_LOCK: 1, Op.RWLOCK_RDLOCK: 1, Op.RWLOCK_WRLOCK: 1}
+
+
+def has_deadline(i: "Intrinsic") -> bool:
+    """Is ``i`` a timed wait (pthread_cond_timedwait, sem_timedwait, a timed
+    lock), which may give up instead of waiting?"""
+    k = _DEADLINE_AT.get(i.op)
+    return k is not None and len(i.args) > k
+
 
 class AssertKind(enum.Enum):
     ASSERT = "assert"  # assert(c), __assert_fail, __VERIFIER_assert(c)

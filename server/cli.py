@@ -402,7 +402,7 @@ def build_flags(args: argparse.Namespace, path: str):
     for kind, value in getattr(args, "macros", []):
         line += [f"-{kind}", value]
     for f in getattr(args, "forced_includes", []):
-        line += ["-include", os.path.abspath(f)]
+        line += ["-include", f]
     return base.merged(parse_args(line, os.getcwd(), "command line" if line else ""))
 
 

@@ -157,7 +157,7 @@ class ContextHooks:
         settle_lock(E, st, a)
 
     def settle_rwlock(self, E, st, a) -> None:
-        settle_rwlock(E, st, a)
+        settle_rwlock(st, a)
 
     def lock_initialised(self, st, a) -> None:
         if st.ctx is not None:

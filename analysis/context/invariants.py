@@ -142,24 +142,19 @@ def settle_lock(E, st, a: int) -> None:
     st.ctx = replace(st.ctx, settled=st.ctx.settled | {a})
 
 
-def settle_rwlock(E, st, a: int) -> None:
+def settle_rwlock(st, a: int) -> None:
     """Decide who holds the rwlock at concrete address ``a`` for writing, if
-    nobody did yet: the one context thread that must hold it (its lockset
-    has it, at an address equal to ``a``). Otherwise it starts free, an
-    over-approximation: read locks are not in the locksets, and a lock held
-    on some paths only is left free. Never forks."""
+    nobody did yet: the context thread that must hold it, which the initial
+    state records among the mutex owners (it does not know which lock is an
+    rwlock). Otherwise it starts free, an over-approximation: read locks are
+    not in the locksets, and a lock held on some paths only, or at an
+    address the analysis cannot fix, is left free. Never forks."""
     ctx = st.ctx
     if ctx is None or a in ctx.settled:
         return
-    owner = st.locks.pop(a, None)  # the initial state puts a lock a thread must hold among the mutexes
+    owner = st.locks.pop(a, None)
     if owner is not None and a not in st.rwlocks:
         st.rwlocks[a] = (owner, ())
-    elif a not in st.rwlocks:
-        writers = {f.tid for f in ctx.lock_facts
-                   if f.must and f.value is not None and st.threads[f.tid].status != "ended"
-                   and E.V.eq(f.value, a, E.ptr_bits) is True}
-        if len(writers) == 1:
-            st.rwlocks[a] = (writers.pop(), ())
     st.ctx = replace(ctx, settled=ctx.settled | {a})
 
 

@@ -487,14 +487,14 @@ class Walker:
 
         if op in (Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK):
             # a trylock, or a timed lock (a deadline argument), may not take it
-            certain = op is Op.MUTEX_LOCK and len(i.args) == 1
+            certain = op is Op.MUTEX_LOCK and not ir.has_deadline(i)
             out.locks = env.locks.lock(_lock_term(arg[0]), certain)
             result(Const(0, i.dst.type) if certain and i.dst is not None else None, "trylock")
         elif op in (Op.RWLOCK_WRLOCK, Op.RWLOCK_TRYWRLOCK):
             # a write lock excludes everyone, as a mutex does; read locks are
             # shared and stay out of the locksets (they protect nothing
             # from another reader)
-            out.locks = env.locks.lock(_lock_term(arg[0]), op is Op.RWLOCK_WRLOCK and len(i.args) == 1)
+            out.locks = env.locks.lock(_lock_term(arg[0]), op is Op.RWLOCK_WRLOCK and not ir.has_deadline(i))
             result(label="wrlock")
         elif op is Op.RWLOCK_UNLOCK:
             out.locks = env.locks.unlock(_lock_term(arg[0]))
@@ -538,7 +538,7 @@ class Walker:
             result()
         elif op in (Op.ASSERT, Op.ASSUME, Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.MUTEX_INIT, Op.MUTEX_DESTROY,
                     Op.COND_INIT, Op.COND_DESTROY, Op.COND_SIGNAL, Op.COND_BROADCAST, Op.BARRIER_DESTROY,
-                    Op.COND_WAIT) and not (op is Op.COND_WAIT and len(i.args) > 2):  # a timed wait may time out
+                    Op.COND_WAIT) and not ir.has_deadline(i):  # a timed wait may time out
             result(Const(0, i.dst.type) if i.dst is not None else None)
         elif op is Op.THREAD_SELF:
             result(label="self")

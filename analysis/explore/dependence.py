@@ -59,6 +59,7 @@ _FAMILY = {op: name for name, ops in _FAMILIES.items() for op in ops}
 _LOOK_OPS = frozenset({"mutex_trylock", "sem_trywait", "sem_getvalue", "rwlock_tryrdlock", "rwlock_trywrlock"})
 # operations that block while the object is taken; blocked, they only looked
 _ACQUIRE_OPS = frozenset({"mutex_lock", "sem_wait", "rwlock_rdlock", "rwlock_wrlock", "once"})
+_SETUP_OPS = frozenset({"mutex_init", "mutex_destroy", "rwlock_init", "rwlock_destroy"})
 # what a look may become when a reversal runs it first
 _MOVED = {"mutex_trylock": "mutex_lock", "sem_trywait": "sem_wait",
           "rwlock_tryrdlock": "rwlock_rdlock", "rwlock_trywrlock": "rwlock_wrlock"}
@@ -218,9 +219,7 @@ class Dependence:
                     continue
                 if (_looks(op1, b1) and _looks(op2, b2)) or _both_read(op1, b1, op2, b2):
                     continue  # they commute
-                if f1 == "mutex" and not _mutex_race(op1, b1, op2, b2):
-                    continue
-                if f1 == "rwlock" and not _rwlock_race(op1, op2):
+                if f1 in ("mutex", "rwlock") and not _lock_race(op1, op2):
                     continue
                 return True
         return self._memory(earlier, later)
@@ -237,36 +236,16 @@ def _both_read(op1: str, b1: bool, op2: str, b2: bool) -> bool:
     return op1 == op2 == "rwlock_rdlock" and not b1 and not b2
 
 
-def _rwlock_race(op1: str, op2: str) -> bool:
-    # as for mutexes, only operations enabled together may swap: two
-    # acquisitions (blocked attempts count), a failed try with anything, init
-    # and destroy with anything, and a read unlock with a read lock (both
-    # enabled while other readers hold it); an unlock that frees the lock
-    # and the lock waiting for it are never enabled together
-    if op1 in _LOOK_OPS or op2 in _LOOK_OPS:
-        return True
-    if op1 in ("rwlock_init", "rwlock_destroy") or op2 in ("rwlock_init", "rwlock_destroy"):
+def _lock_race(op1: str, op2: str) -> bool:
+    """May two dependent operations on one mutex or rwlock swap? Only ones
+    enabled together: two acquisitions (a blocked attempt counts as one), a
+    failed try (always enabled) with anything, init and destroy with
+    anything, and a read unlock with a read lock (both enabled while other
+    readers hold it). An unlock that frees the lock and the lock waiting for
+    it are never enabled together; nor is a recursive relock with another
+    thread's lock."""
+    if op1 in _LOOK_OPS or op2 in _LOOK_OPS or op1 in _SETUP_OPS or op2 in _SETUP_OPS:
         return True
     if {op1, op2} == {"rwlock_rdunlock", "rwlock_rdlock"}:
         return True
     return op1 in _ACQUIRE_OPS and op2 in _ACQUIRE_OPS
-
-
-def _acquires(op: str, blocked: bool) -> bool:
-    # a successful trylock is noted as mutex_lock, a blocked lock attempt too
-    return op == "mutex_lock"
-
-
-def _mutex_race(op1: str, b1: bool, op2: str, b2: bool) -> bool:
-    # a failed trylock (noted as mutex_trylock) is always enabled: it races with
-    # every other operation; init/destroy race with everything; otherwise only
-    # two acquisitions (a blocked attempt counts as one) may swap
-    if _looks(op1, b1) and _looks(op2, b2):
-        return False
-    busy1 = op1 == "mutex_trylock"
-    busy2 = op2 == "mutex_trylock"
-    if busy1 or busy2:
-        return True
-    if op1 in ("mutex_init", "mutex_destroy") or op2 in ("mutex_init", "mutex_destroy"):
-        return True
-    return _acquires(op1, b1) and _acquires(op2, b2)

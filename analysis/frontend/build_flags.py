@@ -21,6 +21,7 @@ import json
 import os
 import shlex
 from dataclasses import dataclass
+from functools import lru_cache
 
 # <name.h> headers distaff does not read (see the module docstring)
 SYSTEM_HEADERS = frozenset("""
@@ -120,6 +121,20 @@ def find_compile_commands(path: str) -> str | None:
         d = parent
 
 
+@lru_cache(maxsize=8)
+def _entries(database: str, mtime_ns: int) -> tuple:
+    """The entries of a database, read once per version of the file (the
+    language server asks on every edit)."""
+    try:
+        with open(database, encoding="utf-8") as fh:
+            entries = json.load(fh)
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{database}: {e}") from None
+    if not isinstance(entries, list):
+        raise ValueError(f"{database}: not a list of compile commands")
+    return tuple(entries)
+
+
 def flags_for(path: str, database: str | None = None) -> BuildFlags | None:
     """The flags of ``path``'s entry in ``database`` (default: the nearest
     one, :func:`find_compile_commands`), or None when there is no database or
@@ -129,12 +144,9 @@ def flags_for(path: str, database: str | None = None) -> BuildFlags | None:
     if database is None:
         return None
     try:
-        with open(database, encoding="utf-8") as fh:
-            entries = json.load(fh)
-    except (OSError, json.JSONDecodeError) as e:
+        entries = _entries(database, os.stat(database).st_mtime_ns)
+    except OSError as e:
         raise ValueError(f"{database}: {e}") from None
-    if not isinstance(entries, list):
-        raise ValueError(f"{database}: not a list of compile commands")
     want = os.path.realpath(path)
     for k, entry in enumerate(entries):
         if not isinstance(entry, dict) or "file" not in entry:

@@ -69,9 +69,9 @@ class AtomicLowering:
             self.u.unsupported(node, f"{name} on a pointer")
             return self.nondet(t, node, "unsupported")
         operands = values[1:need]
-        self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), span, Kind.GLOBAL, name=name))
+        self.atomic_bracket(Op.ATOMIC_BEGIN, span, name)
         result = self.atomic_body(b, p, t, operands, node)
-        self.emit(Intrinsic(Op.ATOMIC_END, None, (), span, Kind.GLOBAL, name=name))
+        self.atomic_bracket(Op.ATOMIC_END, span, name)
         return result
 
     def atomic_body(self, b: AtomicBuiltin, p: Expr, t, operands: list[Expr], node: ts.Node) -> Expr:
@@ -112,6 +112,10 @@ class AtomicLowering:
         if form == "cmpxchg":
             self.emit(Store(cast(e_addr, self.ptr(t)), self.materialise(Ite(ok, expected, old, t), node), t, span))
         return old if form == "val_cas" else ok
+
+    def atomic_bracket(self, op: Op, span, name: str) -> None:
+        """The ATOMIC_BEGIN or ATOMIC_END (``op``) around ``name``'s atomic step."""
+        self.emit(Intrinsic(op, None, (), span, Kind.GLOBAL, name=name))
 
     def atomic_lvalue(self, node: ts.Node) -> bool:
         """Is ``node`` an lvalue of an ``_Atomic`` object: an atomic variable,

@@ -124,10 +124,10 @@ class CallLowering:
         callee = Addr(name, ObjKind.FUNCTION, self.ptr(ft))
         atomic = name.startswith(ATOMIC_PREFIX)
         if atomic:
-            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), span, kind=Kind.GLOBAL, name=name))
+            self.atomic_bracket(Op.ATOMIC_BEGIN, span, name)
         self.emit(Call(dst, callee, tuple(values), span))
         if atomic:
-            self.emit(Intrinsic(Op.ATOMIC_END, None, (), span, kind=Kind.GLOBAL, name=name))
+            self.atomic_bracket(Op.ATOMIC_END, span, name)
         if dst is not None and isinstance(sym, FuncSym) and sym.is_float:
             return self.nondet(ft.ret, node, "float")
         return dst if dst is not None else Const(0, INT)

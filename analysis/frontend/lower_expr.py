@@ -599,11 +599,11 @@ class ExprLowering:
             self.record_flow(lnode, rnode)
         elif self.atomic_lvalue(lnode):  # one atomic read-modify-write, the operand first
             r = self.rvalue(rnode)
-            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
+            self.atomic_bracket(Op.ATOMIC_BEGIN, self.span(node), "_Atomic")
             old = self.load(loc, lnode)
             v = self.materialise(self.conv(self.arith(op[:-1], old, r, node), loc.type), node)
             res = self.store(loc, v, node)
-            self.emit(Intrinsic(Op.ATOMIC_END, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
+            self.atomic_bracket(Op.ATOMIC_END, self.span(node), "_Atomic")
             return res
         else:
             old = self.load(loc, lnode)
@@ -679,7 +679,7 @@ class ExprLowering:
             return Const(0, INT)
         atomic = self.atomic_lvalue(arg)
         if atomic:  # an _Atomic object: one atomic read-modify-write
-            self.emit(Intrinsic(Op.ATOMIC_BEGIN, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
+            self.atomic_bracket(Op.ATOMIC_BEGIN, self.span(node), "_Atomic")
         old = self.load(loc, arg)
         if not prefix and used and isinstance(loc, RegLoc):
             old = self.materialise_copy(old, node)
@@ -690,7 +690,7 @@ class ExprLowering:
             new = self.materialise(self.conv(new, loc.type), node)
         res = self.store(loc, self.conv(new, loc.type), node)
         if atomic:
-            self.emit(Intrinsic(Op.ATOMIC_END, None, (), self.span(node), Kind.GLOBAL, name="_Atomic"))
+            self.atomic_bracket(Op.ATOMIC_END, self.span(node), "_Atomic")
         return old if not prefix else res
 
     def materialise_copy(self, e: Expr, node: ts.Node) -> Expr:

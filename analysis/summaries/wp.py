@@ -50,7 +50,7 @@ from analysis.symex.engine import EBUSY, bits_of, is_signed
 from analysis.symex.libc import writes_memory
 from analysis.symex.state import State, cons_list
 
-_MUTEX_COND_BARRIER = frozenset({
+_SYNC_OBJECT_OPS = frozenset({
     Op.MUTEX_INIT, Op.MUTEX_DESTROY, Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK,
     Op.COND_INIT, Op.COND_DESTROY, Op.COND_SIGNAL, Op.COND_BROADCAST,
     Op.BARRIER_INIT, Op.BARRIER_DESTROY, Op.BARRIER_WAIT,
@@ -379,7 +379,7 @@ class WeakestPreconditions:
                     extra = (new, value(i.args[0]), rf)
                 elif op is Op.THREAD_JOIN:
                     extra = value(i.args[0])
-                elif op in _MUTEX_COND_BARRIER:
+                elif op in _SYNC_OBJECT_OPS:
                     extra = tuple(value(a) for a in i.args)
                 if i.dst is not None:
                     v = eff.value if eff.value is not None else 0
@@ -538,7 +538,7 @@ class WeakestPreconditions:
             if dst is not None:
                 phi = self._subst(phi, [(dst, 0)])
             return V.and_(*translate.conds(checks), guard, phi)
-        if op in _MUTEX_COND_BARRIER or op is Op.COND_WAIT:
+        if op in _SYNC_OBJECT_OPS or op is Op.COND_WAIT:
             guards = []
             if op is not Op.COND_WAIT:
                 for k, a in enumerate(i.args):

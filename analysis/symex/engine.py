@@ -534,12 +534,9 @@ class Engine:
         re-acquisition after a condition wait, which waits for good)?"""
         f = t.frames[-1]
         i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
-        if type(i) is not Intrinsic:
+        if type(i) is not Intrinsic or not ir.has_deadline(i):
             return False
-        if i.op is Op.COND_WAIT:
-            queue = next((a for a, tid in st.wq if tid == t.tid), None)
-            return len(i.args) > 2 and queue != t.phase_arg
-        return len(i.args) > 1 and i.op in (Op.SEM_WAIT, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK, Op.MUTEX_LOCK)
+        return i.op is not Op.COND_WAIT or next((a for a, tid in st.wq if tid == t.tid), None) != t.phase_arg
 
     def _park_blocked(self, st: State) -> None:
         """Put on the wait queue every enabled thread whose next operation would
@@ -569,7 +566,7 @@ class Engine:
         if type(i) is not Intrinsic:
             return None
         op = i.op
-        if (op is Op.MUTEX_LOCK and len(i.args) == 1) or (op is Op.COND_WAIT and t.phase == "cond"):
+        if (op is Op.MUTEX_LOCK and not ir.has_deadline(i)) or (op is Op.COND_WAIT and t.phase == "cond"):
             a = t.phase_arg if op is Op.COND_WAIT else self.peek(st, t.tid, i.args[0])
             if isinstance(a, int) and a in st.locks and st.locks[a] != t.tid:  # its own: a relock
                 from analysis.symex.trace import lvalue

@@ -387,7 +387,7 @@ def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.add_step(tid, i.span, f"lock {name}")
         _next(E, st, tid, i, 0)
         return
-    if _gives_up(E, st, i, 1):  # a timed lock
+    if _gives_up(E, st, i):  # a timed lock
         _note(st, Op.MUTEX_TRYLOCK.value, a)  # looked and left it as it was
         st.add_step(tid, i.span, f"timedlock {name}: timed out (held by {st.threads[owner].name})")
         _next(E, st, tid, i, _timed_out(i))
@@ -447,11 +447,11 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if st.locks.get(m) != tid:
         raise LeafReached(Leaf(LeafKind.ERROR, "pthread_cond_wait on a mutex this thread does not hold",
                                i.span, tid))
-    spurious = timed_out = _gives_up(E, st, i, 2)  # a timed wait that gives up wakes at once
+    spurious = timed_out = _gives_up(E, st, i)  # a timed wait that gives up wakes at once
     if not spurious and E.spurious_wakeups and not t.spurious:
         # woken at once without a signal; when it re-acquires the mutex is up
         # to the schedule, so this covers a spurious wake-up at any time
-        spurious = E.fork(st, lambda: [Option(True, False), Option(True, True)]).payload
+        spurious = _either(E, st)
     chosen = notify_all(E, st, m)
     del st.locks[m]
     woken = wake(st, chosen)
@@ -543,12 +543,15 @@ def _barrier_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 # timed waits, semaphores, reader-writer locks
 
 
-def _gives_up(E: Engine, st: State, i: ir.Intrinsic, deadline_at: int) -> bool:
-    """A wait that would block: with a deadline (argument ``deadline_at``)
-    it may also give up now (forks); without one it never does."""
-    if len(i.args) <= deadline_at:
-        return False
+def _either(E: Engine, st: State) -> bool:
+    """Fork into both ways of a choice no value decides (False first)."""
     return E.fork(st, lambda: [Option(True, False), Option(True, True)]).payload
+
+
+def _gives_up(E: Engine, st: State, i: ir.Intrinsic) -> bool:
+    """A wait that would block: with a deadline it may also give up now
+    (forks); without one it never does."""
+    return ir.has_deadline(i) and _either(E, st)
 
 
 def _sem_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
@@ -580,7 +583,7 @@ def _sem_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.add_step(tid, i.span, f"sem_wait {name} ({v} -> {v - 1})")
         _next(E, st, tid, i, 0)
         return
-    if i.op is Op.SEM_TRYWAIT or _gives_up(E, st, i, 1):
+    if i.op is Op.SEM_TRYWAIT or _gives_up(E, st, i):
         _note(st, Op.SEM_TRYWAIT.value, a)  # looked and left it as it was
         verb = "sem_trywait" if i.op is Op.SEM_TRYWAIT else "sem_timedwait"
         st.add_step(tid, i.span, f"{verb} {name}: " + ("busy" if i.op is Op.SEM_TRYWAIT else "timed out"))
@@ -650,10 +653,10 @@ def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.add_step(tid, i.span, f"{verb} {name}")
         _next(E, st, tid, i, 0)
         return
-    holder = st.threads[writer].name if writer is not None else f"read by {_names(st, sorted(set(readers)))}"
-    held = f"held by {holder}" if writer is not None else holder
+    held = f"held by {st.threads[writer].name}" if writer is not None \
+        else f"read by {_names(st, sorted(set(readers)))}"
     tried = i.op in (Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK)
-    if tried or _gives_up(E, st, i, 1):
+    if tried or _gives_up(E, st, i):
         _note(st, Op.RWLOCK_TRYRDLOCK.value if read else Op.RWLOCK_TRYWRLOCK.value, a)  # only looked
         st.add_step(tid, i.span, f"{'try' if tried else 'timed '}{verb} {name}: "
                     + ("busy" if tried else "timed out") + f" ({held})")
