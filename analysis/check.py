@@ -75,7 +75,7 @@ from typing import Iterator
 
 from analysis import ir
 from analysis.ir import DataModel
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status
 from analysis.symex.unmodelled import library_dependences, phrase
 
 MODES = ("baseline", "dpor", "dpor-ag")
@@ -87,7 +87,7 @@ UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 OPTIMISATIONS = frozenset({
     "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts",  # engine, check
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
-    "sleep_sets", "wakeup_trees", "dpor_order",  # DPOR
+    "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index",  # DPOR
     "summaries", "rvar_wvar", "slicing",  # assertion-guided reduction
 })
 
@@ -230,6 +230,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     bounds = deepening_bounds(options.unwind) if options.enabled("deepening") else [options.unwind]
     start = time.monotonic()
     finished, findings, runs_before = None, [], 0
+    work = Stats()  # the engine's work in the passes before the last
     for k in bounds:
         timeout = options.timeout_s
         if timeout is not None:
@@ -245,10 +246,18 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             break
         finished = last
         runs_before += ex.stats.runs
+        work = work + ex.stats
     if options.enabled("deepening"):
         extra = (("deepening_passes", bounds.index(last.unwind) + 1), ("deepening_runs", runs_before))
-        last.result.stats = replace(last.result.stats, time_s=round(time.monotonic() - start, 6),
-                                    counters=tuple(sorted(last.result.stats.counters + extra)))
+        s = last.result.stats
+        # runs are the last pass's (deepening_runs has the others'); the
+        # engine's work and the time are every pass's
+        last.result.stats = replace(s, time_s=round(time.monotonic() - start, 6),
+                                    counters=tuple(sorted(s.counters + extra)),
+                                    steps=s.steps + work.steps, events=s.events + work.events,
+                                    static_time_s=round(s.static_time_s + work.static_time_s, 6),
+                                    solver_calls=s.solver_calls + work.solver_calls,
+                                    solver_time_s=round(s.solver_time_s + work.solver_time_s, 6))
     return finished, last, findings
 
 

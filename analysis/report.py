@@ -46,7 +46,11 @@ class Stats:
     """Counters of one check (DESIGN.md "A run, and what the statistics count").
 
     ``runs = full_runs + pruned_runs``. ``counters`` holds the optimisations'
-    own counts (cache hits, independence splits, sleep-set blocks, ...)."""
+    own counts (cache hits, independence splits, sleep-set blocks, ...).
+    ``steps`` and ``events`` measure the engine's work: instructions run, and
+    the visible operations among them that partial order reduction sees;
+    :meth:`rate` divides by the exploration time (``time_s`` less
+    ``static_time_s``), :meth:`share` by the whole."""
 
     runs: int = 0
     full_runs: int = 0
@@ -56,6 +60,22 @@ class Stats:
     solver_time_s: float = 0.0
     time_s: float = 0.0
     counters: tuple[tuple[str, int], ...] = ()
+    steps: int = 0  # instructions the engine executed
+    events: int = 0  # visible operations (scheduling steps) among them
+    static_time_s: float = 0.0  # of time_s: the static analyses and the initial state before exploring
+
+    @property
+    def explore_time_s(self) -> float:
+        return max(0.0, self.time_s - self.static_time_s)
+
+    def rate(self, count: int) -> float:
+        """``count`` per second of exploration (0 when none was timed)."""
+        t = self.explore_time_s
+        return count / t if t > 0 else 0.0
+
+    def share(self, seconds: float) -> float:
+        """``seconds`` as a fraction of the whole time."""
+        return seconds / self.time_s if self.time_s > 0 else 0.0
 
     def counter(self, name: str) -> int:
         return dict(self.counters).get(name, 0)
@@ -73,6 +93,9 @@ class Stats:
             solver_time_s=self.solver_time_s + other.solver_time_s,
             time_s=self.time_s + other.time_s,
             counters=tuple(sorted(merged.items())),
+            steps=self.steps + other.steps,
+            events=self.events + other.events,
+            static_time_s=self.static_time_s + other.static_time_s,
         )
 
 

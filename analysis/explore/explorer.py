@@ -111,14 +111,19 @@ class Explorer:
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
         if self.races is not None:
             E.access_note = self.races.note
+        s0 = time.monotonic()
         self.reduction.start(self)
+        self.static_s = time.monotonic() - s0
         stop_watch = threading.Event()
         watcher = None
         if self.deadline is not None or self.cancel is not None:
             watcher = threading.Thread(target=self._watch, args=(stop_watch,), daemon=True)
             watcher.start()
         try:
-            self._loop(self._initial_state())
+            s0 = time.monotonic()
+            state = self._initial_state()
+            self.static_s += time.monotonic() - s0
+            self._loop(state)
         except BudgetExpired as e:
             self._stopped(Reason.CANCELLED if e.args[0] == "cancelled" else Reason.TIMEOUT)
         except MaxRunsReached:
@@ -157,6 +162,9 @@ class Explorer:
             solver_time_s=round(self.sstats.time_s, 6),
             time_s=round(time.monotonic() - t0, 6),
             counters=tuple(sorted(counters.items())),
+            steps=E.steps,
+            events=E.events,
+            static_time_s=round(self.static_s, 6),
         )
         return r
 

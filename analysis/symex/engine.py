@@ -154,7 +154,8 @@ class Engine:
         # thread's copy starts from (see _thread_copy)
         self.thread_locals = frozenset(g.name for g in program.globals if g.thread_local)
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
-        self._ticks = 0  # instructions run; the budget is polled every 16
+        self.steps = 0  # instructions run; the budget is polled every 16
+        self.events = 0  # visible operations finished
 
     # ==================================================================
     # initial states
@@ -491,6 +492,7 @@ class Engine:
         st.events = (ev, st.events)
         st.event_count += 1
         st.event = None
+        self.events += 1
         if self.observer is not None:
             self.observer(ev, st)
 
@@ -634,8 +636,8 @@ class Engine:
             if visible and st.seen_global and t.atomic == 0:
                 self._end_block(st)
                 return
-            self._ticks += 1
-            if not self._ticks & 15:
+            self.steps += 1
+            if not self.steps & 15:
                 budget.poll()
             if visible and st.event is not None and not st.seen_global:
                 st.event.func, st.event.pc = f.func.name, f.pc
