@@ -52,6 +52,9 @@ _FAMILIES = {
     "rwlock": ("rwlock_init", "rwlock_destroy", "rwlock_rdlock", "rwlock_wrlock", "rwlock_tryrdlock",
                "rwlock_trywrlock", "rwlock_rdunlock", "rwlock_wrunlock"),
 }
+# bytes per memory block of a conflict key
+BLOCK = 8
+
 _FAMILY = {op: name for name, ops in _FAMILIES.items() for op in ops}
 
 # operations that leave their object as it was: a failed try, a timed wait
@@ -180,6 +183,50 @@ class Dependence:
                     return True
         return False
 
+    # ------------------------------------------------------------------ conflict keys
+
+    def conflict_keys(self, fp: Footprint):
+        """``(register, query)``: the keys a step with footprint ``fp`` is
+        filed under, and the keys under which every step that may be
+        dependent with ``fp`` is filed (:class:`analysis.explore.steplog.StepLog`);
+        None when ``fp`` may conflict with anything. Memory is keyed by
+        ``BLOCK``-byte blocks of an object when the offset is concrete, by the
+        whole object when it is not; synchronization by family and object;
+        threads by id (a step is filed under its own thread, ``T``, and the
+        threads it creates or joins, ``t``; it asks for the steps that created
+        or joined its thread and the steps of the threads it creates or joins)."""
+        if fp.unknown or fp.exit:
+            return None
+        others = fp.creates + fp.joins
+        reg = [("T", fp.tid)] + [("t", c) for c in others]
+        qry = [("t", fp.tid)] + [("T", c) for c in others]
+        for op, o, _ in fp.syncs:
+            f = family(op)
+            if f is not None:
+                if not isinstance(o, int):
+                    return None
+                reg.append(("s", f, o))
+                qry.append(("s", f, o))
+        off_bits = self.L.off_bits
+        last_off = (1 << off_bits) - 1
+        for a, n in fp.reads + fp.writes:
+            oid, off = self._parts(a)
+            if not isinstance(oid, int):
+                return None
+            end = off + max(n, 1) - 1 if isinstance(off, int) else None
+            if end is not None and end > last_off:
+                return None  # runs past its object: leave it to the full scan
+            if end is not None and end // BLOCK - off // BLOCK < 64:
+                reg.append(("O", oid))
+                qry.append(("M", oid))
+                for b in range(off // BLOCK, end // BLOCK + 1):
+                    reg.append(("m", oid, b))
+                    qry.append(("m", oid, b))
+            else:  # a symbolic offset (or a large copy): the whole object
+                reg += [("O", oid), ("M", oid)]
+                qry.append(("O", oid))
+        return tuple(dict.fromkeys(reg)), tuple(dict.fromkeys(qry))
+
     # ------------------------------------------------------------------ dependence
 
     def dependent(self, x: Footprint, y: Footprint) -> bool:
@@ -223,6 +270,16 @@ class Dependence:
                     continue
                 return True
         return self._memory(earlier, later)
+
+
+def only_looks(fp: Footprint) -> bool:
+    """Did the step only look at synchronization objects (an attempt that
+    blocked, a try that failed), touching no memory? Such a step changes
+    nothing a later step of another thread could see: it is dependent with
+    an unlock (the unlock decides whether it blocks), but orders nothing
+    after it."""
+    return bool(fp.syncs) and not (fp.reads or fp.writes or fp.creates or fp.joins or fp.exit or fp.unknown) \
+        and all(_looks(op, b) for op, _, b in fp.syncs)
 
 
 def _looks(op: str, blocked: bool) -> bool:

@@ -33,10 +33,12 @@ it counts as dependent with everything).
 Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
 sets -- only the first initial of a reversing sequence is added),
-``dpor_order`` (off: a node with a free choice takes its lowest thread).
+``dpor_order`` (off: a node with a free choice takes its lowest thread),
+``dpor_step_index`` (off: each event is compared with every earlier event of
+the run, not only those sharing a conflict key, :mod:`analysis.explore.steplog`).
 Counted:
 ``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``,
-``dpor_wakeup_skipped``.
+``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with).
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ from dataclasses import dataclass
 
 from analysis import ir
 from analysis.explore import vclock
-from analysis.explore.dependence import Dependence, Footprint, footprint_of, moved_first
+from analysis.explore.dependence import Dependence, Footprint, footprint_of, moved_first, only_looks
 from analysis.explore.reduction import Node, Reduction
+from analysis.explore.steplog import StepLog
 from analysis.explore.wakeup import WakeupNode, copy_tree, insert
 from analysis.ir import Op
 from analysis.symex.pivots import Leaf, LeafKind, PivotKind
@@ -205,7 +208,8 @@ class Dpor(Reduction):
         self.use_sleep = on("sleep_sets")
         self.use_wakeup = on("wakeup_trees")
         self.use_order = on("dpor_order")
-        self.steps: list[Step] = []
+        self.use_index = on("dpor_step_index")
+        self.steps = StepLog(lambda fp: None)  # keyed once the layout is known (start)
         self.origin: list[Node] = []
         self.pending: tuple | None = None  # (event index, sleep, wakeup subtree) for the next node
         self.n: dict[str, int] = {}
@@ -216,6 +220,7 @@ class Dpor(Reduction):
         self.L = E.L
         self.V = E.V
         self.dep = Dependence(E.L, E.V)
+        self.steps = StepLog(self.dep.conflict_keys)
 
     def count(self, name: str, k: int = 1) -> None:
         self.n[name] = self.n.get(name, 0) + k
@@ -229,7 +234,7 @@ class Dpor(Reduction):
     # ------------------------------------------------------------------ the run
 
     def _truncate(self, k: int) -> None:
-        del self.steps[k:]
+        self.steps.truncate(k)
         del self.origin[k + 1:]
         self.pending = None
 
@@ -237,7 +242,7 @@ class Dpor(Reduction):
         if node.kind is not PivotKind.INTERLEAVE:
             return list(node.options)
         k = node.event_index
-        del self.steps[k:]
+        self.steps.truncate(k)
         del self.origin[k:]
         self.origin.append(node)
         sleep, wut = {}, []
@@ -311,45 +316,52 @@ class Dpor(Reduction):
 
     def on_event(self, event, state: State) -> None:
         k = event.index
-        if k != len(self.steps):
-            del self.steps[k:]
+        steps = self.steps
+        if k != len(steps):
+            steps.truncate(k)
         if k >= len(self.origin):
             return  # no node before this event (cannot happen with pivot_on_single)
         N = self.origin[k]
         tid = event.tid
         fp = footprint_of(event, state.ended)
-        steps = self.steps
-        last = None
-        for s in reversed(steps):
-            if s.tid == tid:
-                last = s
-                break
+        last = steps.last_of(tid)
         base: tuple = ()
         sbase: tuple = ()
         seq = 1
         if last is not None:
             base, sbase, seq = last.clock, last.sclock, last.seq + 1
         else:
-            for s in steps:
+            for j in steps.filed(("t", tid)):
+                s = steps[j]
                 if tid in s.fp.creates:
                     base, sbase = s.clock, s.sclock
                     break
         start = last.index + 1 if last is not None else 0
-        for s in steps[start:]:
-            if tid in s.wakes:
-                base = vclock.join(base, s.clock)
-                if any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
-                    # which signal woke a condition waiter depends on the
-                    # schedule; that a barrier round ended first does not
-                    sbase = vclock.join(sbase, s.sclock)
+        for j in steps.woke(tid):
+            if j < start:
+                continue
+            s = steps[j]
+            base = vclock.join(base, s.clock)
+            if any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
+                # which signal woke a condition waiter depends on the
+                # schedule; that a barrier round ended first does not
+                sbase = vclock.join(sbase, s.sclock)
         dep = self.dep
         clock, sclock = base, sbase
-        for s in steps:
+        # only steps sharing a conflict key with ``fp`` can be dependent with it
+        near = steps.candidates(fp) if self.use_index else range(k)
+        self.count("dpor_candidates", len(near))
+        for j in near:
+            s = steps[j]
             if s.tid == tid:
                 continue
             if s.tid in fp.joins:
                 sclock = vclock.join(sclock, s.sclock)
-            if not vclock.covers(clock, s.tid, s.seq) and dep.dependent(s.fp, fp):
+            # a step that only looked (a blocked attempt) orders nothing
+            # after it: through it, a write before the attempt would seem to
+            # happen before the unlock that lets the attempt through, and
+            # every later read of the unlocking thread, hiding their race
+            if not vclock.covers(clock, s.tid, s.seq) and dep.dependent(s.fp, fp) and not only_looks(s.fp):
                 clock = vclock.join(clock, s.clock)
         wakes = self._wakes(N.state, state, fp)
         if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
@@ -363,7 +375,8 @@ class Dpor(Reduction):
         step = Step(k, tid, seq, fp, clock, wakes, sclock)
         steps.append(step)
         acc = base
-        for s in reversed(steps[:k]):
+        for j in reversed(near):
+            s = steps[j]
             # an event ``acc`` covers happens before it, so its clock is
             # already in ``acc``: nothing to reverse, nothing to join
             if s.tid == tid or vclock.covers(acc, s.tid, s.seq) or not dep.race(s.fp, fp):

@@ -205,7 +205,7 @@ class AssertionGuided(Dpor):
                 entry = self.table.get(key)
                 entry.pruned += 1
                 self._note_prune(node)
-                del self.steps[k:]
+                self.steps.truncate(k)
                 del self.origin[k:]
                 skipped = self._skipped_races(node, entry.accesses)
                 self._pruned = (hit[0], hit[1], skipped)

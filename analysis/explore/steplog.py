@@ -1,0 +1,112 @@
+"""The events of the current run, indexed by what they touch.
+
+DPOR's ``on_event`` needs, for each new event, the earlier events it may be
+dependent with (to build its vector clock and to find its races). Scanning
+every earlier event makes a run quadratic in its length; most earlier events
+touch other objects. :class:`StepLog` keeps the steps in order and, per
+*conflict key*, the indices of the steps that carry it, so that
+:meth:`StepLog.candidates` returns a superset of the dependent steps in a
+time proportional to the steps that share a key with the new one.
+
+Conflict keys (:meth:`analysis.explore.dependence.Dependence.conflict_keys`)
+follow the dependence relation: a memory block of an object, a
+synchronization object, a thread (its own events, its creation and its
+join). A step whose footprint may conflict with anything (unknown, ending
+the process, an address whose object is symbolic) is a *wildcard*: a
+candidate for every later step, and every earlier step is a candidate for it.
+
+Truncation (backtracking to an earlier node) removes steps from the end,
+and each index list loses exactly its last entries, so it costs what it
+removes.
+"""
+
+from __future__ import annotations
+
+from heapq import merge
+
+WILD = "*"
+
+
+class StepLog:
+    """Steps of one run in order (``log[i].index == i``), with indices per
+    conflict key. ``keys_of(fp)`` returns ``(register, query)`` key tuples,
+    or None for a wildcard footprint."""
+
+    __slots__ = ("items", "_keys", "_index", "keys_of", "_by_thread")
+
+    def __init__(self, keys_of):
+        self.items: list = []
+        self._keys: list[tuple] = []  # per step: the keys it was filed under
+        self._index: dict = {}  # key -> ascending step indices
+        self._by_thread: dict[int, list[int]] = {}
+        self.keys_of = keys_of
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __reversed__(self):
+        return reversed(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def append(self, step) -> None:
+        i = len(self.items)
+        self.items.append(step)
+        keys = self.keys_of(step.fp)
+        filed = [WILD] if keys is None else list(keys[0])
+        filed += [("w", t) for t in step.wakes]
+        for key in filed:
+            self._index.setdefault(key, []).append(i)
+        self._keys.append(tuple(filed))
+        self._by_thread.setdefault(step.tid, []).append(i)
+
+    def truncate(self, k: int) -> None:
+        """Drop the steps from index ``k`` on."""
+        items = self.items
+        while len(items) > k:
+            for key in self._keys.pop():
+                self._index[key].pop()
+            self._by_thread[items.pop().tid].pop()
+
+    def last_of(self, tid: int):
+        """The latest step of thread ``tid``, or None."""
+        seen = self._by_thread.get(tid)
+        return self.items[seen[-1]] if seen else None
+
+    def filed(self, key) -> list[int]:
+        """Ascending indices of the steps filed under ``key`` (do not modify)."""
+        return self._index.get(key, ())
+
+    def woke(self, tid: int) -> list[int]:
+        """Ascending indices of the steps that woke thread ``tid``."""
+        return self._index.get(("w", tid), ())
+
+    def candidates(self, fp) -> list[int]:
+        """Ascending indices of the steps that may be dependent with a new
+        step of footprint ``fp`` (a superset: callers still ask
+        :meth:`Dependence.dependent`)."""
+        keys = self.keys_of(fp)
+        if keys is None:
+            return range(len(self.items))
+        index = self._index
+        lists = [index[k] for k in keys[1] if k in index]
+        wild = index.get(WILD)
+        if wild:
+            lists.append(wild)
+        if not lists:
+            return ()
+        if len(lists) == 1:
+            return lists[0]
+        out, prev = [], -1
+        for i in merge(*lists):
+            if i != prev:
+                out.append(i)
+                prev = i
+        return out
