@@ -351,17 +351,22 @@ class Dpor(Reduction):
         # only steps sharing a conflict key with ``fp`` can be dependent with it
         near = steps.candidates(fp) if self.use_index else range(k)
         self.count("dpor_candidates", len(near))
+        items = steps.items
+        joins = fp.joins
         for j in near:
-            s = steps[j]
-            if s.tid == tid:
+            s = items[j]
+            t = s.tid
+            if t == tid:
                 continue
-            if s.tid in fp.joins:
+            if joins and t in joins:
                 sclock = vclock.join(sclock, s.sclock)
+            if len(clock) > t and clock[t] >= s.seq:
+                continue  # already happens before (vclock.covers)
             # a step that only looked (a blocked attempt) orders nothing
             # after it: through it, a write before the attempt would seem to
             # happen before the unlock that lets the attempt through, and
             # every later read of the unlocking thread, hiding their race
-            if not vclock.covers(clock, s.tid, s.seq) and dep.dependent(s.fp, fp) and not only_looks(s.fp):
+            if dep.dependent(s.fp, fp) and not only_looks(s.fp):
                 clock = vclock.join(clock, s.clock)
         wakes = self._wakes(N.state, state, fp)
         if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
@@ -376,10 +381,11 @@ class Dpor(Reduction):
         steps.append(step)
         acc = base
         for j in reversed(near):
-            s = steps[j]
+            s = items[j]
+            t = s.tid
             # an event ``acc`` covers happens before it, so its clock is
             # already in ``acc``: nothing to reverse, nothing to join
-            if s.tid == tid or vclock.covers(acc, s.tid, s.seq) or not dep.race(s.fp, fp):
+            if t == tid or (len(acc) > t and acc[t] >= s.seq) or not dep.race(s.fp, fp):
                 continue
             self._reverse(s.index, step)
             acc = vclock.join(acc, s.clock)

@@ -32,7 +32,7 @@ class StepLog:
     conflict key. ``keys_of(fp)`` returns ``(register, query)`` key tuples,
     or None for a wildcard footprint."""
 
-    __slots__ = ("items", "_keys", "_index", "keys_of", "_by_thread")
+    __slots__ = ("items", "_keys", "_index", "keys_of", "_by_thread", "_asked")
 
     def __init__(self, keys_of):
         self.items: list = []
@@ -40,6 +40,7 @@ class StepLog:
         self._index: dict = {}  # key -> ascending step indices
         self._by_thread: dict[int, list[int]] = {}
         self.keys_of = keys_of
+        self._asked = (None, None)  # the footprint candidates() last keyed, and its keys
 
     def __len__(self) -> int:
         return len(self.items)
@@ -59,7 +60,7 @@ class StepLog:
     def append(self, step) -> None:
         i = len(self.items)
         self.items.append(step)
-        keys = self.keys_of(step.fp)
+        keys = self._keys_of(step.fp)
         filed = [WILD] if keys is None else list(keys[0])
         filed += [("w", t) for t in step.wakes]
         for key in filed:
@@ -74,6 +75,13 @@ class StepLog:
             for key in self._keys.pop():
                 self._index[key].pop()
             self._by_thread[items.pop().tid].pop()
+
+    def _keys_of(self, fp):
+        asked, keys = self._asked
+        if asked is not fp:  # a new step is asked about, then appended
+            keys = self.keys_of(fp)
+            self._asked = (fp, keys)
+        return keys
 
     def last_of(self, tid: int):
         """The latest step of thread ``tid``, or None."""
@@ -92,7 +100,7 @@ class StepLog:
         """Ascending indices of the steps that may be dependent with a new
         step of footprint ``fp`` (a superset: callers still ask
         :meth:`Dependence.dependent`)."""
-        keys = self.keys_of(fp)
+        keys = self._keys_of(fp)
         if keys is None:
             return range(len(self.items))
         index = self._index

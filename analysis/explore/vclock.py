@@ -15,7 +15,7 @@ def join(a: Clock, b: Clock) -> Clock:
         a, b = b, a
     if not b:
         return a
-    return tuple(max(x, y) for x, y in zip(a, b)) + a[len(b):]
+    return tuple(map(max, a, b)) + a[len(b):]
 
 
 def tick(c: Clock, tid: int, seq: int) -> Clock:
