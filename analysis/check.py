@@ -637,14 +637,7 @@ def context_at(program: ir.Program, positions: list[tuple[int, int]]) -> Context
     return Context(tuple(threads))
 
 
-def replay(program: ir.Program, trace, options: Options, target: str | None = None):
-    """Re-execute a counterexample (see :func:`analysis.replay.replay`)."""
-    from analysis.replay import replay as _replay
-
-    return _replay(program, trace, options, target)
-
-
 __all__ = [
     "MODES", "CancelToken", "Context", "ContextThread", "Options", "check", "check_assertion",
-    "check_text", "context_at", "replay",
+    "check_text", "context_at",
 ]

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analysis import ir
-from analysis.ir import Call, Intrinsic, Op
+from analysis.ir import Call, Intrinsic
 from analysis.static.cfg import build as build_cfg
 from analysis.static.facts import Facts
 from analysis.static.fixpoint import components
@@ -207,14 +207,3 @@ def cyclic_pcs(f: ir.Function) -> frozenset[int]:
     return frozenset(out)
 
 
-def sync_waits(program: ir.Program, facts: Facts, routine: str, op: Op) -> list[tuple[str, int]]:
-    """The instructions with operation ``op`` a thread of ``routine`` may run."""
-    out = []
-    for fname in sorted(reachable(facts, routine)):
-        f = program.function(fname)
-        if f is None:
-            continue
-        for pc, i in enumerate(f.body):
-            if isinstance(i, Intrinsic) and i.op is op:
-                out.append((fname, pc))
-    return out

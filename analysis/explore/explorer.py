@@ -318,31 +318,3 @@ def small_model(E: Engine, st: State):
     return E.solver.model(st.pc)
 
 
-def other_routines(program: ir.Program, funcs: list[str]) -> list[str]:
-    """Thread routines (not main) that start at their entry in a context: those
-    from which none of the context threads' functions is reachable by calls."""
-    calls: dict[str, set[str]] = {}
-    for f in program.functions:
-        out = set()
-        for i in f.body:
-            if isinstance(i, ir.Call) and isinstance(i.callee, ir.Addr):
-                out.add(i.callee.name)
-        calls[f.name] = out
-
-    def reaches(src: str) -> set[str]:
-        seen, todo = {src}, [src]
-        while todo:
-            for g in calls.get(todo.pop(), ()):
-                if g not in seen:
-                    seen.add(g)
-                    todo.append(g)
-        return seen
-
-    out = []
-    for r in program.thread_routines():
-        if r == program.entry:
-            continue
-        if reaches(r) & set(funcs):
-            continue
-        out.append(r)
-    return out

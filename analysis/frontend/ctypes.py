@@ -234,20 +234,6 @@ def layout_record(
     return StructType(name, tuple(fields), round_up(size, align), align, is_union)
 
 
-def is_integer(t: CType) -> bool:
-    return isinstance(t, IntType)
-
-
-def is_pointer(t: CType) -> bool:
-    return isinstance(t, PtrType)
-
-
-def strip_array(t: CType) -> CType:
-    while isinstance(t, ArrayType):
-        t = t.elem
-    return t
-
-
 def normalise(value: int, t: CType) -> int:
     """``value`` wrapped to the range of scalar type ``t`` (signed types as
     signed values, unsigned and pointer types as non-negative ones)."""

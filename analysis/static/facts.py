@@ -49,9 +49,6 @@ class Facts:
     def shared_objects(self) -> frozenset[MemObject]:
         return frozenset(self.points_to.objects[i] for i in self.shared)
 
-    def is_shared(self, obj: MemObject) -> bool:
-        return obj in self._cached("shared_objects", self.shared_objects)
-
     def may_touch_shared(self, func: str, pc: int) -> bool:
         """Whether some memory operand of the instruction may denote a shared
         object, or nothing known (which counts as shared)."""

@@ -60,9 +60,6 @@ class Reach:
         assertion (returning from a thread routine or the entry ends the thread)."""
         return self.via_return.get(func) is not None
 
-    def distance_via_return(self, func: str) -> int | None:
-        return self.via_return.get(func)
-
     def from_stack(self, frames: Sequence[tuple[str, int]]) -> int | None:
         """Distance for a thread whose call stack is ``frames``, outermost
         first: the innermost frame at its current pc, every outer frame at the

@@ -232,31 +232,6 @@ class Engine:
         self._spawn(st, main, args, "main", ends_process=True)
         return st
 
-    def context_state(self, threads, others) -> State:
-        """The naive program context (arbitrary-context paper §2.3, "fresh
-        symbols everywhere"): each ``(func, pc)`` of ``threads`` starts there
-        with its registers, stack objects and all globals fresh symbols (string
-        literals keep their text); each routine of ``others`` starts at its entry
-        with a fresh argument. A thread whose initial frame returns ends; no
-        thread's end ends the process. Locks start free and the wait queue empty.
-
-        A fresh *pointer* (a register or memory cell of pointer type read before
-        any write) points to the start of a new object of its pointee type with
-        fresh contents and no size limit, one object per fresh pointer: fresh
-        pointers never alias each other or the program's objects. This is the
-        naive approximation; a precise context (issue 7) replaces it with a
-        symbolic heap."""
-        self.lazy_pointers = True
-        st = self._base_state(fresh_globals=True)
-        for func, pc in threads:
-            f = self.P.function(func)
-            tid = self._spawn(st, f, [], func, ends_process=False, fresh_params=True)
-            st.threads[tid].frames[-1].pc = pc
-        for routine in others:
-            f = self.P.function(routine)
-            self._spawn(st, f, [], routine, ends_process=False, fresh_params=True)
-        return st
-
     # ==================================================================
     # objects, frames, threads, symbols
 
@@ -723,9 +698,6 @@ class Engine:
         size = (1 << self.L.off_bits) - 1
         oid = self._alloc(st, f"*{label}", "lazy", size, pointee, self.span, zeroed=False)
         return self.L.make(oid)
-
-    def set_reg(self, st: State, tid: int, r: Reg, v: Val) -> None:
-        st.wframe(tid).regs[r.name] = v
 
     def _addr_of(self, st: State, tid: int | None, e: Addr, create: bool = True) -> int:
         k = e.kind

@@ -40,10 +40,6 @@ def to_signed(v: int, bits: int) -> int:
     return v - (1 << bits) if v >> (bits - 1) else v
 
 
-def is_concrete(v) -> bool:
-    return isinstance(v, (int, bool))
-
-
 class Values:
     """Constructors and operations for the values of one check (one z3 context)."""
 
