@@ -11,9 +11,11 @@ Each program is checked in this process, one assertion after the other
 ``--out``. Not a test: timings depend on the machine and its load.
 
 Columns: assertions by verdict and findings; runs (full + pruned) summed over
-the assertions' sub-checks; runs/s = runs / wall time; solver share =
-solver_time_s / time_s summed over the sub-checks; wall = seconds for the
-whole file's check.
+the assertions' sub-checks; runs/s = runs / wall time; steps (instructions
+the engine ran) and events (the visible operations among them), each with
+its rate per second of exploration (``Stats.rate``); solver share =
+solver_time_s / time_s and static share = static_time_s / time_s, summed over
+the sub-checks; wall = seconds for the whole file's check.
 
 ``--spurious-wakeups`` checks with ``Options.spurious_wakeups``; its cost:
 ``bench/results/spurious.md`` has the condition-variable programs with it
@@ -74,15 +76,19 @@ def measure(path: Path, options: Options) -> dict:
 
 def row(name: str, mode: str, m: dict) -> str:
     if m["error"]:
-        return f"| {name} | {mode} | crashed: {m['error']} | | | | |"
+        return f"| {name} | {mode} | crashed: {m['error']} | | | | | | | | |"
     s: Stats = m["stats"]
     verdicts = ", ".join(f"{n} {k}" for k, n in sorted(m["verdicts"].items())) or "none"
     if m["findings"]:
         verdicts += "; " + ", ".join(f"{n} {k}" for k, n in sorted(m["findings"].items()))
     rate = s.runs / m["wall"] if m["wall"] > 0 else 0.0
-    share = f"{100 * s.solver_time_s / s.time_s:.0f} %" if s.time_s > 0 else "-"
     return (f"| {name} | {mode} | {verdicts} | {s.runs} ({s.full_runs} + {s.pruned_runs}) | "
-            f"{rate:.1f} | {share} | {m['wall']:.2f} |")
+            f"{rate:.1f} | {s.steps} | {s.rate(s.steps):.0f} | {s.events} | {s.rate(s.events):.0f} | "
+            f"{_percent(s.share(s.solver_time_s))} | {_percent(s.share(s.static_time_s))} | {m['wall']:.2f} |")
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.0f} %"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,8 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         f"timeout {args.timeout:g} s per assertion; load average at start "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (the machine is shared: rates vary).",
         "",
-        "| program | mode | verdicts | runs (full + pruned) | runs/s | solver share | wall s |",
-        "|---|---|---|---:|---:|---:|---:|",
+        "| program | mode | verdicts | runs (full + pruned) | runs/s | steps | steps/s | events | events/s "
+        "| solver share | static share | wall s |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     print("\n".join(lines), flush=True)
     for path in programs:

@@ -1,0 +1,187 @@
+"""Engine speed, before and after: one revision against this checkout, in one run.
+
+    python bench/speed_bench.py --before REV [--modes dpor,dpor-ag] [--timeout S]
+                                [--out bench/results/speed.md] [PROGRAM.c ...]
+
+``REV`` is checked out into a temporary git worktree; each program is then
+checked in a fresh process by the old tree and by this one, one after the
+other (so both meet the same load), once per mode, with one worker. Without
+programs it takes Table 2's corpus (``bench/table2/programs``, with each
+header's UNWIND), the bundled examples and ``bench/speed/programs`` (8 to 16
+threads, loops over constants).
+
+Per row: whether the two agree (every assertion's verdict and run count),
+CPU seconds of the check before and after, and steps per second of CPU time
+(the steps are the new tree's count: with identical runs both trees execute
+the same instructions; an old tree that does not count steps still has its
+time measured). The summary gives the median speed-up in steps per second
+and the ratio of total CPU time over Table 2's programs.
+
+Not a test: timings depend on the machine and its load; ratios measured in
+one run are what to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_programs() -> list[Path]:
+    found = sorted((ROOT / "bench" / "table2" / "programs").glob("*.c"))
+    found += sorted((ROOT / "examples").glob("*.c"))
+    found += sorted((ROOT / "bench" / "speed" / "programs").glob("*.c"))
+    return found
+
+
+def unwind_of(text: str, default: int) -> int:
+    for line in text.splitlines()[:20]:
+        line = line.strip(" */")
+        if line.startswith("UNWIND:"):
+            return int(line.split(":")[1].split()[0])
+    return default
+
+
+# run in a child process with the tree under test first on sys.path
+_MEASURE = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from analysis.check import Options, check_text
+from analysis.report import AssertionResult
+path, mode, unwind, timeout = sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+text = open(path).read()
+options = Options(mode=mode, unwind=unwind, timeout_s=timeout, workers=1, findings=False)
+cpu, wall = time.process_time(), time.perf_counter()
+out = []
+for item in check_text(text, path, options):
+    if isinstance(item, AssertionResult):
+        s = item.stats
+        out.append([item.span.line, item.status.name, item.reason.name if item.reason else None,
+                    s.runs, getattr(s, "steps", 0), getattr(s, "events", 0)])
+print(json.dumps({"assertions": out, "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall}))
+"""
+
+
+def measure(tree: Path, path: Path, mode: str, unwind: int, timeout: float) -> dict:
+    proc = subprocess.run([sys.executable, "-c", _MEASURE, str(tree), str(path), mode, str(unwind), str(timeout)],
+                          capture_output=True, text=True, cwd=tree)
+    if proc.returncode != 0:
+        return {"error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def label(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def finished(m: dict) -> bool:
+    return "error" not in m and all(a[2] != "TIMEOUT" for a in m["assertions"])
+
+
+def agree(b: dict, a: dict) -> bool:
+    """Same verdicts and run counts, assertion by assertion."""
+    if "error" in b or "error" in a:
+        return False
+    return [x[:4] for x in b["assertions"]] == [x[:4] for x in a["assertions"]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", required=True, help="git revision to compare with")
+    ap.add_argument("--modes", default="dpor,dpor-ag")
+    ap.add_argument("--timeout", type=float, default=30.0, help="seconds per assertion")
+    ap.add_argument("--unwind", type=int, default=8, help="unless a program's header sets one")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "speed.md"))
+    ap.add_argument("programs", nargs="*", type=Path)
+    args = ap.parse_args(argv)
+    modes = [m for m in args.modes.split(",") if m]
+    programs = args.programs or default_programs()
+    rev = subprocess.run(["git", "rev-parse", "--short", args.before], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    tmp = Path(tempfile.mkdtemp(prefix="distaff-before-"))
+    old = tmp / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(old), rev], cwd=ROOT, check=True)
+    import z3
+
+    started = time.time()
+    lines = [
+        "# Engine speed: before and after",
+        "",
+        f"`python bench/speed_bench.py --before {args.before} --modes {args.modes} --timeout {args.timeout:g}` "
+        f"on {platform.machine()} {platform.system()}, Python {platform.python_version()}, "
+        f"z3 {z3.get_version_string()}, {time.strftime('%Y-%m-%d')}: before = {rev}, after = {head} "
+        "(with any uncommitted changes); each check in a fresh process, one worker, the two trees "
+        f"one after the other; load average {os.getloadavg()[0]:.1f} at the start on {os.cpu_count()} cores.",
+        "",
+        "*same*: every assertion's verdict and run count agree. *CPU s*: process time of the whole "
+        "check. *steps/s*: the after tree's steps (instructions the engine ran) per CPU second of each tree.",
+        "",
+        "| program | mode | same | runs | steps | before CPU s | after CPU s | before steps/s | after steps/s | speed-up |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    print("\n".join(lines), flush=True)
+    ratios, t2_before, t2_after, same, total = [], 0.0, 0.0, 0, 0
+    try:
+        for path in programs:
+            unwind = unwind_of(path.read_text(errors="replace"), args.unwind)
+            for mode in modes:
+                b = measure(old, path.resolve(), mode, unwind, args.timeout)
+                a = measure(ROOT, path.resolve(), mode, unwind, args.timeout)
+                total += 1
+                ok = agree(b, a)
+                same += ok
+                if "error" in a or "error" in b:
+                    line = f"| {label(path)} | {mode} | no | crashed: {(a.get('error') or b.get('error'))[:80]} | | | | | | |"
+                else:
+                    runs = sum(x[3] for x in a["assertions"])
+                    steps = sum(x[4] for x in a["assertions"])
+                    rb = steps / b["cpu"] if b["cpu"] > 0 else 0.0
+                    ra = steps / a["cpu"] if a["cpu"] > 0 else 0.0
+                    both = finished(a) and finished(b)
+                    if both and rb > 0:
+                        ratios.append(ra / rb)
+                    if both and "table2" in path.parts:
+                        t2_before += b["cpu"]
+                        t2_after += a["cpu"]
+                    speed = f"{ra / rb:.2f}x" if both and rb > 0 else "(timed out)"
+                    line = (f"| {label(path)} | {mode} | {'yes' if ok else 'NO'} | {runs} | {steps} | "
+                            f"{b['cpu']:.2f} | {a['cpu']:.2f} | {rb:.0f} | {ra:.0f} | {speed} |")
+                lines.append(line)
+                print(line, flush=True)
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT)
+        shutil.rmtree(tmp, ignore_errors=True)
+    median = statistics.median(ratios) if ratios else 0.0
+    t2 = t2_before / t2_after if t2_after > 0 else 0.0
+    summary = [
+        "",
+        f"{same} of {total} rows agree in every verdict and run count. Median speed-up in steps per "
+        f"CPU second over the rows both trees finished: {median:.2f}x ({len(ratios)} rows). Table 2's "
+        f"programs, rows both finished: {t2_before:.1f} CPU s before, {t2_after:.1f} after ({t2:.2f}x). "
+        f"{time.time() - started:.0f} s in all.",
+    ]
+    lines += summary
+    print("\n".join(summary), flush=True)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    return 0 if same == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
