@@ -22,8 +22,6 @@ removes.
 
 from __future__ import annotations
 
-from heapq import merge
-
 WILD = "*"
 
 
@@ -112,9 +110,4 @@ class StepLog:
             return ()
         if len(lists) == 1:
             return lists[0]
-        out, prev = [], -1
-        for i in merge(*lists):
-            if i != prev:
-                out.append(i)
-                prev = i
-        return out
+        return sorted(set().union(*lists))
