@@ -51,6 +51,7 @@ from analysis.static.facts import Facts, analyze
 from analysis.static.pointsto import ObjectKind
 from analysis.symex.pivots import Option
 from analysis.symex.state import BLOCKED, Symbol
+from analysis.symex.unmodelled import CONTEXT
 from analysis.symex.values import mask
 
 _PLANS: dict = {}
@@ -241,13 +242,17 @@ class _Builder:
     # ------------------------------------------------------------------
     # values of terms
 
-    def symbol(self, name: str, ctype, span) -> object:
+    def symbol(self, name: str, ctype, span, unknown: bool = True) -> object:
+        """The context's symbol ``name``; ``unknown``: it stands for a value
+        the context does not know (an outcome that depends on it is only
+        possible), not for a choice among known ones."""
         v = self.syms.get(name)
         if v is None:
             bits = ctype.bits if isinstance(ctype, (IntType, PtrType)) else self.pb
             signed = isinstance(ctype, IntType) and ctype.signed
             v = self.V.fresh(name, bits)
-            self.st.add_symbol(Symbol(name, v, bits, signed, span or ir.NO_SPAN, True))
+            self.st.add_symbol(Symbol(name, v, bits, signed, span or ir.NO_SPAN, True,
+                                      CONTEXT + name if unknown else ""))
             fixed = self.E.fixed_inputs
             if fixed is not None and name in fixed:
                 self.constraints.append(v == self.V.const(fixed[name] & mask(bits), bits))
@@ -386,7 +391,7 @@ class _Builder:
                 if len(sites) == 1:
                     chosen, sel = vals[0], None
                 else:
-                    sel = self.symbol(f"site@{routine}#{k}", IntType(32, False), f.span)
+                    sel = self.symbol(f"site@{routine}#{k}", IntType(32, False), f.span, unknown=False)
                     self.constraints.append(V.lt(sel, len(sites), 32, False))
                     chosen = vals[-1]
                     for j in range(len(sites) - 2, -1, -1):

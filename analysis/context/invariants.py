@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
+from analysis.symex.unmodelled import CONTEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +184,7 @@ def barrier_entry(E, st, a: int):
 
         name = f"count@{lvalue(st, E.L, a)}"
         term = E.V.fresh(name, 32)
-        st.add_symbol(Symbol(name, term, 32, False, NO_SPAN, True))
+        st.add_symbol(Symbol(name, term, 32, False, NO_SPAN, True, CONTEXT + name))
         st.barriers[a] = (term, 0)
         return term, 0
     return None

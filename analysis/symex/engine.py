@@ -81,6 +81,7 @@ from analysis.symex.state import (
     BLOCKED, CUT, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, State, Symbol, Thread,
 )
 from analysis.symex.values import Val, Values, mask
+from analysis.symex.unmodelled import CONTEXT
 
 VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
 ARGV_COUNT = 3
@@ -167,8 +168,11 @@ class Engine:
         oid = 1
         for g in self.P.globals:
             zeroed = g.is_string or not fresh_globals
-            mem.add(MemObject(oid, g.name, "string" if g.is_string else "global", type_size(g.type),
-                              g.type, g.span, zeroed, {}, readonly=g.is_string))
+            obj = MemObject(oid, g.name, "string" if g.is_string else "global", type_size(g.type),
+                            g.type, g.span, zeroed, {}, readonly=g.is_string)
+            if not zeroed:  # a context's: what its bytes held is not known
+                obj.havoc = CONTEXT + g.name
+            mem.add(obj)
             self.global_oids[g.name] = oid
             oid += 1
         for name in [f.name for f in self.P.functions] + list(self.P.externals):

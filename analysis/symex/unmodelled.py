@@ -6,6 +6,11 @@ body-less function (its result, or what it wrote through a pointer) are fresh
 symbols whose ``origin`` names the function (:class:`~analysis.symex.state.Symbol`,
 ``MemObject.havoc``); effects distaff knows it skipped are in ``State.taint``.
 
+A run from a program context ("check from here") also uses values the
+context left unknown: their symbols' origin is ``context:`` and what they
+stand for. An outcome that depends on one is possible from the context, not
+shown to happen in the program.
+
 The outcome depends on such a function when one of its symbols occurs in the
 run's path condition: every branch taken, every value fixed and the failing
 condition itself are constraints there (a choice the engine made without
@@ -16,6 +21,10 @@ it could take any value and the run would go the same way.
 from __future__ import annotations
 
 from analysis.symex.state import State, cons_list
+
+# the origin of a symbol a program context made for a value it does not know
+# (a shared cell, a count, which creation made a thread): "context:<what>"
+CONTEXT = "context:"
 
 
 def depends_on(st: State) -> tuple[str, ...]:
@@ -40,7 +49,12 @@ def depends_on(st: State) -> tuple[str, ...]:
 def library_dependences(depends: tuple[str, ...], user_externals: tuple[str, ...]) -> tuple[str, ...]:
     """The entries of ``depends`` that are not the program's own body-less
     functions: C library functions distaff does not model (or effects it skipped)."""
-    return tuple(d for d in depends if d not in user_externals)
+    return tuple(d for d in depends if d not in user_externals and not d.startswith(CONTEXT))
+
+
+def context_unknowns(depends: tuple[str, ...]) -> tuple[str, ...]:
+    """What of the context's unknown values ``depends`` names."""
+    return tuple(d[len(CONTEXT):] for d in depends if d.startswith(CONTEXT))
 
 
 def phrase(names: tuple[str, ...], library: bool) -> str:
@@ -50,6 +64,17 @@ def phrase(names: tuple[str, ...], library: bool) -> str:
         shown = " and ".join(f"`{n}`" if n.isidentifier() else n for n in names)
         verb = "does" if len(names) == 1 else "do"
         return f"depends on {shown}, which distaff {verb} not model"
-    shown = " and ".join(f"`{n}()`" for n in names)
-    verb = "has" if len(names) == 1 else "have"
-    return f"depends on {shown}, which {verb} no body here"
+    unknown = context_unknowns(names)
+    own = [n for n in names if not n.startswith(CONTEXT)]
+    parts = []
+    if unknown:
+        shown = " and ".join(f"`{n}`" for n in unknown) if len(unknown) < 3 else \
+            ", ".join(f"`{n}`" for n in unknown[:-1]) + f" and `{unknown[-1]}`"
+        s = "" if len(unknown) == 1 else "s"
+        parts.append(f"possible from this context: it depends on the value{s} of {shown} here, "
+                     "which the context does not know")
+    if own:
+        shown = " and ".join(f"`{n}()`" for n in own)
+        verb = "has" if len(own) == 1 else "have"
+        parts.append(f"depends on {shown}, which {verb} no body here")
+    return "; ".join(parts)
