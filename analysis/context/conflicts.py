@@ -16,6 +16,7 @@ the functions called from those pcs.
 from __future__ import annotations
 
 from analysis import ir
+from analysis.context.threads import ThreadStart, create_sites, reachable
 from analysis.ir import Call, Intrinsic, Op
 from analysis.static import access
 from analysis.static.facts import Facts
@@ -26,8 +27,6 @@ def concurrent_code(program: ir.Program, facts: Facts) -> tuple[set[str], set[in
     """Functions that may run after the first ``pthread_create`` (all of a
     routine's, and those ``main`` calls after a creation), and the pcs of
     ``main`` that may."""
-    from analysis.context.threads import reachable
-
     funcs: set[str] = set()
     for r in program.thread_routines():
         if r != program.entry:
@@ -86,3 +85,80 @@ def conflict_free(program: ir.Program, facts: Facts, funcs: set[str], late_main:
                 written.update(o for o, _ in locs)
     return frozenset(o for o, obj in enumerate(pts.objects)
                      if obj.kind is not ObjectKind.FUNCTION and o not in written)
+
+
+def quiet_objects(program: ir.Program, facts: Facts, starts: list[ThreadStart],
+                  late_main: set[int]) -> frozenset[int]:
+    """Objects no write that may precede the context writes (see the module
+    docstring); empty when that cannot be told (a context thread with an
+    unknown routine or call chain, a write to an unknown address)."""
+    ptr_bytes = program.data_model.pointer_bits // 8
+    code: dict[str, set[int] | None] = {}  # function -> pcs that may precede (None: all of them)
+
+    def whole(root: str) -> None:
+        for g in reachable(facts, root):
+            code[g] = None
+
+    def some(func: str, pcs: set[int]) -> None:
+        have = code.get(func, set())
+        if have is not None:
+            code[func] = have | pcs
+        for pc in pcs:
+            if isinstance(program.function(func).body[pc], Call):
+                for g in facts.calls.callees_at(func, pc):
+                    whole(g)
+
+    given: dict[str, int] = {}
+    for s in starts:
+        if not s.given:
+            whole(s.routine)  # it may have run any of its code before
+            continue
+        if not s.routine or not s.full_stack:
+            return frozenset()
+        given[s.routine] = given.get(s.routine, 0) + 1
+        for func, pc in s.frames:
+            before = _preceding(program.function(func), pc)
+            if func == program.entry:
+                before &= late_main  # what main did before its first creation is in the creator's fact
+            some(func, before)
+    for r in program.thread_routines():
+        if r == program.entry:
+            if r not in given:
+                some(r, set(late_main))
+            continue
+        sites = create_sites(program, facts, r)
+        if any(c.in_loop for c in sites) or len(sites) > given.get(r, 0):
+            whole(r)  # an instance the context does not place may have run
+    pts = facts.points_to
+    written: set[int] = set()
+    for func, pcs in code.items():
+        f = program.function(func)
+        if f is None:
+            continue
+        for pc in (range(len(f.body)) if pcs is None else pcs):
+            ops = access.operands(f.body[pc], ptr_bytes)
+            for op, locs in zip(ops, pts.operand_ids(func, pc)):
+                if op.role is not access.Role.WRITE:
+                    continue
+                if not locs:
+                    return frozenset()
+                written.update(o for o, _ in locs)
+    return frozenset(o for o, obj in enumerate(pts.objects)
+                     if obj.kind is not ObjectKind.FUNCTION and o not in written)
+
+
+def _preceding(f: ir.Function, pc: int) -> set[int]:
+    """The pcs of ``f`` that may run before ``pc`` is reached (a path from
+    them to ``pc`` of at least one step)."""
+    preds: dict[int, list[int]] = {}
+    for p in range(len(f.body)):
+        for q in f.successors(p):
+            preds.setdefault(q, []).append(p)
+    seen: set[int] = set()
+    todo = list(preds.get(pc, ()))
+    while todo:
+        p = todo.pop()
+        if p not in seen:
+            seen.add(p)
+            todo.extend(preds.get(p, ()))
+    return seen

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, replace
 
 from analysis import ir
 from analysis.context import barriers, frames, terms
+from analysis.context.conflicts import quiet_objects
 from analysis.context.heap import SymbolicHeap
 from analysis.context.invariants import LockFact, RunContext, barrier_entry, settle_lock, settle_rwlock
 from analysis.context.locksets import ANY
@@ -94,8 +95,10 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
     facts = facts or analyze(program)
     rd = bool(getattr(context, "reaching_defs", False))
     walker = Walker(program, facts, reaching_defs=rd)
-    main_act = walker.walk_main()
     starts = thread_starts(program, facts, [(t.func, t.pc) for t in context.threads])
+    if rd:
+        walker.quiet = quiet_objects(program, facts, starts, walker.concurrent_main)
+    main_act = walker.walk_main()
     threads = []
     for s in starts:
         frames = walker.walk_thread(s) if s.given else [(walker.thread_entry(s.routine), None)]
@@ -218,6 +221,7 @@ class _Builder:
                 break
             if c is not True:
                 E.constrain(st, c)
+        st.ctx = replace(st.ctx, premises=st.pc)
         E.context_hooks = ContextHooks(self._heap())
         return st
 

@@ -72,6 +72,9 @@ class RunContext:
     settled: frozenset = frozenset()
     barrier_counts: tuple = ()  # ((address, count value), ...)
     unknown_barriers: bool = False  # a barrier never seen initialised gets a fresh count
+    # the path condition once the context's own assumptions are in it: what
+    # a run depends on is what it adds after them (analysis.symex.unmodelled)
+    premises: object = None
 
 
 def choose(E, st, make_options, exhaustive: bool = False):

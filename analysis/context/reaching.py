@@ -21,7 +21,8 @@ interprocedural control-flow graph from ``main`` to the context's pcs:
   known: globals, stack objects of the frames walked, heap blocks
   *materialised* because they are allocated exactly once before the
   context. Which cells survive once other threads run (§4.4): a cell is
-  kept only when its object is *conflict-free* (:mod:`.conflicts`) or
+  kept only when its object is *conflict-free* (:mod:`.conflicts`), *quiet*
+  at this context (no write that may precede the context writes it) or
   thread-local (the escape analysis says no other thread reaches it).
   Stores through unknown pointers kill the cells points-to says they may
   write. Reads of untracked memory give fresh symbols.
@@ -123,6 +124,8 @@ class Walker:
         self._cyclic: dict[str, frozenset[int]] = {}
         self.concurrent_funcs, self.concurrent_main = concurrent_code(program, facts)
         self.conflict_free = conflict_free(program, facts, self.concurrent_funcs, self.concurrent_main)
+        # objects no write before this context can have changed (set by the plan)
+        self.quiet: frozenset[int] = frozenset()
         self.observed = Observed()
         self._observing = False
         self._per_thread = True
@@ -568,7 +571,7 @@ class Walker:
         o = self._object_of(base)
         if o is None:
             return False
-        return o in self.conflict_free or o not in self.facts.shared
+        return o in self.conflict_free or o in self.quiet or o not in self.facts.shared
 
     def _static_value(self, base, off: int, n: int, ctype):
         if base[0] != "g":

@@ -32,7 +32,10 @@ def depends_on(st: State) -> tuple[str, ...]:
     ``st`` depends on, in the order the run met them."""
     syms: set[str] = set()
     c = st.pc
-    while c is not None:
+    # a context's own assumptions (which instance is which, counts below
+    # their bounds) are not something the outcome depends on
+    stop = st.ctx.premises if st.ctx is not None else None
+    while c is not None and c is not stop:
         syms |= c.syms
         c = c.parent
     out = dict.fromkeys(st.taint)

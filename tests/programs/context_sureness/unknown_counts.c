@@ -1,9 +1,9 @@
-/* One worker inside the critical section before its first write, the other
- * waiting at the lock. In the program both counters still hold 0 there, but
- * the context does not know it yet: it gives them unknown values, and what
- * fails from here with some of those values is possible from the context
- * only. Each such finding says so, names the values it depends on, and is a
- * warning.
+/* One worker inside the critical section before its first write, another
+ * waiting at the lock. Main starts three workers in a loop, so a third may
+ * already have added to both counters: the context does not know their
+ * values, and what fails from here with some of them is possible from the
+ * context only. Each such finding says so, names the values it depends on,
+ * and is a warning.
  * FROM: 20 19
  */
 #include <pthread.h>
@@ -26,10 +26,10 @@ void *worker(void *arg) {
 }
 
 int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, worker, 0);
-  pthread_create(&b, 0, worker, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++)
+    pthread_create(&t[i], 0, worker, 0);
+  for (int i = 0; i < 3; i++)
+    pthread_join(t[i], 0);
   return 0;
 }
