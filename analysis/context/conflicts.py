@@ -15,12 +15,16 @@ the functions called from those pcs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from analysis import ir
 from analysis.context.threads import ThreadStart, create_sites, reachable
 from analysis.ir import Call, Intrinsic, Op
 from analysis.static import access
 from analysis.static.facts import Facts
 from analysis.static.pointsto import ObjectKind
+
+OTHERS = "others"  # the threads a context does not place, and main after its first creation
 
 
 def concurrent_code(program: ir.Program, facts: Facts) -> tuple[set[str], set[int]]:
@@ -87,64 +91,82 @@ def conflict_free(program: ir.Program, facts: Facts, funcs: set[str], late_main:
                      if obj.kind is not ObjectKind.FUNCTION and o not in written)
 
 
+@dataclass(frozen=True)
+class Quiet:
+    """What no other thread can have changed before a context: ``objects``
+    no write that may precede it writes; ``owned`` maps an object to the
+    context thread (its index among the given threads) whose own code before
+    its position is the only one that may have written it."""
+
+    objects: frozenset = frozenset()
+    owned: dict = field(default_factory=dict)
+
+
 def quiet_objects(program: ir.Program, facts: Facts, starts: list[ThreadStart],
-                  late_main: set[int]) -> frozenset[int]:
-    """Objects no write that may precede the context writes (see the module
-    docstring); empty when that cannot be told (a context thread with an
-    unknown routine or call chain, a write to an unknown address)."""
+                  late_main: set[int]) -> Quiet:
+    """The quiet and owned objects of a context (see the module docstring
+    and :class:`Quiet`); none when that cannot be told (a context thread with
+    an unknown routine or call chain, a write to an unknown address)."""
     ptr_bytes = program.data_model.pointer_bits // 8
-    code: dict[str, set[int] | None] = {}  # function -> pcs that may precede (None: all of them)
+    # per source (a given thread's index, or OTHERS): function -> pcs that may
+    # precede the context (None: all of them)
+    code: dict = {}
 
-    def whole(root: str) -> None:
+    def whole(src, root: str) -> None:
         for g in reachable(facts, root):
-            code[g] = None
+            code.setdefault(src, {})[g] = None
 
-    def some(func: str, pcs: set[int]) -> None:
-        have = code.get(func, set())
+    def some(src, func: str, pcs: set[int]) -> None:
+        mine = code.setdefault(src, {})
+        have = mine.get(func, set())
         if have is not None:
-            code[func] = have | pcs
+            mine[func] = have | pcs
         for pc in pcs:
             if isinstance(program.function(func).body[pc], Call):
                 for g in facts.calls.callees_at(func, pc):
-                    whole(g)
+                    whole(src, g)
 
     given: dict[str, int] = {}
-    for s in starts:
-        if not s.given:
-            whole(s.routine)  # it may have run any of its code before
-            continue
+    for k, s in enumerate(x for x in starts if x.given):
         if not s.routine or not s.full_stack:
-            return frozenset()
+            return Quiet()
         given[s.routine] = given.get(s.routine, 0) + 1
         for func, pc in s.frames:
             before = _preceding(program.function(func), pc)
             if func == program.entry:
                 before &= late_main  # what main did before its first creation is in the creator's fact
-            some(func, before)
+            some(k, func, before)
+    for s in starts:
+        if not s.given:
+            whole(OTHERS, s.routine)  # it may have run any of its code before
     for r in program.thread_routines():
         if r == program.entry:
             if r not in given:
-                some(r, set(late_main))
+                some(OTHERS, r, set(late_main))
             continue
         sites = create_sites(program, facts, r)
         if any(c.in_loop for c in sites) or len(sites) > given.get(r, 0):
-            whole(r)  # an instance the context does not place may have run
+            whole(OTHERS, r)  # an instance the context does not place may have run
     pts = facts.points_to
-    written: set[int] = set()
-    for func, pcs in code.items():
-        f = program.function(func)
-        if f is None:
-            continue
-        for pc in (range(len(f.body)) if pcs is None else pcs):
-            ops = access.operands(f.body[pc], ptr_bytes)
-            for op, locs in zip(ops, pts.operand_ids(func, pc)):
-                if op.role is not access.Role.WRITE:
-                    continue
-                if not locs:
-                    return frozenset()
-                written.update(o for o, _ in locs)
-    return frozenset(o for o, obj in enumerate(pts.objects)
-                     if obj.kind is not ObjectKind.FUNCTION and o not in written)
+    writers: dict[int, set] = {}
+    for src, funcs in code.items():
+        for func, pcs in funcs.items():
+            f = program.function(func)
+            if f is None:
+                continue
+            for pc in (range(len(f.body)) if pcs is None else pcs):
+                ops = access.operands(f.body[pc], ptr_bytes)
+                for op, locs in zip(ops, pts.operand_ids(func, pc)):
+                    if op.role is not access.Role.WRITE:
+                        continue
+                    if not locs:
+                        return Quiet()
+                    for o, _ in locs:
+                        writers.setdefault(o, set()).add(src)
+    objects = frozenset(o for o, obj in enumerate(pts.objects)
+                        if obj.kind is not ObjectKind.FUNCTION and o not in writers)
+    owned = {o: next(iter(w)) for o, w in writers.items() if len(w) == 1 and OTHERS not in w}
+    return Quiet(objects, owned)
 
 
 def _preceding(f: ir.Function, pc: int) -> set[int]:

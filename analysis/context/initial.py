@@ -100,8 +100,15 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
         walker.quiet = quiet_objects(program, facts, starts, walker.concurrent_main)
     main_act = walker.walk_main()
     threads = []
+    given = 0
     for s in starts:
-        frames = walker.walk_thread(s) if s.given else [(walker.thread_entry(s.routine), None)]
+        if s.given:
+            walker.walking = given  # the cells it owns are its own must-reaching definitions
+            frames = walker.walk_thread(s)
+            walker.walking = None
+            given += 1
+        else:
+            frames = [(walker.thread_entry(s.routine), None)]
         tp = ThreadPlan(s, frames)
         if s.given:
             i = program.function(s.func).body[s.pc] if s.pc < len(program.function(s.func).body) else None
@@ -528,25 +535,40 @@ class _Builder:
         return [tp.frames[-1][0] for tp in self.p.threads if tp.start.given and tp.frames[-1][0] is not None] or \
             [tp.frames[0][0] for tp in self.p.threads if tp.frames[0][0] is not None]
 
+    def _given_envs(self) -> list:
+        """Each given thread's fact at its position (None when no path reaches it)."""
+        return [tp.frames[-1][0] for tp in self.p.threads if tp.start.given]
+
     def _shared_cells(self, prefix: str) -> dict:
-        """Cells of objects outside any frame that every thread's fact agrees on."""
+        """Cells of objects outside any frame that every thread's fact agrees
+        on, and those of objects a given thread owns, as its fact has them."""
         envs = self._cursor_envs()
         if not envs:
             return {}
+
+        def wanted(base) -> bool:
+            return (base[0] == "g") if prefix == "g" else (base == ("o", prefix))
+
+        W = self.p.walker
         out = {}
         for key, term in envs[0].cells.items():
-            base = key[0]
-            if (base[0] != "g") if prefix == "g" else (base != ("o", prefix)):
-                continue
-            if all(e.cells.get(key) == term for e in envs[1:]):
+            if wanted(key[0]) and W.owner(key[0]) is None and all(e.cells.get(key) == term for e in envs[1:]):
                 out[key] = term
+        for k, env in enumerate(self._given_envs()):
+            for key, term in (env.cells.items() if env is not None else ()):
+                if wanted(key[0]) and W.owner(key[0]) == k:
+                    out[key] = term
         return out
 
     def _globals(self) -> None:
         envs = self._cursor_envs()
         if not envs:
             return
-        clean = frozenset.intersection(*[e.clean for e in envs])
+        W = self.p.walker
+        clean = frozenset(b for b in frozenset.intersection(*[e.clean for e in envs]) if W.owner(b) is None)
+        for k, env in enumerate(self._given_envs()):
+            if env is not None:
+                clean |= {b for b in env.clean if W.owner(b) == k}
         st, E = self.st, self.E
         for base in clean:
             if base[0] != "g":

@@ -22,8 +22,10 @@ interprocedural control-flow graph from ``main`` to the context's pcs:
   *materialised* because they are allocated exactly once before the
   context. Which cells survive once other threads run (§4.4): a cell is
   kept only when its object is *conflict-free* (:mod:`.conflicts`), *quiet*
-  at this context (no write that may precede the context writes it) or
-  thread-local (the escape analysis says no other thread reaches it).
+  at this context (no write that may precede the context writes it), owned
+  by the thread walked (only its own code before its position may have
+  written it) or thread-local (the escape analysis says no other thread
+  reaches it).
   Stores through unknown pointers kill the cells points-to says they may
   write. Reads of untracked memory give fresh symbols.
 * Calls are walked inline (context-sensitive, up to :data:`MAX_DEPTH`
@@ -45,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analysis import ir
-from analysis.context.conflicts import concurrent_code, conflict_free
+from analysis.context.conflicts import Quiet, concurrent_code, conflict_free
 from analysis.context.locksets import ANY, TOP, LockState
 from analysis.context.terms import ObjRef, Sym, address_parts, fold, leaves, substitute
 from analysis.context.threads import ThreadStart, cyclic_pcs
@@ -124,8 +126,10 @@ class Walker:
         self._cyclic: dict[str, frozenset[int]] = {}
         self.concurrent_funcs, self.concurrent_main = concurrent_code(program, facts)
         self.conflict_free = conflict_free(program, facts, self.concurrent_funcs, self.concurrent_main)
-        # objects no write before this context can have changed (set by the plan)
-        self.quiet: frozenset[int] = frozenset()
+        # objects no write before this context can have changed, and those only
+        # one context thread's own code may have (set by the plan)
+        self.quiet = Quiet()
+        self.walking: int | None = None  # the given thread being walked (its index)
         self.observed = Observed()
         self._observing = False
         self._per_thread = True
@@ -571,7 +575,14 @@ class Walker:
         o = self._object_of(base)
         if o is None:
             return False
-        return o in self.conflict_free or o in self.quiet or o not in self.facts.shared
+        return o in self.conflict_free or o in self.quiet.objects or o not in self.facts.shared \
+            or (self.walking is not None and self.quiet.owned.get(o) == self.walking)
+
+    def owner(self, base) -> int | None:
+        """The given thread (by index) whose own earlier code alone may have
+        written ``base``'s object, if one is."""
+        o = self._object_of(base)
+        return None if o is None else self.quiet.owned.get(o)
 
     def _static_value(self, base, off: int, n: int, ctype):
         if base[0] != "g":
