@@ -121,6 +121,9 @@ class Options:
     # a condition wait may also return without a signal, as POSIX allows (at
     # most once per thread and run: one is what an "if" instead of "while" needs)
     spurious_wakeups: bool = False
+    # print the predicate summaries learned (mode dpor-ag) as C, for the hover
+    # and the JSON; printing costs, so a caller that shows neither turns it off
+    summary_text: bool = True
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)
@@ -271,7 +274,7 @@ def _sub_check(program, site, options, cancel, context):
     if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
         result = _deepest_finished(program, site, finished, last, result, context)
     summaries = getattr(last.explorer.reduction, "statement_summaries", None)  # mode dpor-ag
-    if summaries is not None:
+    if summaries is not None and options.summary_text:
         result = replace(result, summaries=tuple(summaries()))
     return result, findings, complete
 

@@ -331,6 +331,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.positions and len(args.files) != 1:
         raise UsageError("distaff check: --from needs exactly one FILE")
     options = options_from(args)
+    if args.format != "json":  # only the JSON shows the summaries learned
+        options = replace(options, summary_text=False)
     ingredients = context_ingredients(args)
     if not args.positions and ingredients != (True, True):
         raise UsageError("distaff check: --no-reaching-defs, --no-sync-invariants and --naive-context need --from")

@@ -6,6 +6,8 @@ counted."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from analysis.check import Options, check, check_assertion
 from analysis.frontend import parse_program
 from analysis.report import AssertionResult, Finding, Reason, Status
+from server import cli
 from tests.explore.expectations import PROGRAMS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -191,3 +194,11 @@ def test_summaries_per_statement_print_as_c():
 def test_other_modes_show_no_summaries():
     (d,), _ = results(PROGRAMS / "reorder.c", "dpor")
     assert d.summaries == ()
+
+
+def test_summaries_are_not_printed_when_nothing_shows_them(capsys):
+    (a,), _ = results(PROGRAMS / "reorder.c", "dpor-ag", replace(OPTIONS["dpor-ag"], summary_text=False))
+    assert a.summaries == () and a.stats.pruned_runs > 0  # pruned as before, only not printed
+    cli.main(["check", "--format", "json", str(PROGRAMS / "reorder.c")])
+    (j,) = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
+    assert j["summaries"]  # the JSON shows them, so it asks for them
