@@ -163,12 +163,14 @@ class AssertionResult:
 @dataclass(frozen=True, slots=True)
 class StatementSummary:
     """A predicate summary learned at a statement (mode dpor-ag): ``expr`` is the
-    summary printed as a C expression over program variables, ``pruned_runs``
-    how many runs it cut short. The language server shows it on hover."""
+    summary printed as a C expression over program variables (the disjunction
+    of what was learned there, simplified), ``pruned_runs`` how many runs it
+    cut short. The language server shows it on hover."""
 
     span: Span
     expr: str
     pruned_runs: int = 0
+    raw: str = ""  # the parts as learned, before simplifying their disjunction ("" when the same)
 
 
 class FindingKind(enum.Enum):

@@ -294,7 +294,8 @@ def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> 
         out["counterexample"] = to_json(a.trace)
     if a.summaries:
         out["summaries"] = [
-            {**_position(s.span, report.path), "expr": s.expr, "pruned_runs": s.pruned_runs}
+            {**_position(s.span, report.path), "expr": s.expr, "pruned_runs": s.pruned_runs,
+             **({"raw": s.raw} if s.raw else {})}
             for s in a.summaries
         ]
     return out

@@ -202,3 +202,14 @@ def test_summaries_are_not_printed_when_nothing_shows_them(capsys):
     cli.main(["check", "--format", "json", str(PROGRAMS / "reorder.c")])
     (j,) = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
     assert j["summaries"]  # the JSON shows them, so it asks for them
+
+
+def test_a_statements_summary_is_shown_simplified_with_the_learned_form_in_the_json(capsys):
+    cli.main(["check", "--format", "json", str(PROGRAMS.parent.parent / "examples" / "reorder.c")])
+    (a,) = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
+    by_line = {s["line"]: s for s in a["summaries"]}
+    # three summaries learned at `int after = level;`, each implying the first
+    s = by_line[30]
+    assert s["expr"] == "before <= level"
+    assert s["raw"].startswith("(before <= level) || ((before <= 20) && (before <= level))")
+    assert all(len(x["expr"]) <= len(x.get("raw", x["expr"])) for x in a["summaries"])

@@ -46,6 +46,27 @@ _NEGATED = {
 _MIRROR = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "==", "!=": "!="}
 
 
+def readable(phi, ms: int):
+    """``phi`` in a shorter equivalent form, as far as z3 gets in ``ms``
+    milliseconds: a disjunct or conjunct the others imply goes
+    (``(a <= x) || ((a <= 20) && (a <= x))`` is ``a <= x``), a valid formula
+    is ``True``. ``phi`` itself when that fails or runs out of time."""
+    ctx = phi.ctx
+    try:
+        goal = z3.Goal(ctx=ctx)
+        goal.add(phi)
+        tactic = z3.TryFor(z3.Then(z3.Tactic("ctx-simplify", ctx), z3.Tactic("ctx-solver-simplify", ctx),
+                                   ctx=ctx), ms, ctx=ctx)
+        out = tactic(goal).as_expr()
+    except z3.Z3Exception:
+        return phi
+    if z3.is_true(out):
+        return True
+    if z3.is_false(out):
+        return False
+    return out
+
+
 class Printer:
     """Prints summaries of one check (``engine`` names the objects)."""
 
@@ -65,8 +86,10 @@ class Printer:
 
             self.sizes[g.name] = type_size(g.type)
 
-    def text(self, phi, budget: int = 400) -> str:
-        """``phi`` as C; past ``budget`` printed operations the rest is ``...``."""
+    def text(self, phi, budget: int = 400, readable_ms: int = 0) -> str:
+        """``phi`` as C; past ``budget`` printed operations the rest is ``...``.
+        ``readable_ms``: first spend up to that many milliseconds making it
+        shorter (:func:`readable`)."""
         if phi is True:
             return "1"
         if phi is False:
@@ -74,6 +97,11 @@ class Printer:
         self._budget = budget
         self._memo: dict = {}
         phi = z3.simplify(phi)
+        if readable_ms:
+            self._alive.append(phi)
+            phi = readable(self.shown(phi), readable_ms)
+            if isinstance(phi, bool):
+                return "1" if phi else "0"
         self._alive.append(phi)
         self._threads = {}
         for name in self.E.V.symbols(phi):
@@ -82,6 +110,23 @@ class Printer:
                 self._threads.setdefault(v.name, set()).add(v.tid)
         a = phi.as_ast()
         return self._p(a) if self._interesting(a) else "1"
+
+    def shown(self, phi):
+        """``phi`` without what printing leaves out of a conjunction (run-time
+        checks, address guards, conjuncts about no C variable), so that
+        simplifying works on what the reader sees."""
+        if z3.is_and(phi):
+            kept = [self.shown(x) for x in phi.children() if self._kept(x.as_ast())]
+            return z3.BoolVal(True, phi.ctx) if not kept else kept[0] if len(kept) == 1 else z3.And(*kept)
+        if z3.is_or(phi):
+            return z3.Or(*[self.shown(x) for x in phi.children()])
+        if z3.is_not(phi):
+            return z3.Not(self.shown(phi.arg(0)))
+        return phi
+
+    def _kept(self, a) -> bool:
+        """Is conjunct ``a`` printed (see _print's conjunctions)?"""
+        return self._interesting(a) and not self._check(a) and not self._address_guard(a)
 
     # ------------------------------------------------------------------ term tests
 
@@ -226,7 +271,7 @@ class Printer:
         if k in _COMPARE and len(args) == 2:
             return self._compare(_COMPARE[k], args[0], args[1])
         if k == z3.Z3_OP_AND:
-            kept = [x for x in args if self._interesting(x) and not self._check(x) and not self._address_guard(x)]
+            kept = [x for x in args if self._kept(x)]
             if len(kept) == 1:
                 return self._p(kept[0])
             texts = [t for t in (self._wrap(x) for x in kept) if t != "1"]

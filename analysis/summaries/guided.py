@@ -63,6 +63,8 @@ summary is false anyway), ``ag_rvar_wvar_races`` and the table's counts.
 
 from __future__ import annotations
 
+import z3
+
 from analysis import ir
 from analysis.explore import vclock
 from analysis.explore.dependence import Footprint
@@ -78,6 +80,8 @@ from analysis.summaries.variables import Variables
 from analysis.summaries.wp import WeakestPreconditions, unsupported_reason
 from analysis.symex.pivots import Leaf, LeafKind, PivotKind
 from analysis.symex.state import State
+
+READABLE_MS = 50  # per statement: simplifying the summary shown on hover
 
 # operations whose forks are choices the program cannot tell apart by value
 _CHOICE_OPS = frozenset({
@@ -508,7 +512,7 @@ class AssertionGuided(Dpor):
         out = []
         printed: dict = {}
         for span in sorted(set(self.stmt) | set(self.stmt_pruned), key=lambda s: (s.file, s.line, s.col)):
-            texts = []
+            texts, phis = [], []
             for key in self.stmt.get(span, []):
                 e = self.table.get(key)
                 if e is None or len(texts) > limit:
@@ -525,6 +529,7 @@ class AssertionGuided(Dpor):
                         printed[id(p)] = text
                     if text and text not in texts:
                         texts.append(text)
+                        phis.append(p.phi)
                     if len(texts) > limit:
                         break
             if not texts:
@@ -534,5 +539,15 @@ class AssertionGuided(Dpor):
             expr = texts[0] if len(texts) == 1 else " || ".join(f"({t})" for t in texts[:limit])
             if len(texts) > limit:
                 expr += " || ..."
-            out.append(StatementSummary(span, expr, self.stmt_pruned.get(span, 0)))
+            raw = ""
+            if texts != ["1"] and len(texts) <= limit and time.monotonic() < stop:
+                # the parts' disjunction, shorter: one part may imply another
+                whole = phis[0] if len(phis) == 1 else z3.Or(*phis)
+                try:
+                    short = printer.text(whole, budget=150, readable_ms=READABLE_MS)
+                except Exception:  # noqa: BLE001 - the form as learned is still there
+                    short = ""
+                if short and short != expr:
+                    expr, raw = short, expr
+            out.append(StatementSummary(span, expr, self.stmt_pruned.get(span, 0), raw))
         return out

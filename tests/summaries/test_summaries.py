@@ -146,3 +146,20 @@ def test_summaries_print_as_c_over_variable_names():
     assert printer.text(z3.And(tmp == 1, X.stack(0, 0, "main", "h") == 5)) == "1"
     assert printer.text(z3.Or(a == X.fresh(32), read < 5)) in ("(a == nondet) || (x < 5)",
                                                               "(x < 5) || (a == nondet)")
+
+
+def test_summaries_shown_on_hover_are_simplified_within_a_budget():
+    program, ex = _explorer()
+    E = ex.engine
+    X = Variables(E.V.ctx, 64)
+    x = E.L.make(E.global_oids["x"])
+    a = X.reg(0, 0, "main", "a", 32)
+    read = translate.load(X.memory, x, 4, E.V, 64)
+    printer = Printer(E, program)
+    learned = z3.Or(a <= read, z3.And(a <= 20, a <= read))
+    assert printer.text(learned) == "(a <= x) || ((a <= 20) && (a <= x))"  # as learned
+    assert printer.text(learned, readable_ms=200) == "a <= x"
+    assert printer.text(z3.Or(a > 10, a <= 20), readable_ms=200) == "1"  # valid
+    # a run-time check the printing leaves out does not stop the simplification
+    check = z3.BVMulNoOverflow(a, read, True)
+    assert printer.text(z3.Or(z3.And(check, a <= read), z3.And(a <= 20, a <= read)), readable_ms=200) == "a <= x"
