@@ -62,32 +62,21 @@ def draw_programs(n: int) -> list[str]:
     return out[:n]
 
 
-def _spread(items: list, k: int) -> list:
-    if len(items) <= k:
-        return items
-    step = (len(items) - 1) / (k - 1) if k > 1 else 0
-    return [items[round(i * step)] for i in range(k)]
-
-
 def measure(args: tuple[str, int]) -> list[tuple[str, str, bool]]:
     """(configuration, status label, labelled possible) per (assertion, context) pair."""
-    from tests.context.trace_contexts import _recording
+    from tests.context.trace_contexts import distinct, recording, spread
 
     text, per = args
     program = parse_program(text, "gen.c")
     rows = []
     for site in program.assertions():
         snapshots: list = []
-        with _recording(snapshots):
+        with recording(snapshots):
             whole, _ = check_assertion(program, site, OPTIONS)
         if whole.status is not Status.HOLDS or whole.bounded or whole.stats.bound_cuts:
             continue
-        seen, contexts = set(), []
-        for threads in snapshots[1:]:  # the first is main alone at its entry
-            if threads not in seen:
-                seen.add(threads)
-                contexts.append(threads)
-        for threads in _spread(contexts, per):
+        # the first is main alone at its entry
+        for threads in spread(distinct(snapshots[1:]), per):
             for name, (rd, si) in CONFIGS.items():
                 ctx = Context(threads, naive=not (rd or si), reaching_defs=rd, sync_invariants=si)
                 try:

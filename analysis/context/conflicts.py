@@ -21,6 +21,7 @@ from analysis import ir
 from analysis.context.threads import ThreadStart, create_sites, reachable
 from analysis.ir import Call, Intrinsic, Op
 from analysis.static import access
+from analysis.static.cfg import build as build_cfg
 from analysis.static.facts import Facts
 from analysis.static.pointsto import ObjectKind
 
@@ -172,15 +173,12 @@ def quiet_objects(program: ir.Program, facts: Facts, starts: list[ThreadStart],
 def _preceding(f: ir.Function, pc: int) -> set[int]:
     """The pcs of ``f`` that may run before ``pc`` is reached (a path from
     them to ``pc`` of at least one step)."""
-    preds: dict[int, list[int]] = {}
-    for p in range(len(f.body)):
-        for q in f.successors(p):
-            preds.setdefault(q, []).append(p)
+    pred = build_cfg(f).pred
     seen: set[int] = set()
-    todo = list(preds.get(pc, ()))
+    todo = list(pred[pc])
     while todo:
         p = todo.pop()
         if p not in seen:
             seen.add(p)
-            todo.extend(preds.get(p, ()))
+            todo.extend(pred[p])
     return seen

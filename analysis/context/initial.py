@@ -532,7 +532,7 @@ class _Builder:
                 t.frames[0].regs[p.name] = v
 
     def _cursor_envs(self) -> list:
-        return [tp.frames[-1][0] for tp in self.p.threads if tp.start.given and tp.frames[-1][0] is not None] or \
+        return [e for e in self._given_envs() if e is not None] or \
             [tp.frames[0][0] for tp in self.p.threads if tp.frames[0][0] is not None]
 
     def _given_envs(self) -> list:

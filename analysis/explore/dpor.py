@@ -331,8 +331,7 @@ class Dpor(Reduction):
         if last is not None:
             base, sbase, seq = last.clock, last.sclock, last.seq + 1
         else:
-            for j in steps.filed(("t", tid)):
-                s = steps[j]
+            for s in steps:  # the thread's first event: its creation comes first
                 if tid in s.fp.creates:
                     base, sbase = s.clock, s.sclock
                     break

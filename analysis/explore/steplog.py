@@ -86,10 +86,6 @@ class StepLog:
         seen = self._by_thread.get(tid)
         return self.items[seen[-1]] if seen else None
 
-    def filed(self, key) -> list[int]:
-        """Ascending indices of the steps filed under ``key`` (do not modify)."""
-        return self._index.get(key, ())
-
     def woke(self, tid: int) -> list[int]:
         """Ascending indices of the steps that woke thread ``tid``."""
         return self._index.get(("w", tid), ())

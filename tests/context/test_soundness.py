@@ -20,20 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from analysis.check import Options, check_assertion
 from analysis.frontend import parse_program
 from analysis.report import Status
-from tests.context.trace_contexts import contexts_along
+from tests.context.trace_contexts import contexts_along, spread
 from tests.differential import cprog as C
 from tests.differential import gen
 
 EXAMPLES = int(os.environ.get("DISTAFF_CONTEXT_EXAMPLES", "25"))
 PER_VIOLATION = 3
 OPTIONS = Options(mode="dpor", unwind=3, max_runs=400, timeout_s=20)
-
-
-def _spread(items: list, k: int) -> list:
-    if len(items) <= k:
-        return items
-    step = (len(items) - 1) / (k - 1)
-    return [items[round(i * step)] for i in range(k)]
 
 
 def violations_kept(text: str) -> list[str]:
@@ -47,7 +40,7 @@ def violations_kept(text: str) -> list[str]:
             continue
         contexts = contexts_along(program, whole.trace, OPTIONS, site.id)
         # the first snapshot is main alone at its entry: a check from main again
-        for ctx in _spread(contexts[1:], PER_VIOLATION):
+        for ctx in spread(contexts[1:], PER_VIOLATION):
             checked += 1
             r, _ = check_assertion(program, site, OPTIONS, None, ctx)
             if r.status is Status.UNKNOWN:

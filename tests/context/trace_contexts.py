@@ -18,7 +18,7 @@ from analysis.symex.state import ENDED
 
 
 @contextmanager
-def _recording(snapshots: list):
+def recording(snapshots: list):
     original = engine_module.Engine.start_block
 
     def start_block(self, st, tid):
@@ -46,11 +46,20 @@ def contexts_along(program, trace, options, target: str) -> list[Context]:
     """The contexts at the scheduling points of the run ``trace`` records
     (without repeats, in the order the run meets them)."""
     snapshots: list = []
-    with _recording(snapshots):
+    with recording(snapshots):
         replay(program, trace, options, target)
-    out, seen = [], set()
-    for threads in snapshots:
-        if threads not in seen:
-            seen.add(threads)
-            out.append(Context(threads, naive=False, reaching_defs=True, sync_invariants=True))
-    return out
+    return [Context(threads, naive=False, reaching_defs=True, sync_invariants=True)
+            for threads in distinct(snapshots)]
+
+
+def distinct(snapshots: list) -> list:
+    """``snapshots`` without repeats, in their order."""
+    return list(dict.fromkeys(snapshots))
+
+
+def spread(items: list, k: int) -> list:
+    """At most ``k`` of ``items``, evenly spaced, the first and last included."""
+    if len(items) <= k:
+        return items
+    step = (len(items) - 1) / (k - 1) if k > 1 else 0
+    return [items[round(i * step)] for i in range(k)]
