@@ -99,7 +99,9 @@ class CodeServer:
         trace = re.findall(r"^\[Trace - ([^\]]*)\] ((?:Sending|Received) \w+ '[^']*')", text, re.M)
         # The requests an editor repeats on every cursor move say nothing.
         trace = [(when, what) for when, what in trace if not re.search(r"'textDocument/code(Lens|Action)", what)]
-        return "\n".join(f"{when} {what}" for when, what in trace) if trace else text
+        last_lenses = text[text.rfind("Received response 'textDocument/codeLens"):]
+        lenses = re.findall(r'"title": "([^"]*)"', last_lenses.split("[Trace")[0])
+        return "\n".join(f"{when} {what}" for when, what in trace) + f"\nlast code lenses received: {lenses}"
 
 
 @dataclass
@@ -176,13 +178,14 @@ class Workbench:
     def lenses(self) -> list[str]:
         return [t.strip() for t in self.page.locator(".editor-instance .codelens-decoration").all_inner_texts()]
 
-    def lenses_of(self, line: int) -> list[str]:
-        """The code lenses drawn just above line ``line``."""
-        line = self.line_box(line)
+    def lenses_of(self, line: int, reveal: bool = True) -> list[str]:
+        """The code lenses drawn just above line ``line`` (scrolled into
+        view first unless ``reveal`` is false)."""
+        where = self.line_box(line) if reveal else self._drawn(line)
         out = []
         for lens in self.page.locator(".editor-instance .codelens-decoration").all():
             b = self.box(lens)
-            if line.top - 2 * (b.bottom - b.top) <= b.top < line.top:
+            if where.top - 2 * (b.bottom - b.top) <= b.top < where.top:
                 out.append(lens.inner_text().strip())
         return out
 
@@ -197,7 +200,10 @@ class Workbench:
         return self.status(item)
 
     def wait_for_lens(self, line: int, prefix: str, timeout_s: float = 240) -> None:
-        self._until(lambda: any(t.startswith(prefix) for t in self.lenses_of(line)),
+        """Scrolls line ``line`` into view once, then watches (without
+        moving the cursor) for a lens over it that starts with ``prefix``."""
+        self.line_box(line)
+        self._until(lambda: any(t.startswith(prefix) for t in self.lenses_of(line, reveal=False)),
                     f"a code lens starting {prefix!r} over line {line}", timeout_s,
                     lambda: f"lenses now: {self.lenses()}")
 

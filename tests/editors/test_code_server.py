@@ -56,7 +56,7 @@ def workbench_on(tmp_path):
         # Typing replaces a selection as typed, without closing or surrounding pairs.
         "editor.autoClosingBrackets": "never",
         "editor.autoSurround": "never",
-        "distaff.trace.server": "messages",
+        "distaff.trace.server": "verbose",
     }
     with CodeServer(tmp_path / "code-server", folder, vsix, settings) as server, \
             sync_api.sync_playwright() as playwright:
@@ -103,7 +103,8 @@ def _user_session(workbench: Workbench) -> None:
     assert any("increment#2: write counter = 1 at line 13" in r for r in steps), rows
     assert not any(r.startswith("Error") and f"at line {HOLDS} " in r for r in rows), rows
 
-    # Code lenses: "Check from here" over the thread routine, a verdict over each assertion.
+    # Code lenses: "Check from here" over the thread routine, a verdict over
+    # each assertion.
     workbench.wait_for_lens(ROUTINE, "Check from here")
     workbench.wait_for_lens(HOLDS, "holds · ")
     workbench.wait_for_lens(FAILS, "fails")
