@@ -124,7 +124,8 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
         scope = f" within unwind {result.unwind}" if result.bounded else ""
         return f"holds{scope} · {result.stats.runs} runs"
     if result.status is Status.VIOLATED:
-        return "fails"
+        # as the diagnostic, a warning: real only if what it depends on can be so
+        return "may fail" if result.depends_on else "fails"
     if result.status is Status.UNREACHABLE:
         return "unreachable"
     return {

@@ -104,6 +104,9 @@ def test_lens_titles():
     assert convert.lens_title(result(Status.HOLDS), False) == "holds · 13 runs"
     assert convert.lens_title(result(Status.HOLDS, bounded=True), False) == "holds within unwind 8 · 13 runs"
     assert convert.lens_title(result(Status.VIOLATED), False) == "fails"
+    unsure = result(Status.VIOLATED, depends_on=("context:counter",))
+    assert convert.lens_title(unsure, False) == "may fail"
+    assert convert.assertion_diagnostic(SNAP, unsure, fold=False).severity == lsp.DiagnosticSeverity.Warning
     assert convert.lens_title(None, True) == "checking…"
     assert convert.lens_title(result(Status.UNKNOWN, reason=Reason.TIMEOUT), False) == "undecided: timeout"
 
