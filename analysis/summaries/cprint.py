@@ -67,6 +67,9 @@ def readable(phi, ms: int):
     return out
 
 
+_UNSIGNED = {8: "unsigned char", 16: "unsigned short", 32: "unsigned", 64: "unsigned long long"}
+
+
 class Printer:
     """Prints summaries of one check (``engine`` names the objects)."""
 
@@ -283,7 +286,9 @@ class Printer:
             return f"{self._wrap(args[0])} != {self._wrap(args[1])}"
         if k == z3.Z3_OP_ITE:
             return f"{self._wrap(args[0])} ? {self._wrap(args[1])} : {self._wrap(args[2])}"
-        if k in (z3.Z3_OP_SIGN_EXT, z3.Z3_OP_ZERO_EXT, z3.Z3_OP_EXTRACT):
+        if k == z3.Z3_OP_EXTRACT:
+            return self._extract(a, args[0])
+        if k in (z3.Z3_OP_SIGN_EXT, z3.Z3_OP_ZERO_EXT):
             return self._p(args[0])
         if k == z3.Z3_OP_BNEG:
             return f"-{self._wrap(args[0])}"
@@ -296,6 +301,20 @@ class Printer:
             return f" {op} ".join(self._wrap(x) for x in args)
         name = T.name(a) if self._info(a)[0] == z3.Z3_APP_AST else "?"
         return f"{name}({', '.join(self._p(x) for x in args)})"
+
+    def _extract(self, a, inner) -> str:
+        """Bits ``hi..lo`` of ``inner`` as C: a narrowing conversion, after
+        a shift when they are not the low bits (z3 splits an equation on a
+        word into equations on its parts; the inner term alone would say
+        something else)."""
+        c = self.T.c
+        decl = z3.Z3_get_app_decl(c, a)
+        hi, lo = z3.Z3_get_decl_int_parameter(c, decl, 0), z3.Z3_get_decl_int_parameter(c, decl, 1)
+        if lo == 0 and hi == self.T.bv_size(inner) - 1:
+            return self._p(inner)
+        width = hi - lo + 1
+        shifted = f"({self._wrap(inner)} >> {lo})" if lo else self._wrap(inner)
+        return f"({_UNSIGNED.get(width, f'unsigned _BitInt({width})')}){shifted}"
 
     def _interesting(self, a) -> bool:
         """Does ``a`` mention a C variable (not only the addresses, thread

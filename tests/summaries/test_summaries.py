@@ -163,3 +163,16 @@ def test_summaries_shown_on_hover_are_simplified_within_a_budget():
     # a run-time check the printing leaves out does not stop the simplification
     check = z3.BVMulNoOverflow(a, read, True)
     assert printer.text(z3.Or(z3.And(check, a <= read), z3.And(a <= 20, a <= read)), readable_ms=200) == "a <= x"
+
+
+def test_part_of_a_word_prints_as_a_narrowing_not_as_the_word():
+    """z3 rewrites ``x + 1 == 1`` on bytes into equations on the word's parts;
+    each part is printed as what it is, not as the whole word."""
+    program, ex = _explorer()
+    E = ex.engine
+    X = Variables(E.V.ctx, 64)
+    x = E.L.make(E.global_oids["x"])
+    read = translate.load(X.memory, x, 4, E.V, 64)
+    printer = Printer(E, program)
+    assert printer.text(z3.Extract(15, 8, read + 1) == 0) == "((unsigned char)((1 + x) >> 8)) == 0"
+    assert printer.text(z3.Extract(7, 0, read + 1) == 1) == "x[+0] == 0"  # z3: the low byte of x
