@@ -99,12 +99,22 @@ class Printer:
             return "0"
         self._budget = budget
         self._memo: dict = {}
-        phi = z3.simplify(phi)
+        self._alive.append(phi)
+        phi = self._join_bytes(phi)
+        self._alive.append(phi)
         if readable_ms:
+            phi = self.shown(phi)
             self._alive.append(phi)
-            phi = readable(self.shown(phi), readable_ms)
+        # Whole variables stand as constants while z3 rewrites: it splits
+        # `counter == 2` into one equation per byte.
+        pairs, back = self._whole_reads(phi)
+        phi = z3.simplify(z3.substitute(phi, *pairs) if pairs else phi)
+        if readable_ms:
+            phi = readable(phi, readable_ms)
             if isinstance(phi, bool):
                 return "1" if phi else "0"
+        if back:
+            phi = z3.substitute(phi, *back)
         self._alive.append(phi)
         self._threads = {}
         for name in self.E.V.symbols(phi):
@@ -126,6 +136,112 @@ class Printer:
         if z3.is_not(phi):
             return z3.Not(self.shown(phi.arg(0)))
         return phi
+
+    def _join_bytes(self, phi):
+        """``phi`` with each conjunction's equations on every byte of one C
+        variable (``counter[+0] == 2 && counter[+1] == 0 && ...``, as z3's
+        rewriting leaves ``counter == 2``) joined back into one equation on
+        the variable. Only the connectives above a joined conjunction are
+        built again."""
+        if not self._find(phi.as_ast(), lambda a: self._info(a)[1] == z3.Z3_OP_AND
+                          and sum(self._byte_equation(c) is not None for c in self._info(a)[2]) >= 2):
+            return phi
+        ctx = phi.ctx
+        connectives = (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT)
+        changed: dict = {}  # AST id -> the rebuilt term, or None when unchanged
+        todo = [(phi.as_ast(), False)]
+        while todo:
+            a, expanded = todo.pop()
+            if a.value in changed:
+                continue
+            op, args = self._info(a)[1], self._info(a)[2]
+            if op not in connectives:
+                changed[a.value] = None
+            elif not expanded:
+                todo.append((a, True))
+                todo.extend((k, False) for k in args)
+            else:
+                new = [changed[k.value] for k in args]
+                joined = self._joined(args) if op == z3.Z3_OP_AND else None
+                if joined is None and all(n is None for n in new):
+                    changed[a.value] = None
+                    continue
+                kids = [n if n is not None else z3.z3._to_expr_ref(k, ctx) for k, n in zip(args, new)]
+                if joined is not None:
+                    drop, added = joined
+                    kids = [k for i, k in enumerate(kids) if i not in drop] + added
+                changed[a.value] = (z3.Not(kids[0]) if op == z3.Z3_OP_NOT else kids[0] if len(kids) == 1
+                                    else (z3.And if op == z3.Z3_OP_AND else z3.Or)(*kids))
+        out = changed[phi.as_ast().value]
+        return phi if out is None else out
+
+    def _joined(self, conjuncts: list) -> tuple[set, list] | None:
+        """Which of ``conjuncts`` (raw ASTs) to drop and the equations on
+        whole variables that replace them; None when there are none."""
+        mask = (1 << self.L.off_bits) - 1
+        found = {}  # (variable, its address) -> {offset: (conjunct index, select, value)}
+        for i, c in enumerate(conjuncts):
+            byte = self._byte_equation(c)
+            if byte is None:
+                continue
+            addr, sel, value = byte
+            name, off = self.objects.get(addr >> self.L.off_bits), addr & mask
+            if name is not None and off < self.sizes.get(name, 0):
+                found.setdefault((name, addr - off), {})[off] = (i, sel, value)
+        drop, added = set(), []
+        for (name, _), parts in found.items():
+            n = self.sizes[name]
+            if n < 2 or len(parts) != n:
+                continue
+            sels = [z3.z3._to_expr_ref(parts[k][1], self.T.ctx) for k in range(n - 1, -1, -1)]
+            # simplify makes z3's nested binary concats one concat, the form reads have
+            whole = z3.simplify(z3.Concat(*sels))
+            added.append(whole == z3.BitVecVal(sum(parts[k][2] << (8 * k) for k in range(n)), 8 * n, whole.ctx))
+            drop.update(p[0] for p in parts.values())
+        return (drop, added) if added else None
+
+    def _byte_equation(self, c):
+        """``(address, select, value)`` when raw AST ``c`` is ``M[address] ==
+        value`` on one byte of memory at a constant address."""
+        _, op, args, _ = self._info(c)
+        if op != z3.Z3_OP_EQ or len(args) != 2:
+            return None
+        sel, num = (args[1], args[0]) if self._info(args[0])[3] else args
+        if not self._info(num)[3] or self.T.bv_size(num) != 8 or self._info(sel)[1] != z3.Z3_OP_SELECT:
+            return None
+        arr, idx = self._info(sel)[2]
+        if not (self._is_const(arr) and self.T.name(arr) == MEMORY and self._info(idx)[3]):
+            return None
+        return self.T.value(idx), sel, self.T.value(num)
+
+    def _whole_reads(self, phi) -> tuple[list, list]:
+        """``(read, constant)`` for each read of a C variable from memory in
+        ``phi`` (the concat of its bytes that printing shows as the
+        variable), a fresh constant standing for each; and ``(constant,
+        read)`` to put them back."""
+        ctx = phi.ctx
+        reads = self._find(phi.as_ast(), lambda a: self._info(a)[1] in (z3.Z3_OP_SELECT, z3.Z3_OP_CONCAT)
+                           and self._memory_read(a) is not None)
+        pairs = []
+        for a in reads:
+            e = z3.z3._to_expr_ref(a, ctx)
+            pairs.append((e, z3.FreshConst(e.sort(), "read")))
+        return pairs, [(c, e) for e, c in pairs]
+
+    def _find(self, root, pred) -> list:
+        """The raw ASTs under ``root`` (itself included) for which ``pred``
+        holds, not looking inside them; by AST id, each once."""
+        found, seen, todo = [], set(), [root]
+        while todo:
+            a = todo.pop()
+            if a.value in seen:
+                continue
+            seen.add(a.value)
+            if pred(a):
+                found.append(a)
+            else:
+                todo.extend(self._info(a)[2])
+        return found
 
     def _kept(self, a) -> bool:
         """Is conjunct ``a`` printed (see _print's conjunctions)?"""

@@ -172,7 +172,25 @@ def test_part_of_a_word_prints_as_a_narrowing_not_as_the_word():
     E = ex.engine
     X = Variables(E.V.ctx, 64)
     x = E.L.make(E.global_oids["x"])
-    read = translate.load(X.memory, x, 4, E.V, 64)
+    read = z3.simplify(translate.load(X.memory, x, 4, E.V, 64))  # as learned formulas have it
     printer = Printer(E, program)
     assert printer.text(z3.Extract(15, 8, read + 1) == 0) == "((unsigned char)((1 + x) >> 8)) == 0"
-    assert printer.text(z3.Extract(7, 0, read + 1) == 1) == "x[+0] == 0"  # z3: the low byte of x
+    assert printer.text(z3.Extract(7, 0, read + 1) == 1) == "((unsigned char)x) == 0"  # as z3 rewrites it
+
+
+def test_equations_on_every_byte_of_a_variable_print_as_one():
+    """The learned formulas carry `x == 2` as z3 leaves it, one equation per
+    byte; printed (and simplified) they are one equation on x again."""
+    program, ex = _explorer()
+    E = ex.engine
+    X = Variables(E.V.ctx, 64)
+    x = E.L.make(E.global_oids["x"])
+    read = z3.simplify(translate.load(X.memory, x, 4, E.V, 64))  # as learned formulas have it
+    printer = Printer(E, program)
+    bytewise = z3.simplify(read == 2)
+    assert z3.is_and(bytewise) and len(bytewise.children()) == 4
+    assert printer.text(bytewise) == "x == 2"
+    either = z3.Or(z3.And(read >= 1, bytewise), z3.And(read >= 1, z3.Not(bytewise)))
+    assert printer.text(either, readable_ms=200) == "x >= 1"
+    # three bytes of four say nothing about x as a whole: left as they are
+    assert printer.text(z3.And(*bytewise.children()[:3])).count("x[+") == 3
