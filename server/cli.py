@@ -38,6 +38,7 @@ from pathlib import Path
 
 from analysis import check as engine
 from analysis.check import Options
+from analysis.replay import replay
 from analysis.cluster import ClusterUnavailable
 from analysis.explore import races
 from analysis.ir import DataModel, Span
@@ -527,15 +528,6 @@ def _load_result(result_path: str) -> dict:
     return doc
 
 
-def _replay_function():
-    """The engine's ``replay(program, trace, options, target=, context=)``."""
-    try:
-        from analysis.replay import replay
-    except ImportError:
-        raise BadInput("this build of distaff cannot replay counterexamples (no analysis.replay)") from None
-    return replay
-
-
 def _span(entry: dict, path: str) -> Span:
     return Span(entry.get("file", path), entry["line"], entry["column"],
                 entry.get("end_line", entry["line"]), entry.get("end_column", entry["column"]))
@@ -576,7 +568,6 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
     except ValueError as e:
         raise BadInput(f"{result_path}: bad options: {e}") from None
     options = options_from(args, base)
-    replay = _replay_function()
     replayed = failed = 0
     for entry in doc["files"]:
         path = entry.get("path", "")
