@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analysis import ir
-from analysis.context.reaching import Activation, Walker, _scc_ids
+from analysis.context.reaching import Activation, Walker, scc_ids
 from analysis.context.terms import Sym, address_parts, fold, is_constant, leaves, show
 from analysis.context.threads import ThreadStart, reachable
 from analysis.ir import Binary, Branch, Const, Intrinsic, Op
@@ -75,7 +75,7 @@ def loop_position(walker: Walker, start: ThreadStart, act: Activation) -> LoopPo
     """The thread's position in a barrier loop of its innermost frame, or None."""
     f = act.func
     pc = start.pc
-    ids = _scc_ids(f)
+    ids = scc_ids(f)
     comp = ids.get(pc)
     if comp is None:
         return None
@@ -199,7 +199,7 @@ def _prefix(walker: Walker, act: Activation, head: int, body: set[int], barrier)
     head: a sorted tuple of ``(count, trip text)`` items (constant items have
     trip text ''), or None when paths disagree or a trip count is unknown."""
     f = act.func
-    ids = _scc_ids(f)
+    ids = scc_ids(f)
     before: dict[int, tuple | None] = {0: ()}
     order = range(len(f.body))
     loops_done: dict = {}

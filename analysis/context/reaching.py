@@ -57,6 +57,7 @@ from analysis.ir import (
 )
 from analysis.static import access
 from analysis.static.facts import Facts
+from analysis.static.fixpoint import components
 from analysis.static.pointsto import ObjectKind
 
 MAX_DEPTH = 6
@@ -323,7 +324,7 @@ class Walker:
         """The pcs on a cycle through ``pc`` (empty when none)."""
         ids = self._sccs.get(f.name)
         if ids is None:
-            ids = self._sccs[f.name] = _scc_ids(f)
+            ids = self._sccs[f.name] = scc_ids(f)
         k = ids.get(pc)
         if k is None:
             return frozenset()
@@ -689,32 +690,14 @@ def _object_index(pts) -> dict:
     return out
 
 
-def _scc_ids(f: ir.Function) -> dict[int, int]:
-    """Component number of every pc on a cycle."""
+def scc_ids(f: ir.Function) -> dict[int, int]:
+    """Component number of every pc on a cycle: the smallest pc of its
+    strongly connected component of the control flow graph."""
     cyc = cyclic_pcs(f)
-    succ = {pc: [s for s in f.successors(pc) if s in cyc] for pc in cyc}
-    pred: dict[int, list[int]] = {pc: [] for pc in cyc}
-    for pc, ss in succ.items():
-        for s in ss:
-            pred[s].append(pc)
     comp: dict[int, int] = {}
-    for start in sorted(cyc):
-        if start in comp:
-            continue
-        fwd, todo = {start}, [start]
-        while todo:
-            for s in succ[todo.pop()]:
-                if s not in fwd:
-                    fwd.add(s)
-                    todo.append(s)
-        bwd, todo = {start}, [start]
-        while todo:
-            for p in pred[todo.pop()]:
-                if p not in bwd:
-                    bwd.add(p)
-                    todo.append(p)
-        for pc in fwd & bwd:
-            comp[pc] = start
+    for members in components(sorted(cyc), lambda pc: [s for s in f.successors(pc) if s in cyc]):
+        first = min(members)
+        comp.update((pc, first) for pc in members)
     return comp
 
 
