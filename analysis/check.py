@@ -75,7 +75,7 @@ from typing import Iterator
 
 from analysis import ir
 from analysis.ir import DataModel
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status
+from analysis.report import GRACE_S, AssertionResult, Finding, FindingKind, Reason, Stats, Status
 from analysis.symex.unmodelled import library_dependences, phrase
 
 MODES = ("baseline", "dpor", "dpor-ag")
@@ -535,7 +535,6 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     mpc = mp.get_context("spawn")
     pending = list(sites) + ([FINDINGS] if search else [])
     running: dict = {}  # connection -> (process, site, start time)
-    grace = 5.0
     complete = False
     try:
         while pending or running:
@@ -582,7 +581,7 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                     yield _lost(site, options, Reason.CRASHED, payload, context)
             now = time.monotonic()
             for conn, (proc, site, started, timeout) in list(running.items()):
-                if timeout is not None and now - started > timeout + grace:
+                if timeout is not None and now - started > timeout + GRACE_S:
                     proc.terminate()
                     running.pop(conn)
                     yield _lost(site, options, Reason.TIMEOUT, "the worker overran its time budget", context)

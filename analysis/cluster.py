@@ -40,7 +40,8 @@ import time
 import uuid
 from dataclasses import replace
 
-GRACE_S = 5.0  # as the local pool: past its budget plus this, a task is given up
+from analysis.report import GRACE_S
+
 POLL_S = 0.05  # how often the client looks at the cancel token and the budgets
 
 INSTALL_HINT = "pip install 'distaff[cluster]'"
