@@ -204,6 +204,17 @@ def is_scalar(t: CType) -> bool:
     return isinstance(t, (IntType, PtrType))
 
 
+def is_signed(t: CType) -> bool:
+    return isinstance(t, IntType) and t.signed
+
+
+def bits_of(t: CType, ptr_bits: int) -> int:
+    """Bit width of a value of type ``t`` where pointers have ``ptr_bits``
+    bits (the data model's): an array-typed value is its address, and so is
+    any other non-scalar the engine holds as a value."""
+    return t.bits if isinstance(t, (IntType, PtrType)) else ptr_bits
+
+
 def value_bits(t: CType) -> int:
     """Bit width of a scalar value of type ``t``."""
     if isinstance(t, (IntType, PtrType)):

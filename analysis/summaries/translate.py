@@ -20,8 +20,9 @@ from __future__ import annotations
 import z3
 
 from analysis import ir
-from analysis.ir import Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary
-from analysis.symex.engine import COMPARISONS, bits_of, is_signed
+from analysis.ir import (Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of,
+                         is_signed)
+from analysis.symex.engine import COMPARISONS
 from analysis.symex.values import mask
 
 

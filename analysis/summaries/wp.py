@@ -42,11 +42,11 @@ from dataclasses import dataclass
 import z3
 
 from analysis import ir
-from analysis.ir import Intrinsic, Op, PtrType
+from analysis.ir import Intrinsic, Op, PtrType, bits_of, is_signed
 from analysis.summaries import translate
 from analysis.summaries.translate import Untranslatable
 from analysis.summaries.variables import MEMORY, Variables
-from analysis.symex.engine import EBUSY, bits_of, is_signed
+from analysis.symex.engine import EBUSY
 from analysis.symex.libc import writes_memory
 from analysis.symex.state import State, cons_list
 

@@ -70,8 +70,9 @@ from __future__ import annotations
 
 from analysis import ir
 from analysis.ir import (
-    Addr, ArrayType, Assign, Binary, Branch, Call, Cast, Const, Intrinsic, IntType, Ite, Jump, Kind,
-    Load, Op, PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary, type_size,
+    Addr, Assign, Binary, Branch, Call, Cast, Const, Intrinsic, IntType, Ite, Jump, Kind,
+    Load, Op, PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary, bits_of,
+    is_signed, type_size,
 )
 from analysis.symex.memory import MemObject, PointerLayout
 from analysis.symex.pivots import (
@@ -94,18 +95,6 @@ VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
 # free loop iterations (Engine.back_edge) one run may take before it is cut
 FREE_ITERATIONS = 20_000
 DEFERRED_LEAVES = frozenset({LeafKind.ERROR, LeafKind.STOPPED})
-
-
-def is_signed(t) -> bool:
-    return isinstance(t, IntType) and t.signed
-
-
-def bits_of(t, ptr_bits: int) -> int:
-    if isinstance(t, (IntType, PtrType)):
-        return t.bits
-    if isinstance(t, ArrayType):  # an array-typed value is its address
-        return ptr_bits
-    return ptr_bits
 
 
 class Engine:

@@ -11,9 +11,9 @@ state.
 from __future__ import annotations
 
 from analysis import ir
-from analysis.ir import AssertKind, IntType, Op, PtrType
+from analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
 from analysis.symex import libc
-from analysis.symex.engine import Engine, bits_of, is_signed
+from analysis.symex.engine import Engine
 from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from analysis.symex.state import Effect, State
 from analysis.symex.values import mask

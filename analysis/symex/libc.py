@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from analysis import ir
-from analysis.ir import IntType
+from analysis.ir import IntType, is_signed
 from analysis.symex.state import State
 from analysis.symex.values import mask, to_signed
 
@@ -75,16 +75,12 @@ def _fit(E, value, bits: int):
 
 
 def _bits(E, t) -> int:
-    from analysis.symex.engine import bits_of
-
-    return bits_of(t, E.ptr_bits)
+    return ir.bits_of(t, E.ptr_bits)
 
 
 def _unknown(E, st: State, tid: int, i: ir.Intrinsic, why: str = "", lo: int | None = None) -> None:
     """The result the model cannot compute: a fresh symbol standing for
     ``i.name`` (``lo``: the least value the standard guarantees)."""
-    from analysis.symex.engine import is_signed
-
     if i.dst is None:
         _finish(E, st, tid, i, None, f"call {i.name}" + (f" ({why})" if why else ""))
         return
@@ -140,8 +136,6 @@ def _abs(bits_of_type: Callable):
     """abs/labs/llabs: |x| in the function's type; the most negative value has
     no absolute value (undefined behaviour, reported as a signed overflow)."""
     def run(E, st, tid, i):
-        from analysis.symex.engine import is_signed
-
         V = E.V
         b = bits_of_type(E, i)
         if not i.args:

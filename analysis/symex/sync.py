@@ -62,8 +62,8 @@ from __future__ import annotations
 import itertools
 
 from analysis import ir
-from analysis.ir import IntType, Op, PtrType
-from analysis.symex.engine import EBUSY, ETIMEDOUT, Engine, bits_of
+from analysis.ir import IntType, Op, PtrType, bits_of
+from analysis.symex.engine import EBUSY, ETIMEDOUT, Engine
 from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
 from analysis.symex.trace import lvalue
