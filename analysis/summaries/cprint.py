@@ -107,14 +107,14 @@ class Printer:
             self._alive.append(phi)
         # Whole variables stand as constants while z3 rewrites: it splits
         # `counter == 2` into one equation per byte.
-        pairs, back = self._whole_reads(phi)
+        pairs = self._whole_reads(phi)
         phi = z3.simplify(z3.substitute(phi, *pairs) if pairs else phi)
         if readable_ms:
             phi = readable(phi, readable_ms)
             if isinstance(phi, bool):
                 return "1" if phi else "0"
-        if back:
-            phi = z3.substitute(phi, *back)
+        if pairs:
+            phi = z3.substitute(phi, *[(name, read) for read, name in pairs])
         self._alive.append(phi)
         self._threads = {}
         for name in self.E.V.symbols(phi):
@@ -214,19 +214,14 @@ class Printer:
             return None
         return self.T.value(idx), sel, self.T.value(num)
 
-    def _whole_reads(self, phi) -> tuple[list, list]:
+    def _whole_reads(self, phi) -> list:
         """``(read, constant)`` for each read of a C variable from memory in
         ``phi`` (the concat of its bytes that printing shows as the
-        variable), a fresh constant standing for each; and ``(constant,
-        read)`` to put them back."""
-        ctx = phi.ctx
+        variable), a fresh constant standing for each."""
         reads = self._find(phi.as_ast(), lambda a: self._info(a)[1] in (z3.Z3_OP_SELECT, z3.Z3_OP_CONCAT)
                            and self._memory_read(a) is not None)
-        pairs = []
-        for a in reads:
-            e = z3.z3._to_expr_ref(a, ctx)
-            pairs.append((e, z3.FreshConst(e.sort(), "read")))
-        return pairs, [(c, e) for e, c in pairs]
+        exprs = [z3.z3._to_expr_ref(a, phi.ctx) for a in reads]
+        return [(e, z3.FreshConst(e.sort(), "read")) for e in exprs]
 
     def _find(self, root, pred) -> list:
         """The raw ASTs under ``root`` (itself included) for which ``pred``

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import socket
 import subprocess
 import time
@@ -178,10 +177,9 @@ class Workbench:
     def lenses(self) -> list[str]:
         return [t.strip() for t in self.page.locator(".editor-instance .codelens-decoration").all_inner_texts()]
 
-    def lenses_of(self, line: int, reveal: bool = True) -> list[str]:
-        """The code lenses drawn just above line ``line`` (scrolled into
-        view first unless ``reveal`` is false)."""
-        where = self.line_box(line) if reveal else self._drawn(line)
+    def lenses_of(self, line: int) -> list[str]:
+        """The code lenses drawn just above line ``line`` (which is in view)."""
+        where = self._drawn(line)
         out = []
         for lens in self.page.locator(".editor-instance .codelens-decoration").all():
             b = self.box(lens)
@@ -203,7 +201,7 @@ class Workbench:
         """Scrolls line ``line`` into view once, then watches (without
         moving the cursor) for a lens over it that starts with ``prefix``."""
         self.line_box(line)
-        self._until(lambda: any(t.startswith(prefix) for t in self.lenses_of(line, reveal=False)),
+        self._until(lambda: any(t.startswith(prefix) for t in self.lenses_of(line)),
                     f"a code lens starting {prefix!r} over line {line}", timeout_s,
                     lambda: f"lenses now: {self.lenses()}")
 
@@ -229,13 +227,10 @@ class Workbench:
         return [r.get_attribute("aria-label") or r.inner_text()
                 for r in panel.locator(".monaco-list-row").all()]
 
-    def wait_for_problem(self, *parts: str, timeout_s: float = 240, absent: bool = False) -> list[str]:
-        """Waits until a Problems row contains every one of ``parts`` (or,
-        with ``absent``, until none does); the rows then."""
-        def seen():
-            return any(all(p in row for p in parts) for row in self.problems())
-        self._until((lambda: not seen()) if absent else seen,
-                    f"{'no' if absent else 'a'} Problems row with {parts}", timeout_s,
+    def wait_for_problem(self, *parts: str, timeout_s: float = 240) -> list[str]:
+        """Waits until a Problems row contains every one of ``parts``; the rows then."""
+        self._until(lambda: any(all(p in row for p in parts) for row in self.problems()),
+                    f"a Problems row with {parts}", timeout_s,
                     lambda: "rows now:\n" + "\n".join(self.problems()))
         return self.problems()
 
@@ -287,6 +282,5 @@ class Workbench:
 
 
 def chromium_path() -> str:
-    assert CHROMIUM is not None and shutil.which(CHROMIUM), \
-        "Debian's chromium is not installed: run `bash editors/ci-setup.sh`"
+    assert CHROMIUM is not None, "Debian's chromium is not installed: run `bash editors/ci-setup.sh`"
     return CHROMIUM

@@ -132,15 +132,20 @@ def test_the_bounds_drop_summaries_and_say_so():
     assert t.counts["summary_size_drops"] == 1
 
 
-def test_summaries_print_as_c_over_variable_names():
+def _printing():
+    """A printer for the test program, its variables, and a read of its
+    global ``x`` as the translation builds it."""
     program, ex = _explorer()
     E = ex.engine
     X = Variables(E.V.ctx, 64)
-    x = E.L.make(E.global_oids["x"])
+    read = translate.load(X.memory, E.L.make(E.global_oids["x"]), 4, E.V, 64)
+    return Printer(E, program), X, read
+
+
+def test_summaries_print_as_c_over_variable_names():
+    printer, X, read = _printing()
     a = X.reg(0, 0, "main", "a", 32)
     tmp = X.reg(0, 0, "main", "%t1", 32)
-    read = translate.load(X.memory, x, 4, E.V, 64)
-    printer = Printer(E, program)
     assert printer.text(a <= read) == "a <= x"
     assert printer.text(z3.And(a <= read, tmp == 1)) == "a <= x"
     assert printer.text(z3.And(tmp == 1, X.stack(0, 0, "main", "h") == 5)) == "1"
@@ -149,13 +154,8 @@ def test_summaries_print_as_c_over_variable_names():
 
 
 def test_summaries_shown_on_hover_are_simplified_within_a_budget():
-    program, ex = _explorer()
-    E = ex.engine
-    X = Variables(E.V.ctx, 64)
-    x = E.L.make(E.global_oids["x"])
+    printer, X, read = _printing()
     a = X.reg(0, 0, "main", "a", 32)
-    read = translate.load(X.memory, x, 4, E.V, 64)
-    printer = Printer(E, program)
     learned = z3.Or(a <= read, z3.And(a <= 20, a <= read))
     assert printer.text(learned) == "(a <= x) || ((a <= 20) && (a <= x))"  # as learned
     assert printer.text(learned, readable_ms=200) == "a <= x"
@@ -165,19 +165,11 @@ def test_summaries_shown_on_hover_are_simplified_within_a_budget():
     assert printer.text(z3.Or(z3.And(check, a <= read), z3.And(a <= 20, a <= read)), readable_ms=200) == "a <= x"
 
 
-def _printer_and_x():
-    """A printer for the test program and a read of its global ``x`` in the
-    form learned formulas have it (simplified: one flat concat)."""
-    program, ex = _explorer()
-    E = ex.engine
-    x = E.L.make(E.global_oids["x"])
-    return Printer(E, program), z3.simplify(translate.load(Variables(E.V.ctx, 64).memory, x, 4, E.V, 64))
-
-
 def test_part_of_a_word_prints_as_a_narrowing_not_as_the_word():
     """z3 rewrites ``x + 1 == 1`` on bytes into equations on the word's parts;
     each part is printed as what it is, not as the whole word."""
-    printer, read = _printer_and_x()
+    printer, _, read = _printing()
+    read = z3.simplify(read)  # one flat concat, as learned formulas have it
     assert printer.text(z3.Extract(15, 8, read + 1) == 0) == "((unsigned char)((1 + x) >> 8)) == 0"
     assert printer.text(z3.Extract(7, 0, read + 1) == 1) == "((unsigned char)x) == 0"  # as z3 rewrites it
 
@@ -185,7 +177,8 @@ def test_part_of_a_word_prints_as_a_narrowing_not_as_the_word():
 def test_equations_on_every_byte_of_a_variable_print_as_one():
     """The learned formulas carry `x == 2` as z3 leaves it, one equation per
     byte; printed (and simplified) they are one equation on x again."""
-    printer, read = _printer_and_x()
+    printer, _, read = _printing()
+    read = z3.simplify(read)  # one flat concat, as learned formulas have it
     bytewise = z3.simplify(read == 2)
     assert z3.is_and(bytewise) and len(bytewise.children()) == 4
     assert printer.text(bytewise) == "x == 2"
