@@ -1,7 +1,8 @@
 """Sub-checks on a Dask cluster (``Options.scheduler``, ``--scheduler tcp://host:port``).
 
-The same sub-checks as the local process pool (:mod:`analysis.check`), one
-Dask task each, for code bases too large for one machine. The workers need
+The same sub-checks (:mod:`analysis.subcheck`) as the local process pool of
+:mod:`analysis.check`, one Dask task each, for code bases too large for one
+machine. The workers need
 distaff installed (``pip install 'distaff[cluster]'``); Dask is imported only
 here and only when a scheduler is asked for, so distaff runs without it.
 
@@ -40,7 +41,9 @@ import time
 import uuid
 from dataclasses import replace
 
-from analysis.report import GRACE_S
+from analysis.options import CancelToken
+from analysis.report import GRACE_S, Reason
+from analysis.subcheck import check_findings, run, undecided
 
 POLL_S = 0.05  # how often the client looks at the cancel token and the budgets
 
@@ -134,8 +137,6 @@ def remote_sub_check(program, site, options, context, check_id: str, key: str):
     complete))`` or ``("crash", message)``; with ``site`` None the exploration
     for findings only, ``("ok", findings)``. Announces its start (for the
     client's overrun watch); :func:`stop_on_worker` cancels it."""
-    from analysis.check import CancelToken, _sub_check, check_findings
-
     token = CancelToken()
     with _running_lock:
         if check_id in _stopped:
@@ -150,7 +151,7 @@ def remote_sub_check(program, site, options, context, check_id: str, key: str):
     try:
         if site is None:
             return "ok", check_findings(program, options, token, context)
-        return "ok", _sub_check(program, site, options, token, context)
+        return "ok", run(program, site, options, token, context)
     except BaseException as e:  # noqa: BLE001 - reported to the client as a crash
         return "crash", f"{type(e).__name__}: {e}"
     finally:
@@ -176,20 +177,17 @@ def stop_on_worker(check_id: str, key: str | None = None) -> None:
 def check_on_cluster(program, sites, options, cancel, context):
     """The sub-checks of ``sites`` on the scheduler ``options.scheduler`` (see
     the module docstring); yields ``(result, findings, complete)``."""
-    from analysis.check import _undecided
-    from analysis.report import Reason
-
     reasons = {"cancelled": Reason.CANCELLED, "timeout": Reason.TIMEOUT, "crash": Reason.CRASHED}
     for site, (kind, payload) in _run_tasks(program, sites, options, cancel, context):
         if kind == "ok":
             yield payload
         else:
-            yield _undecided(site, options, reasons[kind], payload, context), [], False
+            yield undecided(site, options, reasons[kind], payload, context), [], False
 
 
 def findings_on_cluster(program, options, cancel, context) -> list:
     """The exploration for deadlocks and run-time errors without a target
-    (:func:`analysis.check.check_findings`) as one task: its findings, or none
+    (:func:`analysis.subcheck.check_findings`) as one task: its findings, or none
     when it was cancelled, overran its budget or crashed (as a local one that
     stops early reports what it met, and nothing says it stopped)."""
     [(_, (kind, payload))] = _run_tasks(program, [None], options, cancel, context)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import z3
 
 from analysis import ir
+from analysis.context.initial import initial_state
+from analysis.explore.explorer import finish_trace
 from analysis.report import Trace
 from analysis.symex.engine import Engine
 from analysis.symex.pivots import Budget, EngineLimit, Leaf, LeafKind, Pivot
@@ -29,8 +31,6 @@ from analysis.symex.values import Values
 
 
 def replay(program: ir.Program, trace: Trace, options, target: str | None = None, context=None) -> Trace:
-    from analysis.explore.explorer import finish_trace
-
     if target is None and trace.steps:
         last = trace.steps[-1].span
         for site in program.assertions():
@@ -46,9 +46,7 @@ def replay(program: ir.Program, trace: Trace, options, target: str | None = None
     E.replay = (iter(trace.schedule), iter(trace.choices))
     if context is None:
         st = E.initial_state()
-    else:
-        from analysis.context.initial import initial_state  # the same state the check started from
-
+    else:  # the same state the check started from
         st = initial_state(E, program, context)
     try:
         out = E.advance(st)

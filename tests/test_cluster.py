@@ -64,9 +64,12 @@ def only_on_the_cluster(monkeypatch):
     """From now on any exploration in this process fails the test (the
     workers are other processes: they are not patched)."""
     import analysis.check
+    import analysis.cluster
 
-    monkeypatch.setattr(analysis.check, "_sub_check", explored_here)
+    monkeypatch.setattr(analysis.check, "run", explored_here)
     monkeypatch.setattr(analysis.check, "check_findings", explored_here)
+    monkeypatch.setattr(analysis.cluster, "run", explored_here)
+    monkeypatch.setattr(analysis.cluster, "check_findings", explored_here)
 
 
 @pytest.mark.parametrize("name, mode", [("median.c", "baseline"), ("reorder_bad.c", "baseline"),

@@ -10,7 +10,7 @@ installs :class:`ContextHooks` on the engine: the symbolic heap
 (:mod:`.heap`) and the synchronization invariants (:mod:`.invariants`) it
 consults while running.
 
-What each ingredient of :class:`~analysis.check.Context` contributes:
+What each ingredient of :class:`~analysis.context.Context` contributes:
 
 * ``reaching_defs``: registers, stack objects, conflict-free globals and
   heap blocks allocated once before the context get the terms of their

@@ -23,12 +23,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import z3
 
 from analysis import ir
 from analysis.explore.races import RaceDetector, exploration_options
-from analysis.explore.reduction import Node, Reduction, reduction_for
+from analysis.explore.reduction import Node, Reduction
 from analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from analysis.symex.engine import Engine
 from analysis.symex.pivots import (
@@ -66,17 +67,20 @@ class MaxRunsReached(Exception):
 
 class Explorer:
     """One exploration of ``program`` with ``target`` (an
-    :class:`~analysis.ir.AssertionSite`, or None to look for findings only).
-    ``context`` is an :class:`analysis.check.Context` or None (start at main)."""
+    :class:`~analysis.ir.AssertionSite`, or None to look for findings only),
+    pruned by ``reduction``. ``initial`` builds the first state from the
+    engine (a program context's, :mod:`analysis.context.initial`); None starts
+    at ``main``. :func:`analysis.subcheck.explorer_for` builds an explorer for
+    a mode and a context."""
 
-    def __init__(self, program: ir.Program, options, target: ir.AssertionSite | None = None,
-                 cancel=None, context=None, reduction: Reduction | None = None):
+    def __init__(self, program: ir.Program, options, target: ir.AssertionSite | None, cancel,
+                 reduction: Reduction, initial: Callable[[Engine], State] | None = None):
         self.program = program
         self.options = options = exploration_options(options)
         self.target = target
         self.cancel = cancel
-        self.context = context
-        self.reduction = reduction or reduction_for(options.mode, program, options, target)
+        self.initial = initial
+        self.reduction = reduction
         self.stack: list[Node] = []
         self.full_runs = 0
         self.pruned_runs = 0
@@ -188,11 +192,9 @@ class Explorer:
         self.result.stop_message = message or reason.value
 
     def _initial_state(self) -> State:
-        if self.context is None:
+        if self.initial is None:
             return self.engine.initial_state()
-        from analysis.context.initial import initial_state  # issue 7: the context's own state
-
-        return initial_state(self.engine, self.program, self.context)
+        return self.initial(self.engine)
 
     def count(self, name: str, n: int = 1) -> None:
         self.counters[name] = self.counters.get(name, 0) + n

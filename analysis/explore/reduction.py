@@ -31,8 +31,9 @@ weakest preconditions can be computed backwards). Each state also offers
 ``control_key()``, the global control state for a summary table.
 
 :class:`Baseline` explores every option: Algorithm 1 of the
-assertion-guided paper. :func:`reduction_for` maps a mode to its reduction;
-modes registered later (``register``) plug in without touching the explorer.
+assertion-guided paper. The table from a mode's name to its reduction lives
+where modes are chosen (:func:`analysis.subcheck.reduction_for`), so new
+reductions plug in without touching the explorer.
 """
 
 from __future__ import annotations
@@ -114,24 +115,3 @@ class Reduction:
 class Baseline(Reduction):
     """Algorithm 1: every enabled thread at an interleaving pivot, every
     feasible outcome at a branch pivot."""
-
-
-_REGISTRY: dict[str, type] = {"baseline": Baseline}
-
-
-def register(mode: str, factory) -> None:
-    """Make ``factory(program, options, site)`` the reduction of ``mode``."""
-    _REGISTRY[mode] = factory
-
-
-def reduction_for(mode: str, program=None, options=None, site=None) -> Reduction:
-    """The reduction for ``mode``; ValueError for a mode no reduction is
-    registered for (never a quiet fallback to another mode)."""
-    if mode not in _REGISTRY:
-        import analysis.explore.modes  # noqa: F401 - the reductions register themselves when imported
-    factory = _REGISTRY.get(mode)
-    if factory is None:
-        raise ValueError(f"unknown mode {mode!r} (known: {', '.join(sorted(_REGISTRY))})")
-    if factory is Baseline:
-        return Baseline()
-    return factory(program, options, site)

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 import z3  # noqa: E402
 
 from analysis.check import Options, check_assertion  # noqa: E402
-from analysis.explore.explorer import Explorer  # noqa: E402
+from analysis.subcheck import explorer_for  # noqa: E402
 from tests.context.cases import CASES_DIR, Case, load  # noqa: E402
 
 CONFIGS = (("Full", "full"), ("-RD", "-RD"), ("-SI", "-SI"), ("N", "naive"))
@@ -48,7 +48,7 @@ def measure(case: Case, config: str, options: Options) -> dict:
     program = case.program()
     context = case.context(program, config)
     t0 = time.monotonic()
-    ex = Explorer(program, options, None, None, context).run()
+    ex = explorer_for(program, options, None, None, context).run()
     wall = time.monotonic() - t0
     s = ex.stats
     (site,) = program.assertions()

@@ -9,6 +9,7 @@ import pytest
 
 from analysis.check import Options
 from analysis.explore.explorer import Explorer
+from analysis.subcheck import explorer_for
 from analysis.explore.reduction import Baseline
 from analysis.frontend import parse_program
 from analysis.symex.pivots import FULL_RUN_LEAVES, PivotKind
@@ -46,7 +47,7 @@ class Recording(Baseline):
 def test_hooks_are_called_in_order_and_runs_are_counted():
     p = program("reorder.c")
     rec = Recording()
-    ex = Explorer(p, OPTS, p.assertions()[0], reduction=rec)
+    ex = Explorer(p, OPTS, p.assertions()[0], None, rec)
     res = ex.run()
     ends = [e for e in rec.log if e[0] == "end"]
     assert res.stats.full_runs == sum(1 for _, k in ends if k in FULL_RUN_LEAVES) == 20
@@ -63,7 +64,7 @@ def test_hooks_are_called_in_order_and_runs_are_counted():
 def test_events_carry_threads_accesses_and_synchronization():
     p = program("reorder.c")
     rec = Recording()
-    Explorer(p, OPTS, p.assertions()[0], reduction=rec).run()
+    Explorer(p, OPTS, p.assertions()[0], None, rec).run()
     writes = [e for e in rec.events if any(a.write for a in e.accesses) and e.func == "writer"]
     assert writes and all(len(e.accesses) == 1 and e.accesses[0].size == 4 for e in writes)
     creates = [s for e in rec.events for s in e.syncs if s.op == "thread_create"]
@@ -88,7 +89,7 @@ class PruneAfterFirst(Baseline):
 
 def test_pruned_runs_are_counted_apart():
     p = program("reorder.c")
-    res = Explorer(p, OPTS, p.assertions()[0], reduction=PruneAfterFirst()).run()
+    res = Explorer(p, OPTS, p.assertions()[0], None, PruneAfterFirst()).run()
     assert res.stats.pruned_runs > 0 and res.stats.runs == res.stats.full_runs + res.stats.pruned_runs
     assert res.stats.full_runs < 20
 
@@ -114,7 +115,7 @@ class FirstOnlyThenAdd(Baseline):
 def test_options_added_at_backtrack_are_explored():
     p = program("reorder.c")
     red = FirstOnlyThenAdd()
-    res = Explorer(p, OPTS, p.assertions()[0], reduction=red).run()
+    res = Explorer(p, OPTS, p.assertions()[0], None, red).run()
     assert red.added > 0 and res.stats.full_runs == 20
 
 
@@ -140,7 +141,7 @@ class Effects(Baseline):
 def test_effects_control_keys_and_single_choice_nodes():
     p = program("reorder.c")
     red = Effects()
-    res = Explorer(p, OPTS, p.assertions()[0], reduction=red).run()
+    res = Explorer(p, OPTS, p.assertions()[0], None, red).run()
     assert res.stats.full_runs == 20  # nodes with one option change nothing
     assert red.singles > 0 and red.effects > 5
     assert len(red.keys) > 5 and all(hash(k) is not None for k in red.keys)
@@ -150,7 +151,7 @@ def test_max_runs_stops_with_a_reason():
     from analysis.report import Reason
 
     p = program("reorder.c")
-    res = Explorer(p, Options(mode="baseline", max_runs=3), p.assertions()[0]).run()
+    res = explorer_for(p, Options(mode="baseline", max_runs=3), p.assertions()[0]).run()
     assert res.stop is Reason.MAX_RUNS and res.stats.runs == 3
 
 
@@ -158,8 +159,8 @@ def test_solver_layers_off_change_counts_not_results():
     p = program("heap.c")
     off = Options(mode="baseline", optimisations=(("solver_cache", False), ("solver_independence", False),
                                                   ("solver_incremental", False)))
-    a = Explorer(p, OPTS, p.assertions()[0]).run()
-    b = Explorer(p, off, p.assertions()[0]).run()
+    a = explorer_for(p, OPTS, p.assertions()[0]).run()
+    b = explorer_for(p, off, p.assertions()[0]).run()
     assert a.stats.runs == b.stats.runs and a.reached and b.reached
     assert [f.message for f in a.findings] == [f.message for f in b.findings]
     assert a.stats.counter("solver_cache_hits") > 0 and b.stats.counter("solver_cache_hits") == 0
@@ -171,4 +172,4 @@ def test_an_unknown_mode_is_an_error_not_baseline():
     # not quietly explore as baseline
     p = program("reorder.c")
     with pytest.raises(ValueError, match="unknown mode 'dpor-agg'"):
-        Explorer(p, Options(mode="dpor-agg"), p.assertions()[0])
+        explorer_for(p, Options(mode="dpor-agg"), p.assertions()[0])

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from analysis.check import MODES, Options, check
-from analysis.explore.explorer import Explorer
+from analysis.subcheck import explorer_for
 from analysis.explore.races import RACE_MARK, exploration_options, finding_key
 from analysis.frontend import parse_program
 from analysis.report import AssertionResult, FindingKind
@@ -110,15 +110,15 @@ def test_without_report_races_nothing_is_found_or_counted():
     assert found == []
     counters = dict(results[0].stats.counters)
     assert not any(k.startswith("races_") for k in counters)
-    ex = Explorer(program("racy_counter.c"), Options(mode="dpor")).run()
+    ex = explorer_for(program("racy_counter.c"), Options(mode="dpor")).run()
     assert ex.findings == [] and ex.stats.counter("races_checked") == 0
 
 
 def test_the_work_is_counted():
-    ex = Explorer(program("racy_counter.c"), Options(mode="dpor", report_races=True)).run()
+    ex = explorer_for(program("racy_counter.c"), Options(mode="dpor", report_races=True)).run()
     assert ex.stats.counter("races_found") == 2 == len(ex.findings)
     assert ex.stats.counter("races_checked") >= 4 * ex.stats.runs  # two reads and two writes per run
-    ex = Explorer(program("symbolic_index.c"), Options(mode="dpor", report_races=True)).run()
+    ex = explorer_for(program("symbolic_index.c"), Options(mode="dpor", report_races=True)).run()
     assert ex.stats.counter("races_solver_queries") >= 2  # cells[i]/cells[j] and spare[i]/spare[k]
 
 
@@ -167,7 +167,7 @@ def test_reusing_the_last_runs_prefix_finds_what_a_scan_from_the_start_finds(nam
     outcomes = []
     for reuse in (True, False):
         opts = Options(mode="baseline", report_races=True, optimisations=(("race_prefix_reuse", reuse),))
-        ex = Explorer(program(name), opts).run()
+        ex = explorer_for(program(name), opts).run()
         outcomes.append(([(f.span, f.message, f.trace) for f in ex.findings], ex.stats.counter("races_events_reused")))
     (with_reuse, reused), (without, not_reused) = outcomes
     assert with_reuse == without
@@ -177,5 +177,5 @@ def test_reusing_the_last_runs_prefix_finds_what_a_scan_from_the_start_finds(nam
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", SOURCES)
 def test_no_scan_fails(name, mode):
-    ex = Explorer(program(name), Options(mode=mode, report_races=True)).run()
+    ex = explorer_for(program(name), Options(mode=mode, report_races=True)).run()
     assert ex.stats.counter("races_internal_errors") == 0 and ex.stop is None

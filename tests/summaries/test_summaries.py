@@ -8,7 +8,7 @@ import z3
 
 from analysis import ir
 from analysis.check import Options
-from analysis.explore.explorer import Explorer
+from analysis.subcheck import explorer_for
 from analysis.frontend import parse_program
 from analysis.summaries import translate
 from analysis.summaries.cprint import Printer
@@ -31,7 +31,7 @@ int main(void) {
 
 def _explorer():
     program = parse_program(PROGRAM, "p.c")
-    ex = Explorer(program, Options(mode="dpor-ag"), program.assertions()[0])
+    ex = explorer_for(program, Options(mode="dpor-ag"), program.assertions()[0])
     ex.run()
     return program, ex
 

@@ -1,0 +1,81 @@
+"""What a check explores and how: its options, the modes and optimisations
+they name, and the token that cancels it.
+
+These are the vocabulary every layer shares (the explorer reads the bounds
+and switches, the check its budgets and workers, the CLI and the language
+server fill them in), so they sit low, beside the IR.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from analysis.ir import DataModel
+
+MODES = ("baseline", "dpor", "dpor-ag")
+UNREACH_CALL = "unreach-call"  # the one property Options.property knows
+
+# The optimisations Options.optimisations switches off by name, each counted
+# in the statistics where it acts (a test keeps this list equal to the names
+# the code asks Options.enabled about).
+OPTIMISATIONS = frozenset({
+    "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts",  # engine, check
+    "solver_cache", "solver_incremental", "solver_independence",  # solver layers
+    "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index",  # DPOR
+    "summaries", "rvar_wvar", "slicing",  # assertion-guided reduction
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to check. ``timeout_s`` and ``max_runs`` are per assertion,
+    ``total_timeout_s`` for the whole check; None is no limit. ``optimisations`` switches single optimisations off by name
+    (e.g. ``{"solver_cache": False}``); every one is on by default and counted
+    in the statistics' counters.
+
+    The default mode is ``dpor-ag``, as DESIGN has it: the same verdicts as
+    ``dpor`` (the differential test compares every mode with a concrete
+    oracle) in fewer runs."""
+
+    mode: str = "dpor-ag"
+    unwind: int = 8
+    timeout_s: float | None = None
+    # wall time of the whole check (every sub-check and the findings search):
+    # each sub-check gets what is left when it starts; None is no limit
+    total_timeout_s: float | None = None
+    findings: bool = True  # the search for deadlocks and run-time errors (see check)
+    # "unreach-call": the error calls are one property, as in SV-COMP (see check)
+    property: str | None = None
+    max_runs: int | None = None
+    data_model: DataModel = DataModel.LP64
+    workers: int = 1
+    optimisations: tuple[tuple[str, bool], ...] = ()
+    report_races: bool = False
+    scheduler: str | None = None  # a Dask scheduler's address: sub-checks run there (analysis.cluster)
+    # a condition wait may also return without a signal, as POSIX allows (at
+    # most once per thread and run: one is what an "if" instead of "while" needs)
+    spurious_wakeups: bool = False
+    # print the predicate summaries learned (mode dpor-ag) as C, for the hover
+    # and the JSON; printing costs, so a caller that shows neither turns it off
+    summary_text: bool = True
+
+    def enabled(self, name: str) -> bool:
+        return dict(self.optimisations).get(name, True)
+
+
+@dataclass
+class CancelToken:
+    """Set once to ask a running check to stop; cheap to poll."""
+
+    _event: threading.Event = field(default_factory=threading.Event)
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+__all__ = ["MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]

@@ -1,0 +1,247 @@
+"""One sub-check: explore a program with one assertion as the target.
+
+Each assertion is its own sub-check (parallel-property-checking paper). This
+module runs one, wherever it runs: in the checking process, in a worker of
+the local pool, or as a task on a Dask cluster (:mod:`analysis.check` and
+:mod:`analysis.cluster` are its two callers; neither imports the other's
+internals). It chooses the reduction of the mode (:func:`reduction_for`),
+builds the initial state of a program context (:func:`explorer_for`),
+deepens the unwind bound, and turns the exploration into a verdict
+(the contract is :mod:`analysis.check`'s module docstring).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from analysis import ir
+from analysis.context import Context
+from analysis.context.initial import initial_state
+from analysis.explore.dpor import Dpor
+from analysis.explore.explorer import Explorer
+from analysis.explore.races import exploration_options
+from analysis.explore.reduction import Baseline, Reduction
+from analysis.options import MODES, CancelToken, Options
+from analysis.report import AssertionResult, Finding, Reason, Stats, Status
+from analysis.static.budget import Budget, bounded
+from analysis.summaries.guided import AssertionGuided
+from analysis.symex.unmodelled import library_dependences, phrase
+
+
+def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.AssertionSite | None) -> Reduction:
+    """The reduction of ``mode`` (:data:`analysis.options.MODES`); ValueError
+    for any other name, never a quiet fallback to another mode. Without a
+    target, ``dpor-ag`` has no assertion to guide by and is DPOR alone."""
+    if mode == "baseline":
+        return Baseline()
+    if mode == "dpor" or (mode == "dpor-ag" and site is None):
+        return Dpor(program, options, site)
+    if mode == "dpor-ag":
+        return AssertionGuided(program, options, site)
+    raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+
+
+def explorer_for(program: ir.Program, options: Options, site: ir.AssertionSite | None = None,
+                 cancel: CancelToken | None = None, context: Context | None = None) -> Explorer:
+    """An explorer of ``program`` in ``options.mode``, starting at ``main``
+    or, with ``context``, from the context's initial state. The reduction
+    sees the options the exploration runs with (reporting races switches
+    some pruning off: :func:`analysis.explore.races.exploration_options`)."""
+    options = exploration_options(options)
+    start = None if context is None else (lambda engine: initial_state(engine, program, context))
+    return Explorer(program, options, site, cancel, reduction_for(options.mode, program, options, site), start)
+
+
+
+
+def check_assertion(program: ir.Program, site: ir.AssertionSite, options: Options,
+                    cancel: CancelToken | None = None, context: Context | None = None,
+                    ) -> tuple[AssertionResult, list[Finding]]:
+    """Explore ``program`` with ``site`` as the target; the verdict and the
+    findings met on the way."""
+    result, findings, _ = run(program, site, options, cancel, context)
+    return result, findings
+
+
+def deepening_bounds(unwind: int) -> list[int]:
+    """The bounds of iterative deepening up to ``unwind``: 1, 2, 4, ... and
+    ``unwind`` itself last."""
+    out, k = [], 1
+    while k < unwind:
+        out.append(k)
+        k *= 2
+    return out + [unwind]
+
+
+@dataclass
+class _Pass:
+    """One exploration of a deepening: its bound, options, explorer and result."""
+
+    unwind: int
+    options: Options
+    explorer: object
+    result: object
+
+
+def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "_Pass", list]:
+    """Explore with iterative deepening over the unwind bound (optimisation
+    ``deepening``): a pass at each of :func:`deepening_bounds`, each with
+    what is left of the time and run budgets, until a pass finds a violation
+    of the target, cuts no thread (a deeper bound would change nothing), runs
+    out of budget, or is the pass at ``options.unwind``. A bug one iteration
+    deep is found by the pass at bound 1, and a "holds" still speaks of the
+    full bound. Returns the deepest pass that ran to its end before the last
+    one (None if none), the last pass, and the findings of all passes."""
+    bounds = deepening_bounds(options.unwind) if options.enabled("deepening") else [options.unwind]
+    start = time.monotonic()
+    finished, findings, runs_before = None, [], 0
+    work = Stats()  # the engine's work in the passes before the last
+    for k in bounds:
+        timeout = options.timeout_s
+        if timeout is not None:
+            timeout = max(0.001, timeout - (time.monotonic() - start))
+        max_runs = None if options.max_runs is None else max(1, options.max_runs - runs_before)
+        opts = replace(options, unwind=k, timeout_s=timeout, max_runs=max_runs)
+        with bounded(_static_budget(opts, cancel)):  # the static analyses it runs share its budget
+            explorer = explorer_for(program, opts, site, cancel, context)
+            ex = explorer.run()
+        findings.extend(ex.findings)
+        last = _Pass(k, opts, explorer, ex)
+        if ex.violation is not None or ex.stop is not None or ex.stats.bound_cuts == 0 or k == bounds[-1]:
+            break
+        finished = last
+        runs_before += ex.stats.runs
+        work = work + ex.stats
+    if options.enabled("deepening"):
+        extra = (("deepening_passes", bounds.index(last.unwind) + 1), ("deepening_runs", runs_before))
+        s = last.result.stats
+        # runs are the last pass's (deepening_runs has the others'); the
+        # engine's work and the time are every pass's
+        last.result.stats = replace(s, time_s=round(time.monotonic() - start, 6),
+                                    counters=tuple(sorted(s.counters + extra)),
+                                    steps=s.steps + work.steps, events=s.events + work.events,
+                                    static_time_s=round(s.static_time_s + work.static_time_s, 6),
+                                    solver_calls=s.solver_calls + work.solver_calls,
+                                    solver_time_s=round(s.solver_time_s + work.solver_time_s, 6))
+    return finished, last, findings
+
+
+def run(program, site, options, cancel, context):
+    """``check_assertion`` plus whether the exploration ran to its end."""
+    finished, last, findings = _explore(program, site, options, cancel, context)
+    ex = last.result
+    complete = ex.violation is None and ex.stop is None
+    # a pass that cut no thread, or found a violation, answers for the full bound
+    result = replace(_verdict(program, site, last.options, ex, context), unwind=options.unwind)
+    if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
+        result = _deepest_finished(program, site, finished, last, result, context)
+    summaries = getattr(last.explorer.reduction, "statement_summaries", None)  # mode dpor-ag
+    if summaries is not None and options.summary_text:
+        result = replace(result, summaries=tuple(summaries()))
+    return result, findings, complete
+
+
+def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, context) -> AssertionResult:
+    """The verdict when the budget ran out in a deepening pass after an
+    earlier pass finished: "holds within unwind 2; unwind 4 unfinished"
+    (when that pass's verdict was a bounded "holds"), else undecided saying
+    how far the check got."""
+    earlier = _verdict(program, site, finished.options, finished.result, context)
+    why = "timeout" if last.result.stop is Reason.TIMEOUT else "run limit"
+    unfinished = f"unwind {last.unwind} unfinished ({why})"
+    if earlier.status is Status.HOLDS:
+        stats = replace(earlier.stats, time_s=last.result.stats.time_s, counters=last.result.stats.counters)
+        return replace(earlier, message="; ".join(m for m in (earlier.message, unfinished) if m), stats=stats)
+    if earlier.reason is not Reason.BOUND:
+        return result
+    return replace(result, message=f"no run reached it within unwind {finished.unwind}; {unfinished}")
+
+
+def _static_budget(options: Options, cancel: CancelToken | None):
+    """The budget of the static analyses a sub-check runs on the way (slices,
+    reachability, a context's initial state): the sub-check's own deadline
+    and cancel token, so that ``timeout_s`` and a cancel stop them too."""
+    deadline = time.monotonic() + options.timeout_s if options.timeout_s else None
+    if deadline is None and cancel is None:
+        return None
+    return Budget(deadline, cancel)
+
+
+def _verdict(program, site, options, ex, context) -> AssertionResult:
+    s = ex.stats
+    trace, reason, message, bounded, depends = None, None, "", False, ()
+    library = library_dependences(ex.violation_depends, program.user_externals)
+    if ex.violation is not None and library:  # not vouched for: distaff does not model what it relies on
+        status, reason, message = Status.UNKNOWN, Reason.UNMODELLED, phrase(library, True)
+    elif ex.violation is not None:
+        status, trace, message = Status.VIOLATED, ex.violation, ex.violation_message
+        depends = ex.violation_depends
+    elif ex.stop is not None:
+        status, reason, message = Status.UNKNOWN, ex.stop, ex.stop_message
+    elif ex.reached:
+        status, bounded = Status.HOLDS, s.bound_cuts > 0
+        if s.counter("thread_creation_cuts"):  # "holds within 5 threads"
+            message = f"within {s.counter('threads_max')} threads: the bound stops the loop creating them"
+    elif s.bound_cuts > 0 and site.kind is ir.AssertKind.UNREACH_CALL:
+        status, bounded = Status.HOLDS, True  # an error call no run reaches: the property holds
+    elif s.bound_cuts > 0:  # nothing about it was checked: "bound reached", undecided
+        status, reason = Status.UNKNOWN, Reason.BOUND
+        message = f"no run reached it within the unwind bound ({options.unwind}); a larger bound may"
+    else:
+        status = Status.UNREACHABLE
+    unsupported = [f for f in program.findings if f.kind is ir.FindingKind.UNSUPPORTED]
+    if unsupported and status is Status.VIOLATED:
+        met = _unsupported_on_run(program, unsupported, trace)
+        if met is not None:
+            status, reason, trace = Status.UNKNOWN, Reason.UNSUPPORTED, None
+            message = (f"the failing run goes through what distaff does not cover: {met.message} "
+                       f"(line {met.span.line})")
+    if unsupported and status in (Status.HOLDS, Status.UNREACHABLE):
+        first = unsupported[0]
+        status, reason, bounded = Status.UNKNOWN, Reason.UNSUPPORTED, False
+        message = f"the program uses what distaff does not cover: {first.message} (line {first.span.line})"
+    return AssertionResult(
+        id=site.id, span=site.span, text=site.text, status=status, bounded=bounded, reason=reason,
+        message=message, trace=trace, stats=s, unwind=options.unwind, mode=ex.mode,
+        context=context.label if context is not None else "", depends_on=depends,
+    )
+
+
+def _within(inner, outer) -> bool:
+    return inner.file == outer.file and ((outer.line, outer.col) <= (inner.line, inner.col)
+            and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col))
+
+
+def _unsupported_on_run(program: ir.Program, unsupported, trace):
+    """The first unsupported construct inside a function the run executed (a
+    step of the trace lies in that function), or outside every function (a
+    declaration, such as a thread-local variable modelled as a shared one,
+    whose approximation every run inherits), or None: only a run that stays
+    clear of them is a counterexample we can vouch for."""
+    for f in unsupported:
+        inside = [fn for fn in program.functions if _within(f.span, fn.span)]
+        if not inside:
+            return f
+        for fn in inside:
+            if any(_within(s.span, fn.span) for s in trace.steps):
+                return f
+    return None
+
+
+def undecided(site: ir.AssertionSite, options: Options, reason: Reason, message: str,
+               context: Context | None = None) -> AssertionResult:
+    return AssertionResult(
+        id=site.id, span=site.span, text=site.text, status=Status.UNKNOWN, reason=reason, message=message,
+        unwind=options.unwind, mode=options.mode, context=context.label if context is not None else "",
+    )
+
+
+def check_findings(program: ir.Program, options: Options, cancel: CancelToken | None = None,
+                   context: Context | None = None) -> list[Finding]:
+    """Explore a program without assertions for deadlocks and run-time errors."""
+    return _explore(program, None, options, cancel, context)[2]
+
+
+__all__ = ["check_assertion", "check_findings", "deepening_bounds", "explorer_for", "reduction_for", "run",
+           "undecided"]
