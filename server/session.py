@@ -42,6 +42,7 @@ from server.progress import CheckProgress
 from server.scheduler import (
     DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, RunState, Scheduler, Started,
 )
+from analysis.context import program_context
 from server.settings import Settings, parse_settings
 from server.sharing import sharing_of, thread_functions
 
@@ -165,12 +166,20 @@ class Session:
         return neovim or not self.client_supports("text_document.publish_diagnostics.related_information")
 
     def apply_settings(self, raw) -> tuple[str, ...]:
+        """Take new settings. When what a check computes changes (mode,
+        bounds, races, ...), the open documents are checked again, unless
+        checks are manual: the settings a client sends just after start-up
+        may arrive after a document's first check began."""
+        before = options_key(self.settings.options())
         self.settings, problems = parse_settings(raw, self.settings)
         for p in problems:
             log.warning("%s", p)
         if problems:
             self.ls.window_show_message(lsp.ShowMessageParams(
                 type=lsp.MessageType.Warning, message="distaff: " + "; ".join(problems)))
+        if options_key(self.settings.options()) != before and self.settings.check_on != "manual":
+            for st in list(self.docs.values()):
+                self._start(st, PROGRAM, 0.0)
         return problems
 
     def _snapshot(self, uri: str) -> Snapshot:
@@ -571,7 +580,6 @@ class Session:
     def _context_of(self, program: ir.Program, positions: list[tuple[int, int]]):
         """The engine's context at these positions, with every ingredient of
         its initial state."""
-        from analysis.context import program_context
 
         return program_context(program, positions)
 

@@ -76,3 +76,21 @@ async def test_switching_races_off_removes_the_warning(client):
     final = await wait_for(lambda: (p := client.latest(uri)) and holds(p)
                            and not distaff(p.diagnostics, code="data-race") and p, 60, "the verdict without race")
     assert final.version == 1
+
+
+async def test_turning_races_on_checks_the_open_documents_again(client):
+    # new settings that change what a check computes apply to the documents
+    # already open, without an edit or a save (a client's settings may also
+    # arrive just after the first check of a document began)
+    uri = "file:///tmp/e2e_race_again.c"
+    client.set_configuration({"distaff": {"checkOn": "save", "timeout": 60, "races": False}})
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    await asyncio.sleep(0.3)
+    open_doc(client, uri, RACY, 1)
+    await wait_for(lambda: (p := client.latest(uri)) and holds(p) and not distaff(p.diagnostics, code="data-race"),
+                   60, "the verdict without race")
+    client.set_configuration({"distaff": {"checkOn": "save", "timeout": 60, "races": True}})
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    final = await wait_for(lambda: (p := client.latest(uri)) and holds(p) and distaff(p.diagnostics, code="data-race")
+                           and p, 60, "the race after the settings changed")
+    assert final.version == 1
