@@ -22,11 +22,11 @@ import z3
 
 from analysis import ir
 from analysis.context.initial import initial_state
-from analysis.explore.explorer import finish_trace
 from analysis.report import Trace
 from analysis.symex.engine import Engine
 from analysis.symex.pivots import Budget, EngineLimit, Leaf, LeafKind, Pivot
 from analysis.symex.solver import SolverStats, build_solver
+from analysis.symex.trace import finish_trace
 from analysis.symex.values import Values
 
 

@@ -38,10 +38,14 @@ from pathlib import Path
 
 from analysis import check as engine
 from analysis.check import Options
-from analysis.replay import replay
-from analysis.cluster import ClusterUnavailable
+from analysis.cluster import ClusterUnavailable, client_for
+from analysis.context import program_context
 from analysis.explore import races
+from analysis.frontend import parse_program
+from analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
 from analysis.ir import DataModel, Span
+from analysis.irtext import format_program
+from analysis.replay import replay
 from analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
 from server import render
 from server.render import FileReport
@@ -339,8 +343,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("distaff check: --no-reaching-defs, --no-sync-invariants and --naive-context need --from")
     sources = [(path, read_source(path), build_flags(args, path)) for path in args.files]
     if options.scheduler is not None:  # fail before any output when it cannot be reached
-        from analysis.cluster import client_for
-
         client_for(options.scheduler)
     reports = []
     started = time.monotonic()
@@ -378,7 +380,6 @@ def parse_file(path: str, text: str, data_model: DataModel, flags=None):
     """The program of a file's text, local ``#include "x.h"`` read next to it
     as the engine's own :func:`~analysis.check.check_text` does, and with the
     file's :class:`~analysis.frontend.build_flags.BuildFlags`."""
-    from analysis.frontend import parse_program
 
     return parse_program(text, path, data_model=data_model, read_include=engine._disk_includes, flags=flags)
 
@@ -387,7 +388,6 @@ def build_flags(args: argparse.Namespace, path: str):
     """The build flags of ``path``: its compile_commands.json entry's (unless
     switched off), then the command line's. Raises BadInput for a
     compile_commands.json that cannot be read."""
-    from analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
 
     base = BuildFlags()
     if getattr(args, "use_compile_commands", True):
@@ -446,7 +446,6 @@ def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
     must-reaching definitions and synchronization invariants unless
     ``ingredients`` switch them off (:func:`analysis.context.program_context`);
     BadInput when a position has no statement."""
-    from analysis.context import program_context
 
     rd, si = ingredients
     try:
@@ -615,7 +614,6 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
 
 def _cmd_ir(args: argparse.Namespace) -> int:
     text = read_source(args.file)
-    from analysis.irtext import format_program
 
     program = parse_file(args.file, text, DataModel(args.data_model or DataModel.LP64.value),
                          build_flags(args, args.file))

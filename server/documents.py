@@ -19,6 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from analysis.frontend import parse_program
+from analysis.frontend.build_flags import find_compile_commands, flags_for
+from analysis.frontend.parse import parse, syntax_errors
+from analysis.frontend.preprocess import preprocess
 from analysis.ir import DataModel, Finding, FindingKind, Program, Span
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -122,7 +126,6 @@ def build_flags_for(path: str) -> tuple[object, str]:
     """The build flags of the file at ``path`` from its entry in the nearest
     compile_commands.json (None when there is none), and a line for the log
     saying which entry was used, or why none ("" when no database was found)."""
-    from analysis.frontend.build_flags import find_compile_commands, flags_for
 
     if not path.startswith("/"):
         return None, ""
@@ -144,9 +147,6 @@ def syntax_findings(snapshot: Snapshot, flags=None) -> tuple[Finding, ...]:
     whole front end takes hundreds on a large file. The full parse reports
     the same errors (and the rest) soon after; never raises."""
     try:
-        from analysis.frontend.parse import parse, syntax_errors
-        from analysis.frontend.preprocess import preprocess
-
         pre = preprocess(snapshot.text, snapshot.path, read_include=read_include, flags=flags)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
         out = [f for f in pre.findings if f.kind is FindingKind.SYNTAX]
@@ -177,7 +177,6 @@ def parse_snapshot(snapshot: Snapshot, data_model: DataModel = DataModel.LP64, f
     """Parse and lower a snapshot with its build ``flags``; never raises. Text the front end cannot
     take (binary content, NUL bytes) becomes findings, as does a bug in the
     front end itself, reported at the top of the file."""
-    from analysis.frontend import parse_program
 
     try:
         program = parse_program(snapshot.text, snapshot.path, data_model=data_model, read_include=read_include,

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from analysis.check import CancelToken, Context, Options
+from analysis.frontend import parse_program
 from analysis.ir import Program
 
 _HEADER = struct.Struct(">Q")
@@ -130,7 +131,6 @@ def main(argv: list[str] | None = None) -> int:
 def _warm_up(check) -> None:
     """Check a trivial program while idle, so the engine's lazy imports and
     the solver's start-up are paid before a user waits for a verdict."""
-    from analysis.frontend import parse_program
 
     program = parse_program("int main(void) { return 0; }\n", "<warm-up>")
     for _ in check(program, Options(timeout_s=5.0), CancelToken(), None):

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analysis import ir
-from analysis.context.reaching import Activation, Walker, scc_ids
+from analysis.context.reaching import Activation, Walker, base_key, scc_ids
 from analysis.context.terms import Sym, address_parts, fold, is_constant, leaves, show
 from analysis.context.threads import ThreadStart, reachable
 from analysis.ir import Binary, Branch, Const, Intrinsic, Op
@@ -317,9 +317,7 @@ def participants(program: ir.Program, walker: Walker, starts: list[ThreadStart],
 
 
 def _pts_object(walker: Walker, leaf) -> int | None:
-    from analysis.context.reaching import _base
-
-    b = _base(leaf)
+    b = base_key(leaf)
     return walker._object_of(b) if b is not None else None
 
 

@@ -38,9 +38,10 @@ from dataclasses import dataclass, replace
 import z3
 
 from analysis import ir
+from analysis.context.invariants import choose, replay_skipped
 from analysis.ir import ArrayType, Intrinsic, IntType, Load, PtrType, Store, StructType, type_size
 from analysis.static.pointsto import ObjectKind
-from analysis.context.invariants import choose, replay_skipped
+from analysis.symex.memory import ensure_array
 from analysis.symex.pivots import Option
 
 OFFSET_BOUND = 1 << 20  # a primary object's offsets stay below this (no spurious out-of-bounds)
@@ -351,10 +352,8 @@ def _primaries(st) -> tuple:
 
 
 def _as_array(st, oid: int, E):
-    from analysis.symex.memory import _ensure_array
-
     obj = st.memory.writable(oid)
-    return _ensure_array(obj, E.V, E.L)
+    return ensure_array(obj, E.V, E.L)
 
 
 def _short(term) -> str:

@@ -42,16 +42,20 @@ from analysis import ir
 from analysis.context import barriers, frames, terms
 from analysis.context.conflicts import quiet_objects
 from analysis.context.heap import SymbolicHeap
-from analysis.context.invariants import LockFact, RunContext, barrier_entry, settle_lock, settle_rwlock
+from analysis.context.invariants import LockFact, RunContext, barrier_entry, choose, settle_lock, settle_rwlock
 from analysis.context.locksets import ANY
-from analysis.context.reaching import Walker, param_symbol, thread_symbol
+from analysis.context.reaching import (
+    Walker, func_of_frame, lock_term, object_index, param_symbol, stale_term, thread_symbol,
+)
 from analysis.context.terms import ObjRef, Sym
 from analysis.context.threads import ThreadStart, create_sites, thread_starts
 from analysis.ir import Intrinsic, IntType, Op, PtrType, type_size
 from analysis.static.facts import Facts, analyze
 from analysis.static.pointsto import ObjectKind
+from analysis.symex import sync
 from analysis.symex.pivots import Option
 from analysis.symex.state import BLOCKED, Symbol
+from analysis.symex.trace import lvalue
 from analysis.symex.unmodelled import CONTEXT
 from analysis.symex.values import mask
 
@@ -146,7 +150,6 @@ class ContextHooks:
     def thread_handle(self, E, st, h, bits: int) -> int:
         """The thread a symbolic handle names: one of the run's threads, or
         none of them (then the join is of an invalid thread), a fork."""
-        from analysis.context.invariants import choose
 
         V = E.V
 
@@ -274,9 +277,8 @@ class _Builder:
         if sym.origin is None:
             return None
         frame, pc = sym.origin
-        from analysis.context.reaching import _func_of_frame
 
-        f = self.P.function(_func_of_frame(frame))
+        f = self.P.function(func_of_frame(frame))
         if f is None:
             return None
         return f.body[pc].span if isinstance(pc, int) and 0 <= pc < len(f.body) else f.span
@@ -642,7 +644,6 @@ class _Builder:
 
     def _waiters(self) -> None:
         """Threads positioned at a condition or barrier wait start blocked in it."""
-        from analysis.symex import sync
 
         E, st = self.E, self.st
         arrived: dict[int, int] = {}
@@ -787,9 +788,8 @@ class _Builder:
         pts = self.p.facts.points_to
         objects: dict[int, list[int]] = {}
         complete = set()
-        from analysis.context.reaching import _object_index
 
-        index = _object_index(pts)
+        index = object_index(pts)
         for g in self.P.globals:
             k = index.get(("g", g.name))
             if k is not None and g.name in self.E.global_oids:
@@ -798,9 +798,8 @@ class _Builder:
         for key, oid in self.materialised.items():
             if key.startswith("heap:"):
                 frame, pc = key[len("heap:"):].rsplit(":", 1)
-                from analysis.context.reaching import _func_of_frame
 
-                k = index.get(("h", _func_of_frame(frame), int(pc)))
+                k = index.get(("h", func_of_frame(frame), int(pc)))
                 if k is not None:
                     objects.setdefault(k, []).append(oid)
                     if not any(t.start.given and t.start.routine == self.P.entry for t in self.p.threads):
@@ -821,8 +820,6 @@ class _Unknown(Exception):
 
 
 def sync_name(E, st, a: int) -> str:
-    from analysis.symex.trace import lvalue
-
     return lvalue(st, E.L, a)
 
 
@@ -834,10 +831,9 @@ def _head(f: ir.Function, body) -> int:
 def _per_instance(t, frame: str, members):
     """``t`` with the symbols introduced in the creation loop made per-thread
     (each instance was created in its own iteration)."""
-    from analysis.context.reaching import _stale
 
     def sub(x):
-        if isinstance(x, Sym) and not x.per_thread and _stale(x, frame, frozenset(members)):
+        if isinstance(x, Sym) and not x.per_thread and stale_term(x, frame, frozenset(members)):
             return Sym(x.name, x.type, x.origin, True)
         return None
 
@@ -845,9 +841,7 @@ def _per_instance(t, frame: str, members):
 
 
 def _lock_key(t):
-    from analysis.context.reaching import _lock_term
-
-    return _lock_term(t)
+    return lock_term(t)
 
 
 def _offset_from(t, base) -> int | None:

@@ -38,7 +38,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from analysis.ir import NO_SPAN
 from analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
+from analysis.symex.state import Symbol
+from analysis.symex.trace import lvalue
 from analysis.symex.unmodelled import CONTEXT
 
 
@@ -181,10 +184,6 @@ def barrier_entry(E, st, a: int):
             st.barriers[a] = (count, 0)
             return count, 0
     if ctx.unknown_barriers:
-        from analysis.ir import NO_SPAN
-        from analysis.symex.state import Symbol
-        from analysis.symex.trace import lvalue
-
         name = f"count@{lvalue(st, E.L, a)}"
         term = E.V.fresh(name, 32)
         st.add_symbol(Symbol(name, term, 32, False, NO_SPAN, True, CONTEXT + name))

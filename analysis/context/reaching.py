@@ -50,7 +50,7 @@ from analysis import ir
 from analysis.context.conflicts import Quiet, concurrent_code, conflict_free
 from analysis.context.locksets import ANY, TOP, LockState
 from analysis.context.terms import ObjRef, Sym, address_parts, fold, leaves, substitute
-from analysis.context.threads import ThreadStart, cyclic_pcs
+from analysis.context.threads import ThreadStart, cyclic_pcs, reachable
 from analysis.ir import (
     Addr, Assign, Branch, Call, Const, Intrinsic, IntType, Jump, Load, ObjKind, Op, PtrType, Reg, Return,
     Store, type_size,
@@ -122,7 +122,7 @@ class Walker:
         self.pts = facts.points_to
         self.ptr_bytes = program.data_model.pointer_bits // 8
         self.ptr_type = PtrType(ir.VoidType(), program.data_model.pointer_bits)
-        self._objects = _object_index(self.pts)
+        self._objects = object_index(self.pts)
         self._sccs: dict[str, dict[int, int]] = {}
         self._cyclic: dict[str, frozenset[int]] = {}
         self.concurrent_funcs, self.concurrent_main = concurrent_code(program, facts)
@@ -394,7 +394,7 @@ class Walker:
         n = type_size(ctype)
         parts = address_parts(addr)
         if parts is not None and n and self.rd:
-            base = _base(parts[0])
+            base = base_key(parts[0])
             if base is not None and self._tracked(base, env.concurrent):
                 key = (base, parts[1], n)
                 v = env.cells.get(key)
@@ -412,7 +412,7 @@ class Walker:
     def store(self, env: Env, func: str, pc: int, addr, n: int, value) -> None:
         parts = address_parts(addr)
         if parts is not None and n:
-            base = _base(parts[0])
+            base = base_key(parts[0])
             if base is not None:
                 _kill_range(env, base, parts[1], n)
                 if self._tracked(base, env.concurrent) and self.rd:
@@ -496,19 +496,19 @@ class Walker:
         if op in (Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK):
             # a trylock, or a timed lock (a deadline argument), may not take it
             certain = op is Op.MUTEX_LOCK and not ir.has_deadline(i)
-            out.locks = env.locks.lock(_lock_term(arg[0]), certain)
+            out.locks = env.locks.lock(lock_term(arg[0]), certain)
             result(Const(0, i.dst.type) if certain and i.dst is not None else None, "trylock")
         elif op in (Op.RWLOCK_WRLOCK, Op.RWLOCK_TRYWRLOCK):
             # a write lock excludes everyone, as a mutex does; read locks are
             # shared and stay out of the locksets (they protect nothing
             # from another reader)
-            out.locks = env.locks.lock(_lock_term(arg[0]), op is Op.RWLOCK_WRLOCK and not ir.has_deadline(i))
+            out.locks = env.locks.lock(lock_term(arg[0]), op is Op.RWLOCK_WRLOCK and not ir.has_deadline(i))
             result(label="wrlock")
         elif op is Op.RWLOCK_UNLOCK:
-            out.locks = env.locks.unlock(_lock_term(arg[0]))
+            out.locks = env.locks.unlock(lock_term(arg[0]))
             result(Const(0, i.dst.type) if i.dst is not None else None)
         elif op is Op.MUTEX_UNLOCK:
-            out.locks = env.locks.unlock(_lock_term(arg[0]))
+            out.locks = env.locks.unlock(lock_term(arg[0]))
             result(Const(0, i.dst.type) if i.dst is not None else None)
         elif op is Op.THREAD_CREATE:
             if observe:
@@ -519,8 +519,8 @@ class Walker:
             self._kill_targets(out, f.name, pc)
             if i.args:
                 handle = address_parts(arg[0])
-                if handle is not None and _base(handle[0]) is not None and self.rd:
-                    base = _base(handle[0])
+                if handle is not None and base_key(handle[0]) is not None and self.rd:
+                    base = base_key(handle[0])
                     if self._tracked(base, True):
                         out.cells[(base, handle[1], self.ptr_bytes)] = Sym(
                             thread_symbol(frame, pc), IntType(8 * self.ptr_bytes, False), (frame, pc), False)
@@ -564,10 +564,10 @@ class Walker:
             return self._objects.get(("g", name))
         if name.startswith("stack:"):
             frame, var = name[len("stack:"):].rsplit(":", 1)
-            return self._objects.get(("s", _func_of_frame(frame), var))
+            return self._objects.get(("s", func_of_frame(frame), var))
         if name.startswith("heap:"):
             frame, pc = name[len("heap:"):].rsplit(":", 1)
-            return self._objects.get(("h", _func_of_frame(frame), int(pc)))
+            return self._objects.get(("h", func_of_frame(frame), int(pc)))
         return None
 
     def _tracked(self, base, concurrent: bool) -> bool:
@@ -630,7 +630,7 @@ def _frame_of(func: str) -> str:
     return func
 
 
-def _func_of_frame(frame: str) -> str:
+def func_of_frame(frame: str) -> str:
     """``main>3:init`` is a call of init from main's pc 3: its function is init."""
     last = frame.rsplit(">", 1)[-1]
     return last.split(":", 1)[1] if ":" in last else last
@@ -640,7 +640,7 @@ def _in_frame(base, frame: str) -> bool:
     return base[0] == "o" and base[1].startswith(f"stack:{frame}:")
 
 
-def _base(leaf):
+def base_key(leaf):
     if isinstance(leaf, Addr):
         if leaf.kind in (ObjKind.GLOBAL, ObjKind.STRING):
             return ("g", leaf.name)
@@ -650,7 +650,7 @@ def _base(leaf):
     return None
 
 
-def _lock_term(t):
+def lock_term(t):
     return fold(ir.Cast(t, PtrType(ir.VoidType(), getattr(t.type, "bits", 64)))) if isinstance(
         getattr(t, "type", None), PtrType) else t
 
@@ -673,12 +673,10 @@ def _kill_all(env: Env, keep_frame: str | None = None) -> None:
 
 
 def _reach(facts: Facts, root: str) -> set[str]:
-    from analysis.context.threads import reachable
-
     return reachable(facts, root)
 
 
-def _object_index(pts) -> dict:
+def object_index(pts) -> dict:
     out = {}
     for k, o in enumerate(pts.objects):
         if o.kind in (ObjectKind.GLOBAL, ObjectKind.STRING):
@@ -701,7 +699,7 @@ def scc_ids(f: ir.Function) -> dict[int, int]:
     return comp
 
 
-def _stale(t, frame: str, members: frozenset[int]) -> bool:
+def stale_term(t, frame: str, members: frozenset[int]) -> bool:
     """Whether term ``t`` mentions a symbol introduced on a cycle through the
     join point (in ``frame`` at one of ``members``, or inside a call made there)."""
     if not members:
@@ -734,7 +732,7 @@ def _join_all(envs: list, walker: Walker, at: tuple, members: frozenset[int]) ->
     for name in names:
         vals = [e.regs.get(name) for e in envs]
         v0 = vals[0]
-        if v0 is not None and all(v == v0 for v in vals) and not _stale(v0, frame, members):
+        if v0 is not None and all(v == v0 for v in vals) and not stale_term(v0, frame, members):
             regs[name] = v0
             continue
         ty = next((getattr(v, "type", None) for v in vals if v is not None), None)
@@ -754,7 +752,7 @@ def _join_all(envs: list, walker: Walker, at: tuple, members: frozenset[int]) ->
                 v = walker._static_value(key[0], key[1], key[2], IntType(8 * key[2], True))
             vals.append(v)
         v0 = vals[0]
-        if v0 is not None and all(_same_value(v, v0) for v in vals) and not _stale(v0, frame, members):
+        if v0 is not None and all(_same_value(v, v0) for v in vals) and not stale_term(v0, frame, members):
             cells[key] = v0
     # a cell made explicit on one side only is no longer "static" on the others
     clean = frozenset(b for b in clean if not any(k[0] == b and k not in cells for k in keys))
@@ -762,7 +760,7 @@ def _join_all(envs: list, walker: Walker, at: tuple, members: frozenset[int]) ->
     for e in envs[1:]:
         locks = locks.join(e.locks)
     if members:
-        locks = locks.map_terms(lambda t: None if _stale(t, frame, members) else t)
+        locks = locks.map_terms(lambda t: None if stale_term(t, frame, members) else t)
     return Env(regs, cells, clean, locks, any(e.concurrent for e in envs))
 
 

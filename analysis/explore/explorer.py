@@ -37,7 +37,7 @@ from analysis.symex.pivots import (
 )
 from analysis.symex.solver import SolverStats, SolverUnknown, build_solver
 from analysis.symex.state import State
-from analysis.symex.trace import build_trace
+from analysis.symex.trace import finish_trace
 from analysis.symex.unmodelled import depends_on, library_dependences, phrase
 from analysis.symex.values import Values
 
@@ -288,35 +288,5 @@ class Explorer:
         return Finding(kind, span, leaf.message, finish_trace(self.engine, state, leaf), depends)
 
 
-def finish_trace(E: Engine, st: State, leaf: Leaf) -> Trace:
-    """The counterexample of a run ending at ``leaf``: a model of its path
-    condition, and for a run-time error a last step naming it."""
-    if leaf.kind is LeafKind.ERROR and leaf.tid is not None:
-        st.add_step(leaf.tid, leaf.span or ir.NO_SPAN, leaf.message)
-    return build_trace(st, E.L, small_model(E, st))
-
-
-SMALL = 1000
-
-
-def small_model(E: Engine, st: State):
-    """A model of the path condition, preferring inputs within +-SMALL (one
-    extra query) so that counterexamples read naturally."""
-    from analysis.symex.state import cons_list
-
-    V = E.V
-    bounds = []
-    for sym in cons_list(st.symbols):
-        if sym.input and sym.bits <= 64:
-            lo = V.le(-SMALL & ((1 << sym.bits) - 1), sym.term, sym.bits, True) if sym.signed else True
-            hi = V.le(sym.term, SMALL, sym.bits, sym.signed)
-            c = V.and_(lo, hi)
-            if c is not True:
-                bounds.append(E.item(c))
-    if bounds:
-        m = E.solver.model(st.pc, bounds)
-        if m is not None:
-            return m
-    return E.solver.model(st.pc)
 
 

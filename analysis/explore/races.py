@@ -68,11 +68,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from analysis import ir
-from analysis.ir import IntType
 from analysis.explore import vclock
+from analysis.ir import IntType
 from analysis.report import Finding, FindingKind, Trace
 from analysis.symex.pivots import BudgetExpired
+from analysis.symex.solver import SolverUnknown
 from analysis.symex.state import Access, State
+from analysis.symex.trace import build_trace, lvalue, model_value, small_model
 
 RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of a race's trace
 
@@ -385,7 +387,6 @@ class _Run:
                       V.lt(y.addr, V.add(x.addr, x.size, pb), pb, False))
 
     def may_hold(self, cond, pc) -> bool:
-        from analysis.symex.solver import SolverUnknown
         import z3
 
         self.det.count("races_solver_queries")
@@ -399,9 +400,6 @@ class _Run:
     # ------------------------------------------------------------------ the finding
 
     def finding(self, first: RaceAccess, second: RaceAccess, overlap) -> Finding:
-        from analysis.explore.explorer import small_model
-        from analysis.symex.trace import build_trace, lvalue, model_value
-
         E, st = self.E, self.st
         model = None
         if overlap is not True:  # inputs that make the addresses meet, on the whole run if it can

@@ -38,7 +38,14 @@ from __future__ import annotations
 
 import dataclasses
 
+from analysis.frontend.lower import lower_unit
+from analysis.frontend.parse import parse
+from analysis.frontend.preprocess import preprocess
+from analysis.frontend.printable import printable
 from analysis.ir import DataModel, Finding, FindingKind, Program, Span
+from analysis.static.escape import classify
+from analysis.static.facts import remember
+from analysis.static.pointsto import points_to
 
 
 def parse_program(
@@ -54,11 +61,13 @@ def parse_program(
     ``read_include(name, from_path) -> str | None`` reads local
     ``#include "name"`` files (None: not read); ``flags`` are the file's
     :class:`~analysis.frontend.build_flags.BuildFlags` (-I, -D, ...)."""
-    from analysis.static.escape import classify
 
     program = lower_source(text, path, data_model=data_model, read_include=read_include, flags=flags)
     try:
-        return classify(program)
+        pts = points_to(program)
+        classified = classify(program, pts)
+        remember(classified, pts)  # a check of it need not solve points-to again
+        return classified
     except Exception as e:  # noqa: BLE001 - unclassified (all GLOBAL) is still sound
         finding = Finding(FindingKind.UNSUPPORTED, f"internal (escape analysis): {e}", _file_span(path))
         return dataclasses.replace(program, findings=program.findings + (finding,), _index={})
@@ -74,16 +83,12 @@ def lower_source(
 ) -> Program:
     """:func:`parse_program` without the escape analysis: every Load and
     Store keeps the front end's conservative GLOBAL kind. Never raises."""
-    from analysis.frontend.lower import lower_unit
-    from analysis.frontend.parse import parse
-    from analysis.frontend.preprocess import preprocess
 
     try:
         pre = preprocess(text, path, data_model=data_model, read_include=read_include, flags=flags)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
         return lower_unit(tree.root_node, pre, path, data_model)
     except Exception as e:  # noqa: BLE001 - the last line of defence
-        from analysis.frontend.printable import printable
 
         finding = Finding(FindingKind.UNSUPPORTED, printable(f"internal: {type(e).__name__}: {e}"), _file_span(path))
         return Program(path, data_model, (), (), (), (finding,))

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.ir import AssertKind, CType, Op
 from analysis.frontend.ctypes import BOOL, CHAR, I64, INT, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes
+from analysis.ir import AssertKind, CType, FuncType, Op
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +321,6 @@ LIBRARY_SIGNATURES: dict[str, tuple[str, ...]] = {
 
 def library_type(name: str, ct: CTypes):
     """The C function type of library function ``name``, or None when unknown."""
-    from analysis.ir import FuncType
 
     sig = LIBRARY_SIGNATURES.get(name)
     if sig is None:

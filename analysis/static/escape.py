@@ -69,7 +69,9 @@ def access_kind(targets: tuple[frozenset, ...], shared: frozenset[int]) -> Kind:
 
 def classify(program: ir.Program, pts: PointsTo | None = None) -> ir.Program:
     """``program`` with the kind of each memory-touching instruction decided
-    by the escape analysis (the same object when no kind changes)."""
+    by the escape analysis (the same object when no kind changes). The kinds
+    do not change points-to: a caller may keep ``pts`` for the result
+    (:func:`analysis.static.facts.remember`)."""
     pts = pts if pts is not None else points_to(program)
     shared = shared_ids(pts)
     functions = []
@@ -87,7 +89,4 @@ def classify(program: ir.Program, pts: PointsTo | None = None) -> ir.Program:
         changed = changed or rewritten
     if changed:
         program = dataclasses.replace(program, functions=tuple(functions), _index={})
-    from analysis.static.facts import remember  # (facts imports this module)
-
-    remember(program, pts)  # kinds do not change points-to: a check need not solve it again
     return program

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from analysis.ir import Call, Intrinsic, Op, Program, Return, successors
 from analysis.static.fixpoint import solve
+from analysis.static.slicing import find_assertion
 
 if TYPE_CHECKING:
     from analysis.static.facts import Facts
@@ -154,8 +155,6 @@ def _dijkstra(body, cost: list[float], sources: dict[int, float], *, forward: bo
 
 
 def reach_of(program: Program, assertion_id: str, facts: "Facts") -> Reach:
-    from analysis.static.slicing import find_assertion
-
     target_func, target_pc = find_assertion(program, assertion_id)
     calls = facts.calls
     through = {k: (INF if v is None else v) for k, v in facts.returning.items()}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import z3
 
+from analysis.ir import type_size
 from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, parse
 
 _BIN = {
@@ -85,8 +86,6 @@ class Printer:
         self._alive: list = []
         self.sizes = {}
         for g in program.globals:
-            from analysis.ir import type_size
-
             self.sizes[g.name] = type_size(g.type)
 
     def text(self, phi, budget: int = 400, readable_ms: int = 0) -> str:

@@ -30,7 +30,10 @@ from __future__ import annotations
 
 from analysis import ir
 from analysis.ir import Intrinsic, Op
+from analysis.static import access
 from analysis.static.budget import poll
+from analysis.static.defuse import ENTRY, used
+from analysis.static.facts import analyze
 from analysis.static.fixpoint import components, solve
 from analysis.symex.state import ENDED, State
 
@@ -43,8 +46,6 @@ class SliceGuide:
     """Slicing facts of one assertion of ``program`` (``site``)."""
 
     def __init__(self, program: ir.Program, site: ir.AssertionSite):
-        from analysis.static.facts import analyze
-
         facts = analyze(program)
         self.facts = facts
         self._type_b: dict = {}
@@ -102,8 +103,6 @@ class SliceGuide:
     def _data_deps(self, func: str, pc: int) -> list:
         """The instructions the one at ``pc`` of ``func`` takes values from
         directly (for a call result: the callees' returns)."""
-        from analysis.static import access
-        from analysis.static.defuse import ENTRY, used
 
         facts, P = self.facts, self.program
         pb = P.data_model.pointer_bits // 8

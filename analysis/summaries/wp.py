@@ -46,8 +46,8 @@ from analysis.ir import Intrinsic, Op, PtrType, bits_of, is_signed
 from analysis.summaries import translate
 from analysis.summaries.translate import Untranslatable
 from analysis.summaries.variables import MEMORY, Variables
-from analysis.symex.engine import EBUSY
 from analysis.symex.libc import writes_memory
+from analysis.symex.sync import EBUSY
 from analysis.symex.state import State, cons_list
 
 _SYNC_OBJECT_OPS = frozenset({

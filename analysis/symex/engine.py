@@ -74,6 +74,7 @@ from analysis.ir import (
     Load, Op, PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary, bits_of,
     is_signed, type_size,
 )
+from analysis.symex import intrinsics, sync
 from analysis.symex.memory import MemObject, PointerLayout
 from analysis.symex.pivots import (
     EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
@@ -81,14 +82,13 @@ from analysis.symex.pivots import (
 from analysis.symex.state import (
     BLOCKED, CUT, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, State, Symbol, Thread,
 )
-from analysis.symex.values import Val, Values, mask
+from analysis.symex.trace import lvalue
 from analysis.symex.unmodelled import CONTEXT
+from analysis.symex.values import Val, Values, mask
 
 VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
 ARGV_COUNT = 3
 ARGV_LEN = 8
-EBUSY = 16
-ETIMEDOUT = 110  # a timed wait that gave up (Linux's value)
 
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
@@ -539,7 +539,6 @@ class Engine:
         if (op is Op.MUTEX_LOCK and not ir.has_deadline(i)) or (op is Op.COND_WAIT and t.phase == "cond"):
             a = t.phase_arg if op is Op.COND_WAIT else self.peek(st, t.tid, i.args[0])
             if isinstance(a, int) and a in st.locks and st.locks[a] != t.tid:  # its own: a relock
-                from analysis.symex.trace import lvalue
 
                 name = lvalue(st, self.L, a)
                 return a, f"{name} (held by {st.threads[st.locks[a]].name})", i.span
@@ -1273,6 +1272,3 @@ def _ite_leaves(v):
             return None
     return out
 
-
-# the operation modules use the Engine class above
-from analysis.symex import intrinsics, sync  # noqa: E402

@@ -10,13 +10,17 @@ state.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from analysis import ir
 from analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
-from analysis.symex import libc
-from analysis.symex.engine import Engine
+from analysis.symex import libc, sync
 from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from analysis.symex.state import Effect, State
 from analysis.symex.values import mask
+
+if TYPE_CHECKING:
+    from analysis.symex.engine import Engine
 
 CHUNK = 8  # bytes moved at a time by memset/memcpy
 # bytes of shared memory a memset/memcpy moves per visible step: tears inside
@@ -281,8 +285,6 @@ def _advance(E: Engine, st: State, tid: int, i: ir.Intrinsic, done: int, n: int,
 
 
 def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    from analysis.symex import sync
-
     h = _OPS.get(i.op)
     if h is not None:
         h(E, st, tid, i)

@@ -24,7 +24,8 @@ from typing import Callable
 
 from analysis import ir
 from analysis.ir import IntType, is_signed
-from analysis.symex.state import State
+from analysis.symex.pivots import Leaf, LeafKind, LeafReached
+from analysis.symex.state import Effect, State
 from analysis.symex.values import mask, to_signed
 
 MAX_STRING = 4096  # bytes a model reads of one string before it gives up (unknown result)
@@ -53,7 +54,6 @@ def _args(E, st, tid, i: ir.Intrinsic) -> list:
 
 def _finish(E, st: State, tid: int, i: ir.Intrinsic, value, text: str | None = None) -> None:
     """Set the call's result (when C uses it), record the step, move on."""
-    from analysis.symex.state import Effect
 
     f = st.wframe(tid)
     if i.dst is not None and value is not None:
@@ -512,8 +512,6 @@ def _realloc(E, st, tid, i):
         oid = E.concretize(st, L.obj(p, V), L.id_bits, "a reallocated pointer's object")
         obj = st.memory.get(oid)
         if obj is None or obj.kind != "heap" or not obj.alive:
-            from analysis.symex.pivots import Leaf, LeafKind, LeafReached
-
             raise LeafReached(Leaf(LeafKind.ERROR, "realloc of memory not allocated by malloc", i.span, tid))
         E.require(st, V.eq(L.off(p, V), 0, pb), "realloc of a pointer into the middle of a block")
         size = V.simplified(obj.size)

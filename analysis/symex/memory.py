@@ -162,7 +162,7 @@ class Memory:
                 return 0
             return _load_cells(self.writable(oid), off, nbytes, V, fresh)
         obj = self.writable(oid)
-        arr = _ensure_array(obj, V, layout)
+        arr = ensure_array(obj, V, layout)
         idx = [V.add(off, i, layout.bits) for i in range(nbytes)]
         parts = [(_select(arr, V.lift(i, layout.bits)), 8) for i in reversed(idx)]
         v = V.concat(parts)
@@ -179,7 +179,7 @@ class Memory:
             obj.cells[off] = (nbytes, value)
             obj.widest = max(obj.widest, nbytes)
             return
-        arr = _ensure_array(obj, V, layout)
+        arr = ensure_array(obj, V, layout)
         for i in range(nbytes):
             arr = _store(arr, V.lift(V.add(off, i, layout.bits), layout.bits), V.lift(V.extract(value, 8 * i + 7, 8 * i), 8))
         obj.array = arr
@@ -256,7 +256,7 @@ def _clear(obj: MemObject, off: int, n: int, V: Values) -> None:
             cells[end] = (s + size - end, V.extract(v, size * 8 - 1, (end - s) * 8))
 
 
-def _ensure_array(obj: MemObject, V: Values, layout: PointerLayout):
+def ensure_array(obj: MemObject, V: Values, layout: PointerLayout):
     if obj.array is not None:
         return obj.array
     if obj.zeroed:

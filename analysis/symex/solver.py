@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import z3
 
+from analysis.symex.solver_cache import CachingSolver
+from analysis.symex.solver_independence import IndependenceSolver
 from analysis.symex.state import PathCond
 
 
@@ -128,8 +130,6 @@ class SolverChain:
 
 def build_solver(options, ctx: z3.Context, stats: SolverStats, timeout_ms: int | None = None) -> SolverChain:
     """The solver chain for ``options`` (see the module docstring)."""
-    from analysis.symex.solver_cache import CachingSolver
-    from analysis.symex.solver_independence import IndependenceSolver
 
     base = Z3Base(ctx, stats, options.enabled("solver_incremental"), timeout_ms)
     top = base

@@ -60,14 +60,20 @@ Operations (each a global instruction, so a scheduling point comes before it):
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from analysis import ir
 from analysis.ir import IntType, Op, PtrType, bits_of
-from analysis.symex.engine import EBUSY, ETIMEDOUT, Engine
 from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
 from analysis.symex.trace import lvalue
 from analysis.symex.values import mask
+
+if TYPE_CHECKING:
+    from analysis.symex.engine import Engine
+
+EBUSY = 16  # a trylock that found the lock held (Linux's value)
+ETIMEDOUT = 110  # a timed wait that gave up (Linux's value)
 
 MAX_SUBSET_ENTRIES = 8
 

@@ -14,12 +14,18 @@ z3 model of the path condition and yields a :class:`analysis.report.Trace`:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from analysis import ir
 from analysis.ir import ArrayType, IntType, PtrType, StructType, type_size
 from analysis.report import Input, Step, Trace
 from analysis.symex.memory import PointerLayout
+from analysis.symex.pivots import Leaf, LeafKind
 from analysis.symex.state import State, cons_list
 from analysis.symex.values import to_signed
+
+if TYPE_CHECKING:
+    from analysis.symex.engine import Engine
 
 
 def model_value(model, v) -> int:
@@ -154,3 +160,33 @@ def build_trace(st: State, L: PointerLayout, model) -> Trace:
         schedule=tuple(cons_list(st.schedule)),
         choices=tuple(cons_list(st.choices)),
     )
+
+
+def finish_trace(E: Engine, st: State, leaf: Leaf) -> Trace:
+    """The counterexample of a run ending at ``leaf``: a model of its path
+    condition, and for a run-time error a last step naming it."""
+    if leaf.kind is LeafKind.ERROR and leaf.tid is not None:
+        st.add_step(leaf.tid, leaf.span or ir.NO_SPAN, leaf.message)
+    return build_trace(st, E.L, small_model(E, st))
+
+
+SMALL = 1000
+
+
+def small_model(E: Engine, st: State):
+    """A model of the path condition, preferring inputs within +-SMALL (one
+    extra query) so that counterexamples read naturally."""
+    V = E.V
+    bounds = []
+    for sym in cons_list(st.symbols):
+        if sym.input and sym.bits <= 64:
+            lo = V.le(-SMALL & ((1 << sym.bits) - 1), sym.term, sym.bits, True) if sym.signed else True
+            hi = V.le(sym.term, SMALL, sym.bits, sym.signed)
+            c = V.and_(lo, hi)
+            if c is not True:
+                bounds.append(E.item(c))
+    if bounds:
+        m = E.solver.model(st.pc, bounds)
+        if m is not None:
+            return m
+    return E.solver.model(st.pc)

@@ -1,0 +1,136 @@
+"""The import graph of analysis/ and server/ has no cycles.
+
+Every import of our own modules counts, wherever it is written (a function-level
+import hides a cycle from the start-up order; it does not remove it), except those
+under ``if TYPE_CHECKING:``, which never run. Units are the sub-packages of
+``analysis`` (``analysis.symex``, ...), its top-level modules (``analysis.check``,
+...) and ``server``; within a unit, modules may not import each other in a circle
+either.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OURS = ("analysis", "server")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for top in OURS for p in sorted((ROOT / top).rglob("*.py"))}
+
+
+def _runtime_imports(tree: ast.AST):
+    """(node, imported names) of every import outside ``if TYPE_CHECKING:``."""
+    def walk(node):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
+            for child in node.orelse:
+                yield from walk(child)
+            return
+        if isinstance(node, ast.Import):
+            yield node, [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node, [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for child in ast.iter_child_nodes(node):
+            yield from walk(child)
+    yield from walk(tree)
+
+
+def _graph():
+    """Module -> the modules of ours it imports, and the function-level imports seen."""
+    modules = _modules()
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    nested = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {id(n) for n in tree.body}
+        for node, targets in _runtime_imports(tree):
+            found = {t for t in targets if t in modules and t != name}
+            if not found:
+                continue
+            # "from analysis.symex import sync" names the module analysis.symex.sync
+            edges[name] |= {t for t in found if not any(o.startswith(t + ".") for o in found)}
+            if id(node) not in top:
+                nested.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return edges, nested
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "analysis" and len(parts) > 1 else parts[0]
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """Some cycle of ``edges`` (its nodes in order), or None."""
+    colour: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(n):
+        colour[n] = 1
+        path.append(n)
+        for m in sorted(edges.get(n, ())):
+            if colour.get(m) == 1:
+                return path[path.index(m):] + [m]
+            if m not in colour and (found := visit(m)):
+                return found
+        colour[n] = 2
+        path.pop()
+        return None
+
+    for n in sorted(edges):
+        if n not in colour and (found := visit(n)):
+            return found
+    return None
+
+
+def test_the_units_import_each_other_without_a_cycle():
+    edges, _ = _graph()
+    units: dict[str, set[str]] = {}
+    for m, targets in edges.items():
+        units.setdefault(_unit(m), set()).update(_unit(t) for t in targets if _unit(t) != _unit(m))
+    assert _cycle(units) is None, " -> ".join(_cycle(units))
+
+
+def test_no_module_of_ours_imports_itself_through_others():
+    edges, _ = _graph()
+    assert _cycle(edges) is None, " -> ".join(_cycle(edges))
+
+
+def test_our_modules_are_imported_at_the_top_of_a_module():
+    _, nested = _graph()
+    assert nested == []
+
+
+def test_the_check_sits_above_the_engine_and_the_engine_below_the_reductions():
+    # the layering the rest of the code relies on, stated once
+    edges, _ = _graph()
+    reach: dict[str, set[str]] = {}
+
+    def below(u):
+        if u not in reach:
+            reach[u] = set()
+            for m, targets in edges.items():
+                if _unit(m) == u:
+                    for t in targets:
+                        if _unit(t) != u:
+                            reach[u] |= {_unit(t)} | below(_unit(t))
+        return reach[u]
+
+    assert "analysis.symex" in below("analysis.explore")
+    assert not below("analysis.symex") & {"analysis.explore", "analysis.summaries", "analysis.context",
+                                          "analysis.check", "server"}
+    assert not below("analysis.explore") & {"analysis.summaries", "analysis.context", "analysis.check"}
+    assert "server" not in below("analysis.check")
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
