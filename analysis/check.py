@@ -1,21 +1,21 @@
 """The public API: check a program's assertions.
 
 ``check(program, options, cancel)`` yields results as they are decided: one
-:class:`~analysis.report.AssertionResult` per assertion of the program
+:class:`~distaff.analysis.report.AssertionResult` per assertion of the program
 (every assertion exactly once, in the order its sub-check finishes), and
-:class:`~analysis.report.Finding` s (deadlocks, run-time errors, and the front
+:class:`~distaff.analysis.report.Finding` s (deadlocks, run-time errors, and the front
 end's syntax/unsupported findings) as they are met, each finding once.
 
 Each assertion is its own sub-check (parallel-property-checking paper): a
 sub-check explores the program guided by that assertion only. With
 ``options.workers > 1`` sub-checks run in a process pool; with 1 they run in
 this process, one after the other; with ``options.scheduler`` set they run on
-that Dask cluster (:mod:`analysis.cluster`, which raises its
+that Dask cluster (:mod:`distaff.analysis.cluster`, which raises its
 ``ClusterUnavailable`` when the scheduler cannot be used).
 
 Cancellation: ``cancel.cancelled`` is polled often by the engine (between
 instructions and solver calls) and by the static analyses a sub-check runs
-(slices, reachability: :mod:`analysis.static.budget`, which also holds them to
+(slices, reachability: :mod:`distaff.analysis.static.budget`, which also holds them to
 the sub-check's ``timeout_s``); once set, the remaining assertions are yielded
 with status UNKNOWN and reason CANCELLED, promptly.
 
@@ -32,7 +32,7 @@ Verdicts (truthful by construction):
   an error call (``reach_error()``) no run reached HOLDS ``bounded`` instead:
   not reaching it is its property;
 * UNREACHABLE when no run reached it and none was cut;
-* UNKNOWN with a :class:`~analysis.report.Reason` when a budget ran out, the
+* UNKNOWN with a :class:`~distaff.analysis.report.Reason` when a budget ran out, the
   check was cancelled, the solver gave up, or the engine met something it
   does not cover. Never HOLDS after a cancel, nor after a timeout but for
   the deepest bound a deepening pass finished (below).
@@ -51,7 +51,7 @@ False leaves it out). Findings met by several explorations are yielded once
 (same kind, span and message; a data race when it names the same two
 statements).
 
-A sub-check (:mod:`analysis.subcheck`) deepens the bound: passes at unwind 1, 2,
+A sub-check (:mod:`distaff.analysis.subcheck`) deepens the bound: passes at unwind 1, 2,
 4, ... up to ``options.unwind``. When its budget runs out after a pass
 finished, the verdict is that pass's, saying so: HOLDS ``bounded`` with
 ``unwind`` the deepest bound finished and the message "unwind 4 unfinished
@@ -72,14 +72,14 @@ import time
 from dataclasses import replace
 from typing import Iterator
 
-from analysis import ir
-from analysis.cluster import check_on_cluster, findings_on_cluster
-from analysis.context import Context, ContextThread, context_at
-from analysis.explore.races import finding_key
-from analysis.frontend import parse_program
-from analysis.options import MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
-from analysis.report import GRACE_S, AssertionResult, Finding, FindingKind, Reason, Status
-from analysis.subcheck import check_assertion, check_findings, run, undecided
+from distaff.analysis import ir
+from distaff.analysis.cluster import check_on_cluster, findings_on_cluster
+from distaff.analysis.context import Context, ContextThread, context_at
+from distaff.analysis.explore.races import finding_key
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.options import MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
+from distaff.analysis.report import GRACE_S, AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
 
 # --------------------------------------------------------------------------
 # the public entry points

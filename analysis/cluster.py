@@ -1,7 +1,7 @@
 """Sub-checks on a Dask cluster (``Options.scheduler``, ``--scheduler tcp://host:port``).
 
-The same sub-checks (:mod:`analysis.subcheck`) as the local process pool of
-:mod:`analysis.check`, one Dask task each, for code bases too large for one
+The same sub-checks (:mod:`distaff.analysis.subcheck`) as the local process pool of
+:mod:`distaff.analysis.check`, one Dask task each, for code bases too large for one
 machine. The workers need
 distaff installed (``pip install 'distaff[cluster]'``); Dask is imported only
 here and only when a scheduler is asked for, so distaff runs without it.
@@ -25,7 +25,7 @@ Contract of :func:`check_on_cluster` (the pool's, over the network):
   :class:`ClusterUnavailable` (one line) before anything is yielded.
 
 :func:`findings_on_cluster` runs the exploration for findings that
-:func:`analysis.check.check` adds when no sub-check explored everything on the
+:func:`distaff.analysis.check.check` adds when no sub-check explored everything on the
 cluster too, so no exploration of the program runs on the client.
 
 The connect timeout is Dask's (``distributed.comm.timeouts.connect``, e.g.
@@ -41,9 +41,9 @@ import time
 import uuid
 from dataclasses import replace
 
-from analysis.options import CancelToken
-from analysis.report import GRACE_S, Reason
-from analysis.subcheck import check_findings, run, undecided
+from distaff.analysis.options import CancelToken
+from distaff.analysis.report import GRACE_S, Reason
+from distaff.analysis.subcheck import check_findings, run, undecided
 
 POLL_S = 0.05  # how often the client looks at the cancel token and the budgets
 
@@ -187,7 +187,7 @@ def check_on_cluster(program, sites, options, cancel, context):
 
 def findings_on_cluster(program, options, cancel, context) -> list:
     """The exploration for deadlocks and run-time errors without a target
-    (:func:`analysis.subcheck.check_findings`) as one task: its findings, or none
+    (:func:`distaff.analysis.subcheck.check_findings`) as one task: its findings, or none
     when it was cancelled, overran its budget or crashed (as a local one that
     stops early reports what it met, and nothing says it stopped)."""
     [(_, (kind, payload))] = _run_tasks(program, [None], options, cancel, context)

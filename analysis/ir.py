@@ -5,9 +5,9 @@ global objects, its functions, where threads are created, and the findings
 (syntax errors, unsupported constructs) met on the way. Everything here is a
 frozen, slotted dataclass with no z3 inside, so programs can be hashed,
 compared, pickled to worker processes and printed as golden text
-(:mod:`analysis.irtext`).
+(:mod:`distaff.analysis.irtext`).
 
-The model follows DESIGN.md ("The model"):
+The model follows the README ("What the model covers"):
 
 * A function body is a flat tuple of small instructions addressed by their
   index, the *pc*. Control falls through to ``pc + 1`` unless the instruction
@@ -443,7 +443,7 @@ class Return:
 
 
 class Op(enum.Enum):
-    """Built-in operations the engine knows (DESIGN.md "The model").
+    """Built-in operations the engine knows (the README, "What the model covers").
 
     The argument conventions are listed per operation; addresses are pointer
     expressions, counts and values integer expressions.

@@ -19,7 +19,7 @@ literal), ``&f`` (function); ``(a + b)``, ``(i64)e``, ``(p +p off)`` for
 
 from __future__ import annotations
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     ArrayType,
     FuncType,
     Addr,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from analysis.ir import DataModel
+from distaff.analysis.ir import DataModel
 
 MODES = ("baseline", "dpor", "dpor-ag")
 UNREACH_CALL = "unreach-call"  # the one property Options.property knows
@@ -34,9 +34,9 @@ class Options:
     (e.g. ``{"solver_cache": False}``); every one is on by default and counted
     in the statistics' counters.
 
-    The default mode is ``dpor-ag``, as DESIGN has it: the same verdicts as
-    ``dpor`` (the differential test compares every mode with a concrete
-    oracle) in fewer runs."""
+    The default mode is ``dpor-ag``: the same verdicts as ``dpor`` (the
+    differential test compares every mode with a concrete oracle) in fewer
+    runs."""
 
     mode: str = "dpor-ag"
     unwind: int = 8
@@ -52,7 +52,7 @@ class Options:
     workers: int = 1
     optimisations: tuple[tuple[str, bool], ...] = ()
     report_races: bool = False
-    scheduler: str | None = None  # a Dask scheduler's address: sub-checks run there (analysis.cluster)
+    scheduler: str | None = None  # a Dask scheduler's address: sub-checks run there (distaff.analysis.cluster)
     # a condition wait may also return without a signal, as POSIX allows (at
     # most once per thread and run: one is what an "if" instead of "while" needs)
     spurious_wakeups: bool = False

@@ -1,7 +1,7 @@
 """Replaying a counterexample deterministically.
 
 ``replay(program, trace, options)`` re-executes the run a
-:class:`~analysis.report.Trace` describes: every fresh symbol named in
+:class:`~distaff.analysis.report.Trace` describes: every fresh symbol named in
 ``trace.inputs`` is fixed to its value as it is created, every scheduling
 point takes the next thread of ``trace.schedule``, and every fork the engine
 could not decide by constant folding takes the next outcome of
@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import z3
 
-from analysis import ir
-from analysis.context.initial import initial_state
-from analysis.report import Trace
-from analysis.symex.engine import Engine
-from analysis.symex.pivots import Budget, EngineLimit, Leaf, LeafKind, Pivot
-from analysis.symex.solver import SolverStats, build_solver
-from analysis.symex.trace import finish_trace
-from analysis.symex.values import Values
+from distaff.analysis import ir
+from distaff.analysis.context.initial import initial_state
+from distaff.analysis.report import Trace
+from distaff.analysis.symex.engine import Engine
+from distaff.analysis.symex.pivots import Budget, EngineLimit, Leaf, LeafKind, Pivot
+from distaff.analysis.symex.solver import SolverStats, build_solver
+from distaff.analysis.symex.trace import finish_trace
+from distaff.analysis.symex.values import Values
 
 
 def replay(program: ir.Program, trace: Trace, options, target: str | None = None, context=None) -> Trace:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import asdict, dataclass, field, fields
 
-from analysis.ir import Span
+from distaff.analysis.ir import Span
 
 
 class Status(enum.IntEnum):
@@ -49,7 +49,7 @@ class Reason(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """Counters of one check (DESIGN.md "A run, and what the statistics count").
+    """Counters of one check (the README's "Runs and statistics").
 
     ``runs = full_runs + pruned_runs``. ``counters`` holds the optimisations'
     own counts (cache hits, independence splits, sleep-set blocks, ...).

@@ -2,12 +2,12 @@
 
 Each assertion is its own sub-check (parallel-property-checking paper). This
 module runs one, wherever it runs: in the checking process, in a worker of
-the local pool, or as a task on a Dask cluster (:mod:`analysis.check` and
-:mod:`analysis.cluster` are its two callers; neither imports the other's
+the local pool, or as a task on a Dask cluster (:mod:`distaff.analysis.check` and
+:mod:`distaff.analysis.cluster` are its two callers; neither imports the other's
 internals). It chooses the reduction of the mode (:func:`reduction_for`),
 builds the initial state of a program context (:func:`explorer_for`),
 deepens the unwind bound, and turns the exploration into a verdict
-(the contract is :mod:`analysis.check`'s module docstring).
+(the contract is :mod:`distaff.analysis.check`'s module docstring).
 """
 
 from __future__ import annotations
@@ -15,22 +15,22 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from analysis import ir
-from analysis.context import Context
-from analysis.context.initial import initial_state
-from analysis.explore.dpor import Dpor
-from analysis.explore.explorer import Explorer
-from analysis.explore.races import exploration_options
-from analysis.explore.reduction import Baseline, Reduction
-from analysis.options import MODES, CancelToken, Options
-from analysis.report import AssertionResult, Finding, Reason, Stats, Status
-from analysis.static.budget import Budget, bounded
-from analysis.summaries.guided import AssertionGuided
-from analysis.symex.unmodelled import library_dependences, phrase
+from distaff.analysis import ir
+from distaff.analysis.context import Context
+from distaff.analysis.context.initial import initial_state
+from distaff.analysis.explore.dpor import Dpor
+from distaff.analysis.explore.explorer import Explorer
+from distaff.analysis.explore.races import exploration_options
+from distaff.analysis.explore.reduction import Baseline, Reduction
+from distaff.analysis.options import MODES, CancelToken, Options
+from distaff.analysis.report import AssertionResult, Finding, Reason, Stats, Status
+from distaff.analysis.static.budget import Budget, bounded
+from distaff.analysis.summaries.guided import AssertionGuided
+from distaff.analysis.symex.unmodelled import library_dependences, phrase
 
 
 def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.AssertionSite | None) -> Reduction:
-    """The reduction of ``mode`` (:data:`analysis.options.MODES`); ValueError
+    """The reduction of ``mode`` (:data:`distaff.analysis.options.MODES`); ValueError
     for any other name, never a quiet fallback to another mode. Without a
     target, ``dpor-ag`` has no assertion to guide by and is DPOR alone."""
     if mode == "baseline":
@@ -47,7 +47,7 @@ def explorer_for(program: ir.Program, options: Options, site: ir.AssertionSite |
     """An explorer of ``program`` in ``options.mode``, starting at ``main``
     or, with ``context``, from the context's initial state. The reduction
     sees the options the exploration runs with (reporting races switches
-    some pruning off: :func:`analysis.explore.races.exploration_options`)."""
+    some pruning off: :func:`distaff.analysis.explore.races.exploration_options`)."""
     options = exploration_options(options)
     start = None if context is None else (lambda engine: initial_state(engine, program, context))
     return Explorer(program, options, site, cancel, reduction_for(options.mode, program, options, site), start)

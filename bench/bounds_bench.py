@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from analysis.check import Options, check  # noqa: E402
-from analysis.frontend import parse_program  # noqa: E402
-from analysis.report import AssertionResult, Status  # noqa: E402
+from distaff.analysis.check import Options, check  # noqa: E402
+from distaff.analysis.frontend import parse_program  # noqa: E402
+from distaff.analysis.report import AssertionResult, Status  # noqa: E402
 
 SHAPES = ["early_bug_long_loop.c", "constant_loops.c", "thread_factory.c", "spin_error_call.c",
           "spin_holding_lock.c", "error_sites.c", "loop_cut.c", "prodcons_if.c"]

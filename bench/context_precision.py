@@ -35,9 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis.check import Context, Options, check_assertion  # noqa: E402
-from analysis.frontend import parse_program  # noqa: E402
-from analysis.report import Status  # noqa: E402
+from distaff.analysis.check import Context, Options, check_assertion  # noqa: E402
+from distaff.analysis.frontend import parse_program  # noqa: E402
+from distaff.analysis.report import Status  # noqa: E402
 
 CONFIGS = {"full": (True, True), "-RD": (False, True), "-SI": (True, False), "naive": (False, False)}
 OPTIONS = Options(mode="dpor", unwind=3, max_runs=400, timeout_s=20)

@@ -35,8 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis.check import MODES, Options, check_text  # noqa: E402
-from analysis.report import AssertionResult, Stats  # noqa: E402
+from distaff.analysis.check import MODES, Options, check_text  # noqa: E402
+from distaff.analysis.report import AssertionResult, Stats  # noqa: E402
 
 
 def default_programs() -> list[Path]:

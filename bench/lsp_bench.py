@@ -1,6 +1,6 @@
 """Latency of the language server while a long check runs (not a test).
 
-Starts ``python -m server`` over stdio as an editor would, opens a program
+Starts ``python -m distaff.server`` over stdio as an editor would, opens a program
 whose check takes minutes, and while it runs measures:
 
 * time from ``didOpen`` of a 1,000-line file with a syntax error to the first
@@ -177,7 +177,7 @@ async def first(client: Client, uri: str, t0: float, accept) -> float:
 
 async def run(hovers: int, programs: list[Path]) -> dict:
     client = make_client()
-    await client.start_io(sys.executable, "-m", "server", cwd=str(ROOT))
+    await client.start_io(sys.executable, "-m", "distaff.server", cwd=str(ROOT))
     drain = asyncio.ensure_future(client.drain_stderr())
     caps = lsp.ClientCapabilities(
         window=lsp.WindowClientCapabilities(work_done_progress=True),

@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.frontend import parse_program  # noqa: E402
-from analysis.frontend.lower import lower_unit  # noqa: E402
-from analysis.frontend.parse import parse  # noqa: E402
-from analysis.frontend.preprocess import preprocess  # noqa: E402
-from analysis.ir import DataModel  # noqa: E402
+from distaff.analysis.frontend import parse_program  # noqa: E402
+from distaff.analysis.frontend.lower import lower_unit  # noqa: E402
+from distaff.analysis.frontend.parse import parse  # noqa: E402
+from distaff.analysis.frontend.preprocess import preprocess  # noqa: E402
+from distaff.analysis.ir import DataModel  # noqa: E402
 
 HEADER = """\
 #include <pthread.h>

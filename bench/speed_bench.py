@@ -56,10 +56,14 @@ def unwind_of(text: str, default: int) -> int:
 
 # run in a child process with the tree under test first on sys.path
 _MEASURE = r"""
-import json, sys, time
+import importlib, json, os, sys, time
 sys.path.insert(0, sys.argv[1])
-from analysis.check import Options, check_text
-from analysis.report import AssertionResult
+# trees from before the code was installed as distaff.* name it analysis.*
+pkg = "distaff.analysis" if os.path.isdir(os.path.join(sys.argv[1], "distaff")) else "analysis"
+check_mod = importlib.import_module(pkg + ".check")
+assert os.path.realpath(check_mod.__file__).startswith(os.path.realpath(sys.argv[1])), check_mod.__file__
+Options, check_text = check_mod.Options, check_mod.check_text
+AssertionResult = importlib.import_module(pkg + ".report").AssertionResult
 path, mode, unwind, timeout = sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 text = open(path).read()
 options = Options(mode=mode, unwind=unwind, timeout_s=timeout, workers=1, findings=False)

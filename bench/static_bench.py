@@ -88,14 +88,14 @@ def program_text(n: int, *, chain: int = CHAIN, globals_: int = GLOBALS, threads
 
 def stages(text: str) -> list[tuple[str, float]]:
     """Each static stage's CPU time on ``text`` (seconds), in pipeline order."""
-    from analysis.frontend import lower_source
-    from analysis.ir import Branch
-    from analysis.static.callgraph import call_graph
-    from analysis.static.escape import classify, shared_ids
-    from analysis.static.facts import Facts
-    from analysis.static.pointsto import points_to
-    from analysis.static.slicing import slice_of
-    from analysis.summaries.slicing import SliceGuide
+    from distaff.analysis.frontend import lower_source
+    from distaff.analysis.ir import Branch
+    from distaff.analysis.static.callgraph import call_graph
+    from distaff.analysis.static.escape import classify, shared_ids
+    from distaff.analysis.static.facts import Facts
+    from distaff.analysis.static.pointsto import points_to
+    from distaff.analysis.static.slicing import slice_of
+    from distaff.analysis.summaries.slicing import SliceGuide
 
     times: list[tuple[str, float]] = []
 
@@ -120,7 +120,7 @@ def stages(text: str) -> list[tuple[str, float]]:
     timed(f"own slices x{len(sites)}",
           lambda: [slice_of(program, s.id, facts, other_assertions=False) for s in sites])
     timed(f"reach x{len(sites)}", lambda: [facts.reach(s.id) for s in sites])
-    import analysis.static.facts as factsmod
+    import distaff.analysis.static.facts as factsmod
 
     real = factsmod.analyze
     factsmod.analyze = lambda p: facts  # the guide reuses what was computed above
@@ -134,8 +134,8 @@ def stages(text: str) -> list[tuple[str, float]]:
 
 
 def run_check(text: str, n: int, timeout: float, mode: str) -> None:
-    from analysis.check import Options, check_text
-    from analysis.report import AssertionResult
+    from distaff.analysis.check import Options, check_text
+    from distaff.analysis.report import AssertionResult
 
     t = time.monotonic()
     statuses = []

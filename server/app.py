@@ -1,6 +1,6 @@
 """distaff's language server: pygls wiring and thin handlers.
 
-Each handler hands its parameters to :class:`server.session.Session` and
+Each handler hands its parameters to :class:`distaff.server.session.Session` and
 returns; the session converts, the scheduler checks in worker processes.
 A handler never raises to the client: an unexpected error is logged and the
 request answered with nothing, so bad input cannot take the server down.
@@ -36,9 +36,9 @@ import sys
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from server import convert
-from server.scheduler import DEFAULT_CHECK_FN
-from server.session import Session
+from distaff.server import convert
+from distaff.server.scheduler import DEFAULT_CHECK_FN
+from distaff.server.session import Session
 
 log = logging.getLogger("distaff.server")
 

@@ -31,11 +31,11 @@ import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 
-from analysis.check import Options
-from analysis.ir import (
+from distaff.analysis.check import Options
+from distaff.analysis.ir import (
     Addr, Binary, Cast, Function, Ite, ObjKind, Program, PtrAdd, PtrDiff, Span, Unary,
 )
-from analysis.report import AssertionResult, Finding, Status, Trace
+from distaff.analysis.report import AssertionResult, Finding, Status, Trace
 
 DECIDED = (Status.VIOLATED, Status.HOLDS, Status.UNREACHABLE)
 

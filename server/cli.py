@@ -1,7 +1,7 @@
 """The command line: ``distaff check | ir | lsp``.
 
 ``distaff check FILE...`` checks every assertion of each file and prints the
-results (:mod:`server.render`: GCC-style text, JSON or SARIF). Exit status:
+results (:mod:`distaff.server.render`: GCC-style text, JSON or SARIF). Exit status:
 
 * 0 -- no violation found and every assertion decided (holds or unreachable);
 * 1 -- something was found: an assertion that can fail, a deadlock, a run-time
@@ -36,19 +36,19 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from analysis import check as engine
-from analysis.check import Options
-from analysis.cluster import ClusterUnavailable, client_for
-from analysis.context import program_context
-from analysis.explore import races
-from analysis.frontend import parse_program
-from analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
-from analysis.ir import DataModel, Span
-from analysis.irtext import format_program
-from analysis.replay import replay
-from analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
-from server import render
-from server.render import FileReport
+from distaff.analysis import check as engine
+from distaff.analysis.check import Options
+from distaff.analysis.cluster import ClusterUnavailable, client_for
+from distaff.analysis.context import program_context
+from distaff.analysis.explore import races
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
+from distaff.analysis.ir import DataModel, Span
+from distaff.analysis.irtext import format_program
+from distaff.analysis.replay import replay
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
+from distaff.server import render
+from distaff.server.render import FileReport
 
 EXIT_OK = 0
 EXIT_FOUND = 1
@@ -378,8 +378,8 @@ def resolve_positions(text: str, positions: list[tuple[int, int | None]]) -> lis
 
 def parse_file(path: str, text: str, data_model: DataModel, flags=None):
     """The program of a file's text, local ``#include "x.h"`` read next to it
-    as the engine's own :func:`~analysis.check.check_text` does, and with the
-    file's :class:`~analysis.frontend.build_flags.BuildFlags`."""
+    as the engine's own :func:`~distaff.analysis.check.check_text` does, and with the
+    file's :class:`~distaff.analysis.frontend.build_flags.BuildFlags`."""
 
     return parse_program(text, path, data_model=data_model, read_include=engine._disk_includes, flags=flags)
 
@@ -444,7 +444,7 @@ def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
     """The program context for ``--from`` positions (the first the cursor's
     thread; the same position twice is two threads), its initial state from
     must-reaching definitions and synchronization invariants unless
-    ``ingredients`` switch them off (:func:`analysis.context.program_context`);
+    ``ingredients`` switch them off (:func:`distaff.analysis.context.program_context`);
     BadInput when a position has no statement."""
 
     rd, si = ingredients
@@ -630,11 +630,11 @@ def run_lsp(argv: list[str]) -> int:
     import importlib
 
     try:
-        app = importlib.import_module("server.app")
+        app = importlib.import_module("distaff.server.app")
     except ModuleNotFoundError as e:
-        if e.name != "server.app":
+        if e.name != "distaff.server.app":
             raise
-        raise BadInput("the language server is not part of this build (no server.app)") from None
+        raise BadInput("the language server is not part of this build (no distaff.server.app)") from None
     status = app.main(argv)
     return status if isinstance(status, int) else EXIT_OK
 

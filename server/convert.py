@@ -1,9 +1,9 @@
 """From distaff's results to LSP values: diagnostics, hovers, code lenses,
 code actions. Pure functions of their arguments; no I/O and no analysis.
 
-Wording follows DESIGN.md "What the user sees": every outcome says what it
-is (violated, holds for all interleavings, holds within the unwind bound,
-unreachable, undecided and why, not checked and why) and never claims more.
+Wording: every outcome says what it is (violated, holds for all
+interleavings, holds within the unwind bound, unreachable, undecided and
+why, not checked and why) and never claims more.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from analysis import ir
-from analysis.ir import AssertionSite, Span
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace
-from analysis.symex.unmodelled import phrase
-from server.documents import Snapshot
+from distaff.analysis import ir
+from distaff.analysis.ir import AssertionSite, Span
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace
+from distaff.analysis.symex.unmodelled import phrase
+from distaff.server.documents import Snapshot
 
 SOURCE = "distaff"
 CONTEXT_SOURCE = "distaff (context)"

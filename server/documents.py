@@ -5,7 +5,7 @@ the server computes (parse, check results) is computed from a snapshot and
 tagged with its version, so a result can always be compared with the text
 the editor shows now and dropped if it belongs to an older one.
 
-Positions: :class:`analysis.ir.Span` counts 1-based lines and columns in
+Positions: :class:`distaff.analysis.ir.Span` counts 1-based lines and columns in
 characters; LSP counts 0-based lines and columns in the negotiated encoding
 (UTF-16 code units unless the client chose otherwise). The conversion lives
 here, on the snapshot, because it needs the line's text.
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from analysis.frontend import parse_program
-from analysis.frontend.build_flags import find_compile_commands, flags_for
-from analysis.frontend.parse import parse, syntax_errors
-from analysis.frontend.preprocess import preprocess
-from analysis.ir import DataModel, Finding, FindingKind, Program, Span
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.frontend.build_flags import find_compile_commands, flags_for
+from distaff.analysis.frontend.parse import parse, syntax_errors
+from distaff.analysis.frontend.preprocess import preprocess
+from distaff.analysis.ir import DataModel, Finding, FindingKind, Program, Span
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 

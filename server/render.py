@@ -1,6 +1,6 @@
 """Check results as text, JSON and SARIF: pure functions, no I/O.
 
-The command line (:mod:`server.cli`) collects what :func:`analysis.check.check_text`
+The command line (:mod:`distaff.server.cli`) collects what :func:`distaff.analysis.check.check_text`
 yields for each file into a :class:`FileReport` and hands the reports here.
 
 * :func:`text_lines` gives GCC-style lines that editors' quickfix lists read:
@@ -21,10 +21,10 @@ import pathlib
 import urllib.parse
 from dataclasses import dataclass
 
-from analysis.check import Options
-from analysis.ir import Span
-from analysis.symex.unmodelled import phrase
-from analysis.report import (
+from distaff.analysis.check import Options
+from distaff.analysis.ir import Span
+from distaff.analysis.symex.unmodelled import phrase
+from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace, to_json,
 )
 

@@ -1,6 +1,6 @@
 """When checks run, where, and which of their results still count.
 
-The scheduler runs each check in its own worker process (:mod:`server.worker`),
+The scheduler runs each check in its own worker process (:mod:`distaff.server.worker`),
 never on the event loop, and reports back on the loop through one callback
 with :class:`Started`, :class:`Item` and :class:`Finished` events. Its promises:
 
@@ -21,7 +21,7 @@ with :class:`Started`, :class:`Item` and :class:`Finished` events. Its promises:
   the server itself is not affected.
 
 The check function is a parameter (``check_fn``, ``module:name``, default
-:func:`analysis.check.check`): tests pass a fake slow check through it.
+:func:`distaff.analysis.check.check`): tests pass a fake slow check through it.
 One idle worker is kept warm, with the check's module already imported, so
 a check starts without paying for interpreter start-up and imports.
 """
@@ -42,13 +42,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from analysis.check import Context, Options
-from analysis.ir import Program
-from server.worker import Job, read_message, write_message
+from distaff.analysis.check import Context, Options
+from distaff.analysis.ir import Program
+from distaff.server.worker import Job, read_message, write_message
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CHECK_FN = "analysis.check:check"
+DEFAULT_CHECK_FN = "distaff.analysis.check:check"
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
@@ -145,7 +145,7 @@ class _Worker:
         )
         self.check_fn = check_fn
         self.proc = subprocess.Popen(
-            [python, "-m", "server.worker", "--preload", check_fn],
+            [python, "-m", "distaff.server.worker", "--preload", check_fn],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=_PACKAGE_ROOT,

@@ -1,9 +1,9 @@
 """What the server knows about each open document, and when it acts.
 
-:class:`Session` is driven by the handlers of :mod:`server.app` and by the
+:class:`Session` is driven by the handlers of :mod:`distaff.server.app` and by the
 scheduler's events, all on the event loop. Its rules:
 
-* Every edit makes a new :class:`~server.documents.Snapshot`, cancels the
+* Every edit makes a new :class:`~distaff.server.documents.Snapshot`, cancels the
   document's checks, and parses the new text off the loop (one parse at a
   time per document; a parse that finishes for an older text is redone for
   the newest). Syntax and unsupported findings are published as soon as the
@@ -14,7 +14,7 @@ scheduler's events, all on the event loop. Its rules:
 * A check starts on open and save (``checkOn: save``), after a quiet
   ``debounceMs`` on change (``checkOn: change``), or when asked. A file with
   syntax errors is not checked (its assertions say so; none "holds").
-  Assertions whose cached result still applies (:mod:`server.cache`) are
+  Assertions whose cached result still applies (:mod:`distaff.server.cache`) are
   shown at once; when all of them and the run's findings are known, no
   check runs.
 * "Check from here" runs beside the whole-program check, from the context
@@ -33,18 +33,18 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from analysis import ir
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
-from server import convert
-from server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
-from server.documents import ParsedDocument, Snapshot, build_flags_for, parse_snapshot, syntax_findings
-from server.progress import CheckProgress
-from server.scheduler import (
+from distaff.analysis import ir
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.server import convert
+from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
+from distaff.server.documents import ParsedDocument, Snapshot, build_flags_for, parse_snapshot, syntax_findings
+from distaff.server.progress import CheckProgress
+from distaff.server.scheduler import (
     DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, RunState, Scheduler, Started,
 )
-from analysis.context import program_context
-from server.settings import Settings, parse_settings
-from server.sharing import sharing_of, thread_functions
+from distaff.analysis.context import program_context
+from distaff.server.settings import Settings, parse_settings
+from distaff.server.sharing import sharing_of, thread_functions
 
 log = logging.getLogger(__name__)
 

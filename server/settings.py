@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from analysis.check import MODES, Options
+from distaff.analysis.check import MODES, Options
 
 CHECK_ON = ("save", "change", "manual")
 TRACE_IN_MESSAGE = ("auto", "always", "never")
@@ -28,7 +28,7 @@ class Settings:
       ``save``, on every ``change`` (after ``debounce_ms`` without edits), or
       ``manual`` (only the ``distaff.checkFile`` command and code lens).
     * ``debounce_ms`` (``debounceMs``): quiet time before a check on change.
-    * ``mode``, ``unwind``: as :class:`analysis.check.Options`.
+    * ``mode``, ``unwind``: as :class:`distaff.analysis.check.Options`.
     * ``timeout_s`` (``timeout``): seconds per assertion; 0 or null is no limit.
     * ``workers``: processes the engine may use for one check.
     * ``max_memory_mb`` (``maxMemoryMB``): address-space limit of a check's

@@ -2,9 +2,9 @@
 
 A syntactic scan of the IR: a thread routine (``main`` and every routine
 passed to ``pthread_create``) *reads* a global when it, or a function it calls
-directly, has a :class:`~analysis.ir.Load` whose address expression mentions
-the global's :class:`~analysis.ir.Addr`; it *writes* it through a
-:class:`~analysis.ir.Store`; it *synchronizes on* it through a pthreads
+directly, has a :class:`~distaff.analysis.ir.Load` whose address expression mentions
+the global's :class:`~distaff.analysis.ir.Addr`; it *writes* it through a
+:class:`~distaff.analysis.ir.Store`; it *synchronizes on* it through a pthreads
 intrinsic (lock, wait, ...) whose arguments mention it. Accesses through
 pointers held in variables are not attributed (that needs points-to), which
 the hover says.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     SYNC_OPS, Addr, Binary, Call, Cast, Expr, Function, Intrinsic, Ite, Load, ObjKind,
     Program, PtrAdd, PtrDiff, Store, Unary,
 )

@@ -1,6 +1,6 @@
-"""A check's worker process: the child side of :mod:`server.scheduler`.
+"""A check's worker process: the child side of :mod:`distaff.server.scheduler`.
 
-Run as ``python -m server.worker [--preload MODULE:FUNC]``. The process starts
+Run as ``python -m distaff.server.worker [--preload MODULE:FUNC]``. The process starts
 idle (the scheduler keeps one warm, with the engine already imported), reads
 one :class:`Job` from stdin, runs it, streams what the check yields to stdout,
 and exits. It runs in its own session, so the scheduler can kill it and any
@@ -28,9 +28,9 @@ import traceback
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from analysis.check import CancelToken, Context, Options
-from analysis.frontend import parse_program
-from analysis.ir import Program
+from distaff.analysis.check import CancelToken, Context, Options
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import Program
 
 _HEADER = struct.Struct(">Q")
 
@@ -39,7 +39,7 @@ _HEADER = struct.Struct(">Q")
 class Job:
     """One check to run. ``check_fn`` names the function as ``module:name``;
     it is called as ``check(program, options, cancel, context)`` and yields
-    results as :func:`analysis.check.check` does. ``max_memory_mb`` limits the
+    results as :func:`distaff.analysis.check.check` does. ``max_memory_mb`` limits the
     worker's address space (0: no limit)."""
 
     check_fn: str

@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from analysis.check import (
+from distaff.analysis.check import (
     CancelToken, Options, check, check_assertion, check_text, context_at,
 )
-from analysis.frontend import parse_program
-from analysis.replay import replay
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.replay import replay
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 from tests.explore.expectations import PROGRAMS, read
 
 BASELINE = Options(mode="baseline", timeout_s=60)
@@ -453,7 +453,7 @@ def test_syntax_errors_skip_every_assertion():
 def test_unsupported_construct_turns_holds_into_unknown_but_keeps_violations():
     from dataclasses import replace
 
-    from analysis import ir
+    from distaff.analysis import ir
 
     # a function no run calls: a construct there leaves the counterexample real
     unused = (PROGRAMS / "reorder_bad.c").read_text() + "\nvoid unused(void) {\n}\n"

@@ -1,4 +1,4 @@
-"""Sub-checks on a Dask cluster (analysis.cluster, ``--scheduler``): the same
+"""Sub-checks on a Dask cluster (distaff.analysis.cluster, ``--scheduler``): the same
 verdicts and run counts as a local check, the time budget, cancellation, a
 worker that dies, and the command line's one-line exit 2 when the scheduler
 cannot be reached or Dask is missing. One in-process LocalCluster with two
@@ -20,11 +20,11 @@ distributed = pytest.importorskip("distributed", reason="the 'cluster' extra (in
 
 import dask  # noqa: E402
 
-from analysis import cluster as dask_cluster  # noqa: E402
-from analysis.check import CancelToken, Options, check  # noqa: E402
-from analysis.frontend import parse_program  # noqa: E402
-from analysis.report import AssertionResult, Finding, Reason, Status  # noqa: E402
-from server.cli import main  # noqa: E402
+from distaff.analysis import cluster as dask_cluster  # noqa: E402
+from distaff.analysis.check import CancelToken, Options, check  # noqa: E402
+from distaff.analysis.frontend import parse_program  # noqa: E402
+from distaff.analysis.report import AssertionResult, Finding, Reason, Status  # noqa: E402
+from distaff.server.cli import main  # noqa: E402
 from tests.explore.expectations import PROGRAMS  # noqa: E402
 
 HARD = PROGRAMS / "hard_solver.c"  # one assertion whose solver call runs for minutes
@@ -63,13 +63,13 @@ def explored_here(*args, **kwargs):
 def only_on_the_cluster(monkeypatch):
     """From now on any exploration in this process fails the test (the
     workers are other processes: they are not patched)."""
-    import analysis.check
-    import analysis.cluster
+    import distaff.analysis.check
+    import distaff.analysis.cluster
 
-    monkeypatch.setattr(analysis.check, "run", explored_here)
-    monkeypatch.setattr(analysis.check, "check_findings", explored_here)
-    monkeypatch.setattr(analysis.cluster, "run", explored_here)
-    monkeypatch.setattr(analysis.cluster, "check_findings", explored_here)
+    monkeypatch.setattr(distaff.analysis.check, "run", explored_here)
+    monkeypatch.setattr(distaff.analysis.check, "check_findings", explored_here)
+    monkeypatch.setattr(distaff.analysis.cluster, "run", explored_here)
+    monkeypatch.setattr(distaff.analysis.cluster, "check_findings", explored_here)
 
 
 @pytest.mark.parametrize("name, mode", [("median.c", "baseline"), ("reorder_bad.c", "baseline"),

@@ -3,9 +3,10 @@
 Every import of our own modules counts, wherever it is written (a function-level
 import hides a cycle from the start-up order; it does not remove it), except those
 under ``if TYPE_CHECKING:``, which never run. Units are the sub-packages of
-``analysis`` (``analysis.symex``, ...), its top-level modules (``analysis.check``,
-...) and ``server``; within a unit, modules may not import each other in a circle
-either.
+``distaff.analysis`` (``distaff.analysis.symex``, ...), its top-level modules
+(``distaff.analysis.check``, ...) and ``distaff.server``; within a unit, modules may
+not import each other in a circle either. Nothing imports ``analysis`` or ``server``
+by those names: installed, they exist only inside ``distaff``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ OURS = ("analysis", "server")
 
 
 def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    """The installed name: analysis/symex/engine.py is distaff.analysis.symex.engine."""
+    parts = ["distaff", *path.relative_to(ROOT).with_suffix("").parts]
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -56,7 +58,7 @@ def _graph():
             found = {t for t in targets if t in modules and t != name}
             if not found:
                 continue
-            # "from analysis.symex import sync" names the module analysis.symex.sync
+            # "from distaff.analysis.symex import sync" names the module distaff.analysis.symex.sync
             edges[name] |= {t for t in found if not any(o.startswith(t + ".") for o in found)}
             if id(node) not in top:
                 nested.append(f"{path.relative_to(ROOT)}:{node.lineno}")
@@ -65,7 +67,7 @@ def _graph():
 
 def _unit(module: str) -> str:
     parts = module.split(".")
-    return ".".join(parts[:2]) if parts[0] == "analysis" and len(parts) > 1 else parts[0]
+    return ".".join(parts[:3]) if parts[1] == "analysis" and len(parts) > 2 else ".".join(parts[:2])
 
 
 def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
@@ -124,11 +126,20 @@ def test_the_check_sits_above_the_engine_and_the_engine_below_the_reductions():
                             reach[u] |= {_unit(t)} | below(_unit(t))
         return reach[u]
 
-    assert "analysis.symex" in below("analysis.explore")
-    assert not below("analysis.symex") & {"analysis.explore", "analysis.summaries", "analysis.context",
-                                          "analysis.check", "server"}
-    assert not below("analysis.explore") & {"analysis.summaries", "analysis.context", "analysis.check"}
-    assert "server" not in below("analysis.check")
+    a = "distaff.analysis."
+    assert a + "symex" in below(a + "explore")
+    assert not below(a + "symex") & {a + "explore", a + "summaries", a + "context", a + "check", "distaff.server"}
+    assert not below(a + "explore") & {a + "summaries", a + "context", a + "check"}
+    assert "distaff.server" not in below(a + "check")
+
+
+def test_our_modules_are_imported_by_their_installed_names():
+    bare = []
+    for name, path in _modules().items():
+        for node, targets in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if any(t.split(".")[0] in OURS for t in targets):
+                bare.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert bare == []
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.check import Options, check, check_assertion
-from analysis.frontend import parse_program
-from analysis.report import AssertionResult, Finding, Reason, Status
-from server import cli
+from distaff.analysis.check import Options, check, check_assertion
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, Finding, Reason, Status
+from distaff.server import cli
 from tests.explore.expectations import PROGRAMS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

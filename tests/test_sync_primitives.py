@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.check import Options, check
-from analysis.frontend import parse_program
-from analysis.report import AssertionResult, Finding, Reason, Status
+from distaff.analysis.check import Options, check
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, Finding, Reason, Status
 from tests.explore.expectations import PROGRAMS, read
 
 SYNC = sorted(p.name for p in (PROGRAMS / "sync").glob("*.c"))
@@ -113,7 +113,7 @@ def test_the_first_caller_runs_the_once_routine_and_the_other_waits():
 def test_check_from_inside_a_write_lock_knows_the_writer_holds_it():
     # the lockset analysis counts write locks: a context thread paused inside
     # wrlock..unlock holds the rwlock, so the reader waits for the unlock
-    from analysis.context import program_context
+    from distaff.analysis.context import program_context
 
     path = PROGRAMS / "sync" / "rwlock_context.c"
     program = parse_program(path.read_text(), str(path))

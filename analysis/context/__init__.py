@@ -26,14 +26,14 @@ ingredients of the initial state are on); :func:`context_at` and
 :func:`program_context` map source positions to one. These types are what the
 check and the language server pass around; the analyses that build the
 initial state from them are imported by whoever builds it
-(:mod:`analysis.subcheck`, :mod:`analysis.replay`).
+(:mod:`distaff.analysis.subcheck`, :mod:`distaff.analysis.replay`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis import ir
+from distaff.analysis import ir
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis import ir
-from analysis.context.reaching import Activation, Walker, base_key, scc_ids
-from analysis.context.terms import Sym, address_parts, fold, is_constant, leaves, show
-from analysis.context.threads import ThreadStart, reachable
-from analysis.ir import Binary, Branch, Const, Intrinsic, Op
+from distaff.analysis import ir
+from distaff.analysis.context.reaching import Activation, Walker, base_key, scc_ids
+from distaff.analysis.context.terms import Sym, address_parts, fold, is_constant, leaves, show
+from distaff.analysis.context.threads import ThreadStart, reachable
+from distaff.analysis.ir import Binary, Branch, Const, Intrinsic, Op
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analysis import ir
-from analysis.context.threads import ThreadStart, create_sites, reachable
-from analysis.ir import Call, Intrinsic, Op
-from analysis.static import access
-from analysis.static.cfg import build as build_cfg
-from analysis.static.facts import Facts
-from analysis.static.pointsto import ObjectKind
+from distaff.analysis import ir
+from distaff.analysis.context.threads import ThreadStart, create_sites, reachable
+from distaff.analysis.ir import Call, Intrinsic, Op
+from distaff.analysis.static import access
+from distaff.analysis.static.cfg import build as build_cfg
+from distaff.analysis.static.facts import Facts
+from distaff.analysis.static.pointsto import ObjectKind
 
 OTHERS = "others"  # the threads a context does not place, and main after its first creation
 

@@ -16,9 +16,9 @@
 
 from __future__ import annotations
 
-from analysis import ir
-from analysis.ir import Branch
-from analysis.static.defuse import defined, used
+from distaff.analysis import ir
+from distaff.analysis.ir import Branch
+from distaff.analysis.static.defuse import defined, used
 
 
 def live_registers(f: ir.Function) -> list[frozenset[str]]:

@@ -37,12 +37,12 @@ from dataclasses import dataclass, replace
 
 import z3
 
-from analysis import ir
-from analysis.context.invariants import choose, replay_skipped
-from analysis.ir import ArrayType, Intrinsic, IntType, Load, PtrType, Store, StructType, type_size
-from analysis.static.pointsto import ObjectKind
-from analysis.symex.memory import ensure_array
-from analysis.symex.pivots import Option
+from distaff.analysis import ir
+from distaff.analysis.context.invariants import choose, replay_skipped
+from distaff.analysis.ir import ArrayType, Intrinsic, IntType, Load, PtrType, Store, StructType, type_size
+from distaff.analysis.static.pointsto import ObjectKind
+from distaff.analysis.symex.memory import ensure_array
+from distaff.analysis.symex.pivots import Option
 
 OFFSET_BOUND = 1 << 20  # a primary object's offsets stay below this (no spurious out-of-bounds)
 MAX_OFFSETS = 16

@@ -5,12 +5,12 @@ the threads and their call stacks (:mod:`.threads`), the must-reaching
 definitions and locksets along each thread's path (:mod:`.reaching`,
 :mod:`.locksets`), barrier counts and matching (:mod:`.barriers`).
 :func:`initial_state` turns the plan into an engine
-:class:`~analysis.symex.state.State` in the engine's own z3 context, and
+:class:`~distaff.analysis.symex.state.State` in the engine's own z3 context, and
 installs :class:`ContextHooks` on the engine: the symbolic heap
 (:mod:`.heap`) and the synchronization invariants (:mod:`.invariants`) it
 consults while running.
 
-What each ingredient of :class:`~analysis.context.Context` contributes:
+What each ingredient of :class:`~distaff.analysis.context.Context` contributes:
 
 * ``reaching_defs``: registers, stack objects, conflict-free globals and
   heap blocks allocated once before the context get the terms of their
@@ -38,26 +38,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from analysis import ir
-from analysis.context import barriers, frames, terms
-from analysis.context.conflicts import quiet_objects
-from analysis.context.heap import SymbolicHeap
-from analysis.context.invariants import LockFact, RunContext, barrier_entry, choose, settle_lock, settle_rwlock
-from analysis.context.locksets import ANY
-from analysis.context.reaching import (
+from distaff.analysis import ir
+from distaff.analysis.context import barriers, frames, terms
+from distaff.analysis.context.conflicts import quiet_objects
+from distaff.analysis.context.heap import SymbolicHeap
+from distaff.analysis.context.invariants import LockFact, RunContext, barrier_entry, choose, settle_lock, settle_rwlock
+from distaff.analysis.context.locksets import ANY
+from distaff.analysis.context.reaching import (
     Walker, func_of_frame, lock_term, object_index, param_symbol, stale_term, thread_symbol,
 )
-from analysis.context.terms import ObjRef, Sym
-from analysis.context.threads import ThreadStart, create_sites, thread_starts
-from analysis.ir import Intrinsic, IntType, Op, PtrType, type_size
-from analysis.static.facts import Facts, analyze
-from analysis.static.pointsto import ObjectKind
-from analysis.symex import sync
-from analysis.symex.pivots import Option
-from analysis.symex.state import BLOCKED, Symbol
-from analysis.symex.trace import lvalue
-from analysis.symex.unmodelled import CONTEXT
-from analysis.symex.values import mask
+from distaff.analysis.context.terms import ObjRef, Sym
+from distaff.analysis.context.threads import ThreadStart, create_sites, thread_starts
+from distaff.analysis.ir import Intrinsic, IntType, Op, PtrType, type_size
+from distaff.analysis.static.facts import Facts, analyze
+from distaff.analysis.static.pointsto import ObjectKind
+from distaff.analysis.symex import sync
+from distaff.analysis.symex.pivots import Option
+from distaff.analysis.symex.state import BLOCKED, Symbol
+from distaff.analysis.symex.trace import lvalue
+from distaff.analysis.symex.unmodelled import CONTEXT
+from distaff.analysis.symex.values import mask
 
 _PLANS: dict = {}
 MAX_PLANS = 16

@@ -38,11 +38,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from analysis.ir import NO_SPAN
-from analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
-from analysis.symex.state import Symbol
-from analysis.symex.trace import lvalue
-from analysis.symex.unmodelled import CONTEXT
+from distaff.analysis.ir import NO_SPAN
+from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
+from distaff.analysis.symex.state import Symbol
+from distaff.analysis.symex.trace import lvalue
+from distaff.analysis.symex.unmodelled import CONTEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ class RunContext:
     barrier_counts: tuple = ()  # ((address, count value), ...)
     unknown_barriers: bool = False  # a barrier never seen initialised gets a fresh count
     # the path condition once the context's own assumptions are in it: what
-    # a run depends on is what it adds after them (analysis.symex.unmodelled)
+    # a run depends on is what it adds after them (distaff.analysis.symex.unmodelled)
     premises: object = None
 
 

@@ -4,7 +4,7 @@ The arbitrary-context paper (§4.4) computes ``L+(T)``, the locks thread T
 *may* hold at its initial pc, with relative locksets in the manner of
 RELAY: each function contributes what it may acquire without releasing and
 what it must release without first acquiring. We keep four sets of lock
-address terms (:mod:`analysis.context.terms`), relative to the entry of the
+address terms (:mod:`distaff.analysis.context.terms`), relative to the entry of the
 function being walked:
 
 * ``held_may`` -- acquired here and possibly still held (union at joins);
@@ -18,7 +18,7 @@ context pc ``held_may`` is ``L+(T)`` and ``held_must`` the locks T certainly
 holds. A call composes the callee's relative sets into the caller's
 (:meth:`LockState.after_call`): the callee's *summary* for that call site.
 
-The lock invariant (:mod:`analysis.context.invariants`) uses both: a lock
+The lock invariant (:mod:`distaff.analysis.context.invariants`) uses both: a lock
 some thread must hold is taken; a lock no thread may hold is free. (The
 paper's invariant reads ``L+`` as held; keeping "must" apart keeps the
 initial state an over-approximation when a lock is taken on some paths
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.context.terms import may_equal, show
+from distaff.analysis.context.terms import may_equal, show
 
 
 class _Any:

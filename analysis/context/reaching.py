@@ -6,7 +6,7 @@ from program entry. We compute them by a forward walk over the
 interprocedural control-flow graph from ``main`` to the context's pcs:
 
 * A fact (:class:`Env`) maps registers and tracked memory cells to terms
-  (:mod:`analysis.context.terms`). An assignment ``r := e`` defines ``r`` as
+  (:mod:`distaff.analysis.context.terms`). An assignment ``r := e`` defines ``r`` as
   ``e`` evaluated in the fact, so ``r1 := r2 + 5`` with ``r2`` known as
   ``x`` gives ``r1 = x + 5``: relations between values survive even when
   the values are unknown.
@@ -31,7 +31,7 @@ interprocedural control-flow graph from ``main`` to the context's pcs:
 * Calls are walked inline (context-sensitive, up to :data:`MAX_DEPTH`
   nested calls; recursion falls back to "kills everything it may write, a
   fresh result, any lock"). The lockset part of the fact
-  (:mod:`analysis.context.locksets`) is composed from the callee's
+  (:mod:`distaff.analysis.context.locksets`) is composed from the callee's
   relative locksets at the call: its function summary for that call.
 
 :class:`Walker` walks ``main`` once (observing, at every
@@ -46,19 +46,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analysis import ir
-from analysis.context.conflicts import Quiet, concurrent_code, conflict_free
-from analysis.context.locksets import ANY, TOP, LockState
-from analysis.context.terms import ObjRef, Sym, address_parts, fold, leaves, substitute
-from analysis.context.threads import ThreadStart, cyclic_pcs, reachable
-from analysis.ir import (
+from distaff.analysis import ir
+from distaff.analysis.context.conflicts import Quiet, concurrent_code, conflict_free
+from distaff.analysis.context.locksets import ANY, TOP, LockState
+from distaff.analysis.context.terms import ObjRef, Sym, address_parts, fold, leaves, substitute
+from distaff.analysis.context.threads import ThreadStart, cyclic_pcs, reachable
+from distaff.analysis.ir import (
     Addr, Assign, Branch, Call, Const, Intrinsic, IntType, Jump, Load, ObjKind, Op, PtrType, Reg, Return,
     Store, type_size,
 )
-from analysis.static import access
-from analysis.static.facts import Facts
-from analysis.static.fixpoint import components
-from analysis.static.pointsto import ObjectKind
+from distaff.analysis.static import access
+from distaff.analysis.static.facts import Facts
+from distaff.analysis.static.fixpoint import components
+from distaff.analysis.static.pointsto import ObjectKind
 
 MAX_DEPTH = 6
 MAX_PASSES = 40  # visits per pc before a walk gives up on precision (never seen in practice)

@@ -1,8 +1,8 @@
 """Abstract values of the context analyses: IR expressions over symbols.
 
 A *term* is what a dataflow analysis knows about a value at a program
-point: an :mod:`analysis.ir` expression (:class:`~analysis.ir.Const`,
-:class:`~analysis.ir.Addr`, :class:`~analysis.ir.Binary`, ...) whose leaves
+point: an :mod:`distaff.analysis.ir` expression (:class:`~distaff.analysis.ir.Const`,
+:class:`~distaff.analysis.ir.Addr`, :class:`~distaff.analysis.ir.Binary`, ...) whose leaves
 are constants, addresses of globals and functions, and two leaves of our
 own:
 
@@ -37,11 +37,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from analysis import ir
-from analysis.ir import (
+from distaff.analysis import ir
+from distaff.analysis.ir import (
     Addr, Binary, Cast, Const, CType, Ite, PtrAdd, PtrDiff, PtrType, Unary, IntType,
 )
-from analysis.symex.values import Val, Values, mask
+from distaff.analysis.symex.values import Val, Values, mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +280,7 @@ def _fold_binary(op: str, a: Const, b: Const, ty: CType) -> int | None:
 
 def address_parts(t) -> tuple[object, int] | None:
     """``(base, offset)`` when ``t`` is a known object's address plus a
-    constant: ``base`` an :class:`~analysis.ir.Addr` or :class:`ObjRef`."""
+    constant: ``base`` an :class:`~distaff.analysis.ir.Addr` or :class:`ObjRef`."""
     off = 0
     while isinstance(t, PtrAdd):
         if not isinstance(t.offset, Const):

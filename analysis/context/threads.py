@@ -15,7 +15,7 @@ about it:
   their entry;
 * where each routine's threads are created, with which argument
   expression, and whether the creation may repeat (a ``pthread_create`` in a
-  loop): :mod:`analysis.context.initial` turns this into the instances'
+  loop): :mod:`distaff.analysis.context.initial` turns this into the instances'
   parameters, different in each instance when the creation loop's induction
   variable says so (the paper's "unique id parameter" case).
 """
@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis import ir
-from analysis.ir import Call, Intrinsic
-from analysis.static.cfg import build as build_cfg
-from analysis.static.facts import Facts
-from analysis.static.fixpoint import components
+from distaff.analysis import ir
+from distaff.analysis.ir import Call, Intrinsic
+from distaff.analysis.static.cfg import build as build_cfg
+from distaff.analysis.static.facts import Facts
+from distaff.analysis.static.fixpoint import components
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Footprints of scheduling steps and when two steps are dependent.
 
 A :class:`Footprint` is what partial order reduction needs to know about one
-event of a run (:class:`analysis.symex.state.Event`): which bytes it read and
+event of a run (:class:`distaff.analysis.symex.state.Event`): which bytes it read and
 wrote (addresses possibly symbolic), which synchronization objects it used,
 whether it ended the process. Two events of different threads are
 *dependent* when swapping them may change the outcome:
@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from analysis.symex.memory import PointerLayout
-from analysis.symex.values import Values
+from distaff.analysis.symex.memory import PointerLayout
+from distaff.analysis.symex.values import Values
 
 _FAMILIES = {
     "mutex": ("mutex_lock", "mutex_trylock", "mutex_unlock", "mutex_init", "mutex_destroy", "mutex_relock"),
@@ -77,7 +77,7 @@ def family(op: str) -> str | None:
 class Footprint:
     """The visible part of one event of thread ``tid``: ``reads``/``writes``
     are ``(address, size)`` pairs, ``syncs`` ``(op, obj, blocked)`` triples
-    (``op`` an :class:`analysis.ir.Op` value, ``"end"`` or ``"exit"``).
+    (``op`` an :class:`distaff.analysis.ir.Op` value, ``"end"`` or ``"exit"``).
     ``creates``/``joins`` are the thread ids created and joined. ``exit``: the
     event ended the process. ``unknown``: what the event did is not known
     (dependent with everything)."""
@@ -116,7 +116,7 @@ def moved_first(fp: Footprint) -> Footprint:
 
 
 def footprint_of(event, ended: bool) -> Footprint:
-    """The footprint of an engine :class:`~analysis.symex.state.Event`;
+    """The footprint of an engine :class:`~distaff.analysis.symex.state.Event`;
     ``ended``: the process ended with it."""
     reads, writes, syncs, creates, joins = [], [], [], [], []
     for a in event.accesses:
@@ -188,7 +188,7 @@ class Dependence:
     def conflict_keys(self, fp: Footprint):
         """``(register, query)``: the keys a step with footprint ``fp`` is
         filed under, and the keys under which every step that may be
-        dependent with ``fp`` is filed (:class:`analysis.explore.steplog.StepLog`);
+        dependent with ``fp`` is filed (:class:`distaff.analysis.explore.steplog.StepLog`);
         None when ``fp`` may conflict with anything. Memory is keyed by
         ``BLOCK``-byte blocks of an object when the offset is concrete, by the
         whole object when it is not; synchronization by family and object;

@@ -3,9 +3,9 @@
 Optimal DPOR with wakeup trees and sleep sets (Abdulla, Aronis, Jonsson,
 Sagonas, POPL 2014), over the explorer's interleaving pivot points: at most
 one complete run per Mazurkiewicz trace (equivalence class of runs that differ
-only in the order of independent steps, :mod:`analysis.explore.dependence`).
+only in the order of independent steps, :mod:`distaff.analysis.explore.dependence`).
 
-How it sits on the explorer (:mod:`analysis.explore.reduction`):
+How it sits on the explorer (:mod:`distaff.analysis.explore.reduction`):
 
 * every scheduling point is a node (``pivot_on_single``), so each event of a
   run has the node it started at (``origin``);
@@ -35,7 +35,7 @@ never re-explores its own finished children), ``wakeup_trees`` (off: source
 sets -- only the first initial of a reversing sequence is added),
 ``dpor_order`` (off: a node with a free choice takes its lowest thread),
 ``dpor_step_index`` (off: each event is compared with every earlier event of
-the run, not only those sharing a conflict key, :mod:`analysis.explore.steplog`).
+the run, not only those sharing a conflict key, :mod:`distaff.analysis.explore.steplog`).
 Counted:
 ``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``,
 ``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with).
@@ -45,15 +45,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis import ir
-from analysis.explore import vclock
-from analysis.explore.dependence import Dependence, Footprint, footprint_of, moved_first, only_looks
-from analysis.explore.reduction import Node, Reduction
-from analysis.explore.steplog import StepLog
-from analysis.explore.wakeup import WakeupNode, copy_tree, insert
-from analysis.ir import Op
-from analysis.symex.pivots import Leaf, LeafKind, PivotKind
-from analysis.symex.state import BLOCKED, ENABLED, State
+from distaff.analysis import ir
+from distaff.analysis.explore import vclock
+from distaff.analysis.explore.dependence import Dependence, Footprint, footprint_of, moved_first, only_looks
+from distaff.analysis.explore.reduction import Node, Reduction
+from distaff.analysis.explore.steplog import StepLog
+from distaff.analysis.explore.wakeup import WakeupNode, copy_tree, insert
+from distaff.analysis.ir import Op
+from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
+from distaff.analysis.symex.state import BLOCKED, ENABLED, State
 
 
 @dataclass(slots=True)

@@ -4,9 +4,9 @@
 chain and the engine, then repeats "advance the current run to its next pivot
 or leaf; at a pivot push a node and take an option; at a leaf count the run
 and backtrack to the newest node with an option left". Which options are
-taken is the :class:`~analysis.explore.reduction.Reduction`'s business.
+taken is the :class:`~distaff.analysis.explore.reduction.Reduction`'s business.
 
-Runs are counted as DESIGN.md says: a *full run* ends at a leaf (normal end,
+Runs are counted as the README's "Runs and statistics" says: a *full run* ends at a leaf (normal end,
 violation of the target, deadlock, bound cut); a *pruned run* ends where the
 reduction pruned it. Paths ending in a run-time error or an infeasible assume
 are not runs; they are counted as ``error_paths`` and ``infeasible_paths``.
@@ -15,7 +15,7 @@ Budgets: ``options.timeout_s`` (wall time of this sub-check), ``options.max_runs
 and the cancel token. The engine polls them between instructions and around
 solver calls; a watcher thread interrupts a z3 call in progress
 (``Context.interrupt``) so that a long query also stops within a second.
-When a budget runs out, the result carries the :class:`~analysis.report.Reason`.
+When a budget runs out, the result carries the :class:`~distaff.analysis.report.Reason`.
 """
 
 from __future__ import annotations
@@ -27,19 +27,19 @@ from typing import Callable
 
 import z3
 
-from analysis import ir
-from analysis.explore.races import RaceDetector, exploration_options
-from analysis.explore.reduction import Node, Reduction
-from analysis.report import Finding, FindingKind, Reason, Stats, Trace
-from analysis.symex.engine import Engine
-from analysis.symex.pivots import (
+from distaff.analysis import ir
+from distaff.analysis.explore.races import RaceDetector, exploration_options
+from distaff.analysis.explore.reduction import Node, Reduction
+from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
+from distaff.analysis.symex.engine import Engine
+from distaff.analysis.symex.pivots import (
     FULL_RUN_LEAVES, Budget, BudgetExpired, EngineLimit, Leaf, LeafKind,
 )
-from analysis.symex.solver import SolverStats, SolverUnknown, build_solver
-from analysis.symex.state import State
-from analysis.symex.trace import finish_trace
-from analysis.symex.unmodelled import depends_on, library_dependences, phrase
-from analysis.symex.values import Values
+from distaff.analysis.symex.solver import SolverStats, SolverUnknown, build_solver
+from distaff.analysis.symex.state import State
+from distaff.analysis.symex.trace import finish_trace
+from distaff.analysis.symex.unmodelled import depends_on, library_dependences, phrase
+from distaff.analysis.symex.values import Values
 
 
 @dataclass
@@ -51,7 +51,7 @@ class ExploreResult:
 
     violation: Trace | None = None
     violation_message: str = ""
-    # body-less functions the violation's run depends on (analysis.symex.unmodelled)
+    # body-less functions the violation's run depends on (distaff.analysis.symex.unmodelled)
     violation_depends: tuple[str, ...] = ()
     reached: bool = False
     stop: Reason | None = None
@@ -67,10 +67,10 @@ class MaxRunsReached(Exception):
 
 class Explorer:
     """One exploration of ``program`` with ``target`` (an
-    :class:`~analysis.ir.AssertionSite`, or None to look for findings only),
+    :class:`~distaff.analysis.ir.AssertionSite`, or None to look for findings only),
     pruned by ``reduction``. ``initial`` builds the first state from the
-    engine (a program context's, :mod:`analysis.context.initial`); None starts
-    at ``main``. :func:`analysis.subcheck.explorer_for` builds an explorer for
+    engine (a program context's, :mod:`distaff.analysis.context.initial`); None starts
+    at ``main``. :func:`distaff.analysis.subcheck.explorer_for` builds an explorer for
     a mode and a context."""
 
     def __init__(self, program: ir.Program, options, target: ir.AssertionSite | None, cancel,

@@ -8,8 +8,8 @@ records accesses exactly as before):
   region (``__VERIFIER_atomic_*`` functions, ``atomic_begin``/``end``, the
   lowered ``__sync_*``/``__atomic_*`` builtins), and not ordered by
   happens-before of *synchronization only* -- unlike DPOR's relation
-  (:mod:`analysis.explore.dependence`), data dependences order nothing here.
-* Happens-before is computed with vector clocks (:mod:`analysis.explore.vclock`)
+  (:mod:`distaff.analysis.explore.dependence`), data dependences order nothing here.
+* Happens-before is computed with vector clocks (:mod:`distaff.analysis.explore.vclock`)
   over the run's events, each event one tick of its thread: create -> the
   child's first step; the child's end -> the join that returns; unlock (and
   the unlock inside ``cond_wait``) -> every later lock of that mutex;
@@ -35,7 +35,7 @@ records accesses exactly as before):
   counted as ``races_events_reused``; off, every run is scanned from its
   start).
   Each pair of statements (the two spans, unordered) is reported once per
-  exploration as a :class:`~analysis.report.Finding` of kind DATA_RACE at
+  exploration as a :class:`~distaff.analysis.report.Finding` of kind DATA_RACE at
   the second access. Which run shows a pair first differs between modes, so
   a run showing the two statements in source order is preferred: one showing
   them the other way round is held back until the exploration ends
@@ -67,21 +67,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from analysis import ir
-from analysis.explore import vclock
-from analysis.ir import IntType
-from analysis.report import Finding, FindingKind, Trace
-from analysis.symex.pivots import BudgetExpired
-from analysis.symex.solver import SolverUnknown
-from analysis.symex.state import Access, State
-from analysis.symex.trace import build_trace, lvalue, model_value, small_model
+from distaff.analysis import ir
+from distaff.analysis.explore import vclock
+from distaff.analysis.ir import IntType
+from distaff.analysis.report import Finding, FindingKind, Trace
+from distaff.analysis.symex.pivots import BudgetExpired
+from distaff.analysis.symex.solver import SolverUnknown
+from distaff.analysis.symex.state import Access, State
+from distaff.analysis.symex.trace import build_trace, lvalue, model_value, small_model
 
 RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of a race's trace
 
 
 @dataclass(slots=True)
 class RaceAccess(Access):
-    """An :class:`~analysis.symex.state.Access` that also says where it was
+    """An :class:`~distaff.analysis.symex.state.Access` that also says where it was
     made: the instruction's ``span``, the thread, whether an atomic region
     was open, ``steps``, the run's step list before the access's own step
     (so its step can be found in the trace), and ``pc``, the path condition

@@ -1,6 +1,6 @@
 """The choice of what to explore at a pivot point, behind a small protocol.
 
-The explorer (:mod:`analysis.explore.explorer`) owns the depth-first search;
+The explorer (:mod:`distaff.analysis.explore.explorer`) owns the depth-first search;
 a :class:`Reduction` decides, at each pivot point, which options to explore,
 and may add options later (DPOR's backtrack sets) or prune a run
 (assertion-guided pruning, slicing). The explorer calls:
@@ -8,9 +8,9 @@ and may add options later (DPOR's backtrack sets) or prune a run
 * ``start(explorer)`` once, before the first run;
 * ``on_pivot(node)`` when a pivot point is met: returns the option indices to
   explore first (into ``node.pivot.options``); an empty list prunes the run
-  there (a *pruned run*, DESIGN.md). It may also fill ``node.store``;
+  there (a *pruned run*, README "Runs and statistics"). It may also fill ``node.store``;
 * ``on_event(event, state)`` after every scheduling step of the current run
-  (an :class:`~analysis.symex.state.Event`: thread, accesses with their
+  (an :class:`~distaff.analysis.symex.state.Event`: thread, accesses with their
   possibly symbolic addresses, synchronizations); ``explorer.stack`` holds
   the nodes of the current run, each with ``event_index`` (the number of
   events before it), so a DPOR can find the interleaving node before an
@@ -26,13 +26,13 @@ and may add options later (DPOR's backtrack sets) or prune a run
 Two attributes configure the engine: ``pivot_on_single`` (a scheduling point
 with one enabled thread is a node too, e.g. to check a summary there) and
 ``record_effects`` (every executed instruction leaves an
-:class:`~analysis.symex.state.Effect` in ``state.effects``, from which
+:class:`~distaff.analysis.symex.state.Effect` in ``state.effects``, from which
 weakest preconditions can be computed backwards). Each state also offers
 ``control_key()``, the global control state for a summary table.
 
 :class:`Baseline` explores every option: Algorithm 1 of the
 assertion-guided paper. The table from a mode's name to its reduction lives
-where modes are chosen (:func:`analysis.subcheck.reduction_for`), so new
+where modes are chosen (:func:`distaff.analysis.subcheck.reduction_for`), so new
 reductions plug in without touching the explorer.
 """
 
@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analysis.symex.pivots import Leaf, Pivot, PivotKind
-from analysis.symex.state import State
+from distaff.analysis.symex.pivots import Leaf, Pivot, PivotKind
+from distaff.analysis.symex.state import State
 
 
 @dataclass(eq=False)

@@ -8,7 +8,7 @@ touch other objects. :class:`StepLog` keeps the steps in order and, per
 :meth:`StepLog.candidates` returns a superset of the dependent steps in a
 time proportional to the steps that share a key with the new one.
 
-Conflict keys (:meth:`analysis.explore.dependence.Dependence.conflict_keys`)
+Conflict keys (:meth:`distaff.analysis.explore.dependence.Dependence.conflict_keys`)
 follow the dependence relation: a memory block of an object, a
 synchronization object, a thread (its own events, its creation and its
 join). A step whose footprint may conflict with anything (unknown, ending

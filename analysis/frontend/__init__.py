@@ -5,7 +5,7 @@ analysis. It never raises on any input: syntax errors and C outside what
 distaff covers become findings with source ranges, and the rest of the file
 is still lowered.
 
-Conventions of the programs it makes, beyond what :mod:`analysis.ir` fixes:
+Conventions of the programs it makes, beyond what :mod:`distaff.analysis.ir` fixes:
 
 * Registers: C locals and parameters keep their C names (a shadowing local
   gets ``x.1``), temporaries are ``%tN``, unnamed parameters ``%argN``. An
@@ -38,14 +38,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from analysis.frontend.lower import lower_unit
-from analysis.frontend.parse import parse
-from analysis.frontend.preprocess import preprocess
-from analysis.frontend.printable import printable
-from analysis.ir import DataModel, Finding, FindingKind, Program, Span
-from analysis.static.escape import classify
-from analysis.static.facts import remember
-from analysis.static.pointsto import points_to
+from distaff.analysis.frontend.lower import lower_unit
+from distaff.analysis.frontend.parse import parse
+from distaff.analysis.frontend.preprocess import preprocess
+from distaff.analysis.frontend.printable import printable
+from distaff.analysis.ir import DataModel, Finding, FindingKind, Program, Span
+from distaff.analysis.static.escape import classify
+from distaff.analysis.static.facts import remember
+from distaff.analysis.static.pointsto import points_to
 
 
 def parse_program(
@@ -60,7 +60,7 @@ def parse_program(
     ``path``, then classify memory accesses with the escape analysis.
     ``read_include(name, from_path) -> str | None`` reads local
     ``#include "name"`` files (None: not read); ``flags`` are the file's
-    :class:`~analysis.frontend.build_flags.BuildFlags` (-I, -D, ...)."""
+    :class:`~distaff.analysis.frontend.build_flags.BuildFlags` (-I, -D, ...)."""
 
     program = lower_source(text, path, data_model=data_model, read_include=read_include, flags=flags)
     try:

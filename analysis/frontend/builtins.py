@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.frontend.ctypes import BOOL, CHAR, I64, INT, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes
-from analysis.ir import AssertKind, CType, FuncType, Op
+from distaff.analysis.frontend.ctypes import BOOL, CHAR, I64, INT, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes
+from distaff.analysis.ir import AssertKind, CType, FuncType, Op
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +177,7 @@ NONDET_PREFIX = "__VERIFIER_nondet_"
 @dataclass(frozen=True, slots=True)
 class AtomicBuiltin:
     """A GCC ``__sync_*``/``__atomic_*`` builtin or a C11 ``atomic_*`` name,
-    lowered by :mod:`analysis.frontend.lower_atomic` to what it does under
+    lowered by :mod:`distaff.analysis.frontend.lower_atomic` to what it does under
     sequential consistency. ``form`` says which arguments it takes and what it
     returns (see that module); ``op`` is the C operator of the read-modify-write
     forms, ``"~&"`` for nand (``~(old & value)``). Arguments past the ones
@@ -239,7 +239,7 @@ ATOMIC_BUILTINS: dict[str, AtomicBuiltin] = _atomic_table()
 # not modelled: calls of them are EXTERNAL intrinsics like any body-less
 # function, so whatever they write is the engine's to havoc (memcpy, memmove
 # and memset are modelled and not listed, nor are the string copies of
-# analysis.frontend.lower_string).
+# distaff.analysis.frontend.lower_string).
 WRITES_THROUGH_ARGUMENTS = frozenset(
     {
         "stpcpy", "strtok", "strtok_r",

@@ -1,7 +1,7 @@
 """C types under a data model: integer widths, layouts, conversions.
 
 Everything here is pure: it maps C type names and declarations to
-:mod:`analysis.ir` types and computes the layouts (size, alignment, field
+:mod:`distaff.analysis.ir` types and computes the layouts (size, alignment, field
 offsets) the lowering needs. Alignment is natural (a scalar aligns to its own
 size, an aggregate to its strictest member) in both data models; this is what
 x86-64 does, and what i386 does except for 8-byte scalars inside structs,
@@ -14,7 +14,7 @@ declaration instead.
 
 from __future__ import annotations
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     ArrayType,
     CType,
     DataModel,

@@ -15,7 +15,7 @@ import sys
 
 import tree_sitter as ts
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr,
     ArrayType,
     Const,
@@ -36,12 +36,12 @@ from analysis.ir import (
     ThreadSite,
     is_scalar,
 )
-from analysis.frontend.builtins import is_always_builtin, is_library
-from analysis.frontend.ctypes import INT, CTypes
-from analysis.frontend.lower_env import FuncSym, GlobalDef, RawSite, Scope, Spans, Unit, VarSym
-from analysis.frontend.lower_loc import strip_parens
-from analysis.frontend.lower_func import Lowerer
-from analysis.frontend.parse import LANGUAGE, F, syntax_errors
+from distaff.analysis.frontend.builtins import is_always_builtin, is_library
+from distaff.analysis.frontend.ctypes import INT, CTypes
+from distaff.analysis.frontend.lower_env import FuncSym, GlobalDef, RawSite, Scope, Spans, Unit, VarSym
+from distaff.analysis.frontend.lower_loc import strip_parens
+from distaff.analysis.frontend.lower_func import Lowerer
+from distaff.analysis.frontend.parse import LANGUAGE, F, syntax_errors
 
 _ADDR_OF = ts.Query(LANGUAGE, '(pointer_expression operator: "&" argument: (_) @arg)')
 _IGNORED_TOP = frozenset({

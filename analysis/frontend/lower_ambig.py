@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from analysis.ir import ArrayType, Const, CType, Expr, FuncType, IntType, PtrType, type_size
-from analysis.frontend.lower_const import cast, const, unary
-from analysis.frontend.lower_env import TypedefSym
-from analysis.frontend.lower_literals import parse_int_literal
-from analysis.frontend.parse import F
+from distaff.analysis.ir import ArrayType, Const, CType, Expr, FuncType, IntType, PtrType, type_size
+from distaff.analysis.frontend.lower_const import cast, const, unary
+from distaff.analysis.frontend.lower_env import TypedefSym
+from distaff.analysis.frontend.lower_literals import parse_int_literal
+from distaff.analysis.frontend.parse import F
 
 # C's binary operators below the unary ones, tightest first; all left-associative
 PRECEDENCE = {
@@ -131,7 +131,7 @@ def regroup(items: list, ops: list[str]):
 
 
 class AmbiguityLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: misread casts."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: misread casts."""
 
     chain_inner: set[int]
 

@@ -34,20 +34,20 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from analysis.ir import ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd, PtrType, Store
-from analysis.frontend.builtins import AtomicBuiltin
-from analysis.frontend.ctypes import INT
-from analysis.frontend.lower_const import binary, cast, unary
-from analysis.frontend.lower_env import VarSym
-from analysis.frontend.lower_loc import strip_parens
-from analysis.frontend.parse import F
+from distaff.analysis.ir import ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd, PtrType, Store
+from distaff.analysis.frontend.builtins import AtomicBuiltin
+from distaff.analysis.frontend.ctypes import INT
+from distaff.analysis.frontend.lower_const import binary, cast, unary
+from distaff.analysis.frontend.lower_env import VarSym
+from distaff.analysis.frontend.lower_loc import strip_parens
+from distaff.analysis.frontend.parse import F
 
 _VALUES = {"fetch_op": 1, "op_fetch": 1, "exchange": 1, "bool_cas": 2, "val_cas": 2, "cmpxchg": 2,
            "load": 0, "store": 1, "release": 0, "fence": 0, "test_and_set": 0}
 
 
 class AtomicLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: atomic builtins."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: atomic builtins."""
 
     def atomic_call(self, name: str, b: AtomicBuiltin, args: list[ts.Node], node: ts.Node, used: bool) -> Expr:
         span = self.span(node)

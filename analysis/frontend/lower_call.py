@@ -1,5 +1,5 @@
 """Lowering of calls: direct calls, calls through function pointers, the
-built-in functions (:mod:`analysis.frontend.builtins`) and externals; and the
+built-in functions (:mod:`distaff.analysis.frontend.builtins`) and externals; and the
 flow-insensitive record of where function addresses are stored, from which
 the thread routines of ``pthread_create`` sites are resolved.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr,
     ArrayType,
     AssertKind,
@@ -28,22 +28,22 @@ from analysis.ir import (
     StructType,
     VoidType,
 )
-from analysis.frontend.builtins import (
+from distaff.analysis.frontend.builtins import (
     ATOMIC_BUILTINS, BUILTINS, NONDET_PREFIX, is_always_builtin, library_type, nondet_type, resolve,
 )
-from analysis.frontend.ctypes import INT
-from analysis.frontend.lower_const import truth
-from analysis.frontend.lower_env import FuncSym, VarSym
-from analysis.frontend.lower_loc import strip_parens
-from analysis.frontend.lower_string import STRING_FUNCS
-from analysis.frontend.parse import F
-from analysis.frontend.printable import printable
+from distaff.analysis.frontend.ctypes import INT
+from distaff.analysis.frontend.lower_const import truth
+from distaff.analysis.frontend.lower_env import FuncSym, VarSym
+from distaff.analysis.frontend.lower_loc import strip_parens
+from distaff.analysis.frontend.lower_string import STRING_FUNCS
+from distaff.analysis.frontend.parse import F
+from distaff.analysis.frontend.printable import printable
 
 ATOMIC_PREFIX = "__VERIFIER_atomic_"
 
 
 class CallLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: calls."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: calls."""
 
     def call(self, node: ts.Node, used: bool = True) -> Expr:
         fnode = strip_parens(node.child_by_field_id(F.function))
@@ -218,7 +218,7 @@ class CallLowering:
 
     def once_call(self, name: str, args: list[ts.Node], node: ts.Node) -> Expr:
         """``pthread_once(o, f)``/``call_once(o, f)`` as ``r := ONCE(o); if
-        (r) { f(); ONCE_DONE(o); }`` (see :class:`analysis.ir.Op`): the call of
+        (r) { f(); ONCE_DONE(o); }`` (see :class:`distaff.analysis.ir.Op`): the call of
         the routine is an ordinary Call, which every analysis follows."""
         span = self.span(node)
         if len(args) < 2:

@@ -11,7 +11,7 @@ report.
 
 from __future__ import annotations
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr,
     Binary,
     Cast,
@@ -23,7 +23,7 @@ from analysis.ir import (
     PtrType,
     Unary,
 )
-from analysis.frontend.ctypes import INT, normalise
+from distaff.analysis.frontend.ctypes import INT, normalise
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 

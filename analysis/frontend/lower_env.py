@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from analysis.frontend.printable import printable
-from analysis.ir import (
+from distaff.analysis.frontend.printable import printable
+from distaff.analysis.ir import (
     CType,
     DataModel,
     Finding,
@@ -20,7 +20,7 @@ from analysis.ir import (
     Span,
     StructType,
 )
-from analysis.frontend.ctypes import CTypes
+from distaff.analysis.frontend.ctypes import CTypes
 
 
 class NotConstant(Exception):

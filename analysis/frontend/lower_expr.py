@@ -9,15 +9,15 @@ Three entry points, by what the context needs:
   memory at an address (:class:`MemLoc`).
 * :meth:`ExprLowering.effect` — evaluated for side effects only.
 
-Literals are in :mod:`analysis.frontend.lower_literals`, ``&&``, ``||`` and
-``?:`` in :mod:`analysis.frontend.lower_logic`.
+Literals are in :mod:`distaff.analysis.frontend.lower_literals`, ``&&``, ``||`` and
+``?:`` in :mod:`distaff.analysis.frontend.lower_logic`.
 """
 
 from __future__ import annotations
 
 import tree_sitter as ts
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr,
     ArrayType,
     Assign,
@@ -45,14 +45,14 @@ from analysis.ir import (
     VoidType,
     type_size,
 )
-from analysis.frontend.lower_ambig import regroup
-from analysis.frontend.ctypes import CHAR, INT, UINT, I64, U64, align_of
-from analysis.frontend.lower_const import binary, cast, const, ptr_add, truth, unary
-from analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSym, VarSym
-from analysis.frontend.lower_literals import LiteralLowering
-from analysis.frontend.lower_loc import MemLoc, RegLoc, same_pointer, strip_parens
-from analysis.frontend.lower_logic import LogicLowering
-from analysis.frontend.parse import F
+from distaff.analysis.frontend.lower_ambig import regroup
+from distaff.analysis.frontend.ctypes import CHAR, INT, UINT, I64, U64, align_of
+from distaff.analysis.frontend.lower_const import binary, cast, const, ptr_add, truth, unary
+from distaff.analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSym, VarSym
+from distaff.analysis.frontend.lower_literals import LiteralLowering
+from distaff.analysis.frontend.lower_loc import MemLoc, RegLoc, same_pointer, strip_parens
+from distaff.analysis.frontend.lower_logic import LogicLowering
+from distaff.analysis.frontend.parse import F
 
 # An aggregate with at most this many scalars is copied scalar by scalar
 # (interleavable); a larger one is one memcpy step.
@@ -71,7 +71,7 @@ _KNOWN_CONSTANTS = {
 
 
 class ExprLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: expressions."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: expressions."""
 
     # -- small helpers ------------------------------------------------------
 

@@ -14,18 +14,18 @@ import dataclasses
 
 import tree_sitter as ts
 
-from analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
-from analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
-from analysis.frontend.lower_ambig import AmbiguityLowering
-from analysis.frontend.lower_atomic import AtomicLowering
-from analysis.frontend.lower_call import CallLowering
-from analysis.frontend.lower_expr import ExprLowering
-from analysis.frontend.lower_init import InitLowering
-from analysis.frontend.lower_literals import LiteralLowering
-from analysis.frontend.lower_logic import LogicLowering
-from analysis.frontend.lower_stmt import StmtLowering
-from analysis.frontend.lower_string import StringLowering
-from analysis.frontend.lower_types import TypeLowering
+from distaff.analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
+from distaff.analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
+from distaff.analysis.frontend.lower_ambig import AmbiguityLowering
+from distaff.analysis.frontend.lower_atomic import AtomicLowering
+from distaff.analysis.frontend.lower_call import CallLowering
+from distaff.analysis.frontend.lower_expr import ExprLowering
+from distaff.analysis.frontend.lower_init import InitLowering
+from distaff.analysis.frontend.lower_literals import LiteralLowering
+from distaff.analysis.frontend.lower_logic import LogicLowering
+from distaff.analysis.frontend.lower_stmt import StmtLowering
+from distaff.analysis.frontend.lower_string import StringLowering
+from distaff.analysis.frontend.lower_types import TypeLowering
 
 
 class Label:

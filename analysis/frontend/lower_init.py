@@ -14,7 +14,7 @@ import re
 
 import tree_sitter as ts
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr,
     ArrayType,
     Const,
@@ -28,11 +28,11 @@ from analysis.ir import (
     Kind,
     type_size,
 )
-from analysis.frontend.ctypes import INT, normalise
-from analysis.frontend.lower_const import const, is_static_address, ptr_add
-from analysis.frontend.lower_env import GlobalDef, NotConstant
-from analysis.frontend.lower_loc import MemLoc, RegLoc, strip_parens
-from analysis.frontend.parse import F
+from distaff.analysis.frontend.ctypes import INT, normalise
+from distaff.analysis.frontend.lower_const import const, is_static_address, ptr_add
+from distaff.analysis.frontend.lower_env import GlobalDef, NotConstant
+from distaff.analysis.frontend.lower_loc import MemLoc, RegLoc, strip_parens
+from distaff.analysis.frontend.parse import F
 
 _STRINGS = ("string_literal", "concatenated_string")
 _PTHREAD_INIT = re.compile(r"PTHREAD_\w*INITIALIZER\w*$")
@@ -62,7 +62,7 @@ def _apply_resets(items: list) -> list[Item]:
 
 
 class InitLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: initialisers."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: initialisers."""
 
     # -- flattening ---------------------------------------------------------
 

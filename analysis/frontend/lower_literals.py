@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from analysis.ir import Addr, ArrayType, Const, CType, Expr, GlobalVar, InitValue, IntType, ObjKind
-from analysis.frontend.ctypes import CHAR, INT, I64, U64, UINT, normalise
-from analysis.frontend.lower_const import const
-from analysis.frontend.lower_loc import MemLoc
+from distaff.analysis.ir import Addr, ArrayType, Const, CType, Expr, GlobalVar, InitValue, IntType, ObjKind
+from distaff.analysis.frontend.ctypes import CHAR, INT, I64, U64, UINT, normalise
+from distaff.analysis.frontend.lower_const import const
+from distaff.analysis.frontend.lower_loc import MemLoc
 
 
 class LiteralLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: literals."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: literals."""
 
     def number(self, node: ts.Node) -> Expr:
         raw = node.text

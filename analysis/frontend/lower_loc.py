@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from analysis.ir import CType, Expr, PtrType, Reg, StructType
+from distaff.analysis.ir import CType, Expr, PtrType, Reg, StructType
 
 
 @dataclass(frozen=True, slots=True)

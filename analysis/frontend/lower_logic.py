@@ -13,18 +13,18 @@ import re
 
 import tree_sitter as ts
 
-from analysis.ir import Assign, Branch, Const, CType, Expr, IntType, Ite, Jump, PtrType
-from analysis.frontend.ctypes import INT, VOID
-from analysis.frontend.lower_const import binary, truth
-from analysis.frontend.lower_loc import strip_parens
-from analysis.frontend.parse import F
+from distaff.analysis.ir import Assign, Branch, Const, CType, Expr, IntType, Ite, Jump, PtrType
+from distaff.analysis.frontend.ctypes import INT, VOID
+from distaff.analysis.frontend.lower_const import binary, truth
+from distaff.analysis.frontend.lower_loc import strip_parens
+from distaff.analysis.frontend.parse import F
 
 # conditions longer than this are not copied into the IR for counterexamples
 MAX_CONDITION_TEXT = 80
 
 
 class LogicLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: short-circuit
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: short-circuit
     and conditional operators."""
 
     def logical(self, node: ts.Node, used: bool = True) -> Expr:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr,
     ArrayType,
     Branch,
@@ -30,11 +30,11 @@ from analysis.ir import (
     is_scalar,
     type_size,
 )
-from analysis.frontend.ctypes import INT
-from analysis.frontend.lower_const import binary, cast, const
-from analysis.frontend.lower_env import FuncSym, GlobalDef, Scope, TypedefSym, VarSym
-from analysis.frontend.lower_loc import MemLoc, RegLoc
-from analysis.frontend.parse import F
+from distaff.analysis.frontend.ctypes import INT
+from distaff.analysis.frontend.lower_const import binary, cast, const
+from distaff.analysis.frontend.lower_env import FuncSym, GlobalDef, Scope, TypedefSym, VarSym
+from distaff.analysis.frontend.lower_loc import MemLoc, RegLoc
+from distaff.analysis.frontend.parse import F
 
 _IGNORED = frozenset({
     "comment", "preproc_include", "preproc_def", "preproc_function_def", "preproc_call",
@@ -44,7 +44,7 @@ _IGNORED = frozenset({
 
 
 class StmtLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: statements."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: statements."""
 
     def stmt(self, node: ts.Node) -> None:
         handler = _STMT.get(node.type)

@@ -2,8 +2,8 @@
 a count: ``strlen``, ``strcmp``, ``strncmp``, ``memcmp``, ``strcpy``,
 ``strncpy``, ``strcat``, ``strncat`` (and their ``__builtin_`` names).
 
-Each call becomes an IR loop of byte :class:`~analysis.ir.Load` and
-:class:`~analysis.ir.Store` instructions at ``ptr + i``, as if the file
+Each call becomes an IR loop of byte :class:`~distaff.analysis.ir.Load` and
+:class:`~distaff.analysis.ir.Store` instructions at ``ptr + i``, as if the file
 defined the function. So every byte the function touches is an ordinary
 memory access of the calling thread: the escape analysis makes it GLOBAL when
 the memory may be shared, DPOR sees each read and write, another thread may
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Assign, Binary, Branch, Cast, Const, Expr, Intrinsic, IntType, Ite, Jump, Kind, Load, Op, PtrAdd,
     PtrType, Reg, Span, Store, Unary,
 )
-from analysis.frontend.ctypes import INT, UCHAR, UINT
-from analysis.frontend.lower_const import cast
+from distaff.analysis.frontend.ctypes import INT, UCHAR, UINT
+from distaff.analysis.frontend.lower_const import cast
 
 UNROLL = 4  # bytes handled per loop iteration (per back edge)
 
@@ -59,7 +59,7 @@ STRING_FUNCS |= {f"__builtin_{k}": v for k, v in list(STRING_FUNCS.items())}
 
 
 class StringLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: string.h loops."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: string.h loops."""
 
     string_name = ""  # the C name of the call being lowered, for intrinsics' names
 

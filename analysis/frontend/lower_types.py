@@ -1,5 +1,5 @@
 """Lowering of C type syntax: specifiers, declarators, struct/union/enum
-definitions, to :mod:`analysis.ir` types laid out for the data model.
+definitions, to :mod:`distaff.analysis.ir` types laid out for the data model.
 
 Floating types have no IR type: they become integers of the same size (so
 layouts stay right), and the declarations that would compute with them are
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
-from analysis.frontend.ctypes import ATOMIC_TYPEDEFS, I64, INT, layout_record
-from analysis.frontend.lower_env import EnumConstSym, TypedefSym, VarSym
-from analysis.frontend.parse import F
+from distaff.analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
+from distaff.analysis.frontend.ctypes import ATOMIC_TYPEDEFS, I64, INT, layout_record
+from distaff.analysis.frontend.lower_env import EnumConstSym, TypedefSym, VarSym
+from distaff.analysis.frontend.parse import F
 
 _FLOAT_SIZES = {"float": IntType(32, True), "double": IntType(64, True)}
 _TYPEOF = (b"typeof", b"__typeof__", b"__typeof", b"typeof_unqual")
@@ -21,7 +21,7 @@ _DECL_NAMES = ("identifier", "field_identifier", "type_identifier", "primitive_t
 
 
 class TypeLowering:
-    """Mixin of :class:`analysis.frontend.lower_func.Lowerer`: C types."""
+    """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: C types."""
 
     # -- specifiers ---------------------------------------------------------
 

@@ -12,7 +12,7 @@ import threading
 import tree_sitter as ts
 import tree_sitter_c as tsc
 
-from analysis.frontend.printable import printable
+from distaff.analysis.frontend.printable import printable
 
 LANGUAGE = ts.Language(tsc.language())
 _local = threading.local()

@@ -4,15 +4,15 @@ macros, and ``defined``/``__has_include`` in ``#if`` lines."""
 
 from __future__ import annotations
 
-from analysis.frontend.pp_files import _File, _Site
-from analysis.frontend.pp_tokens import _BLANK, _Macro, _NO_HIDE, _TOKEN, _Tok
-from analysis.ir import FindingKind, Span
+from distaff.analysis.frontend.pp_files import _File, _Site
+from distaff.analysis.frontend.pp_tokens import _BLANK, _Macro, _NO_HIDE, _TOKEN, _Tok
+from distaff.analysis.ir import FindingKind, Span
 
 MAX_EXPANSION_TOKENS = 200_000  # per chunk of source lines: stops exponential macros
 
 
 class _Expander:
-    """Mixin of :class:`analysis.frontend.preprocess._Preprocessor`: macro
+    """Mixin of :class:`distaff.analysis.frontend.preprocess._Preprocessor`: macro
     expansion of source lines and directive lines."""
 
     def expand_line(self, toks, f: _File, span: Span, in_if: bool = False) -> list[_Tok]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from analysis.frontend.pp_tokens import _Tok
+from distaff.analysis.frontend.pp_tokens import _Tok
 
 MAX_EXPRESSION_DEPTH = 100  # nesting of a #if expression
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from analysis.frontend.pp_tokens import _IDENT
-from analysis.ir import Span
+from distaff.analysis.frontend.pp_tokens import _IDENT
+from distaff.analysis.ir import Span
 
 
 class _File:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from analysis.ir import Finding
+from distaff.analysis.ir import Finding
 
 
 @dataclass(frozen=True, slots=True)

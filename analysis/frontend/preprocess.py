@@ -26,17 +26,17 @@ outside macro expansions a token keeps its line and maps back to its exact
 column. Text produced by an expansion maps to the start of the invocation; the
 point just after an expansion maps to the point just after the invocation.
 
-Bad input never raises: problems become :class:`~analysis.ir.Finding` s with
+Bad input never raises: problems become :class:`~distaff.analysis.ir.Finding` s with
 the range of the directive or token at fault, and preprocessing goes on.
 
 This module is the driver (the public :func:`preprocess`, directives,
 conditional groups, includes); its parts live next to it:
-:mod:`~analysis.frontend.pp_tokens` (the lexer and token records),
-:mod:`~analysis.frontend.pp_files` (files being read, expansion sites),
-:mod:`~analysis.frontend.pp_expand` (macro expansion),
-:mod:`~analysis.frontend.pp_expr` (``#if`` expressions),
-:mod:`~analysis.frontend.pp_builtins` (the predefined macro tables) and
-:mod:`~analysis.frontend.pp_positions` (the output and its position map).
+:mod:`~distaff.analysis.frontend.pp_tokens` (the lexer and token records),
+:mod:`~distaff.analysis.frontend.pp_files` (files being read, expansion sites),
+:mod:`~distaff.analysis.frontend.pp_expand` (macro expansion),
+:mod:`~distaff.analysis.frontend.pp_expr` (``#if`` expressions),
+:mod:`~distaff.analysis.frontend.pp_builtins` (the predefined macro tables) and
+:mod:`~distaff.analysis.frontend.pp_positions` (the output and its position map).
 """
 
 from __future__ import annotations
@@ -46,15 +46,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-from analysis.frontend.build_flags import BuildFlags, is_system_header
-from analysis.frontend.pp_builtins import _GNU, _ILP32, _LIBC, _LP64, _ON_INCLUDE, _SPECIAL
-from analysis.frontend.pp_expand import MAX_EXPANSION_TOKENS, _Expander, _flat
-from analysis.frontend.pp_expr import MAX_EXPRESSION_DEPTH, _Expression
-from analysis.frontend.pp_files import _File, _Site
-from analysis.frontend.pp_positions import Preprocessed, _Output
-from analysis.frontend.pp_tokens import _BLANK, _DIRECTIVE, _IDENT, _Macro, _NO_HIDE, _PARENS, _TOKEN, _Tok
-from analysis.frontend.printable import printable
-from analysis.ir import DataModel, Finding, FindingKind, Span
+from distaff.analysis.frontend.build_flags import BuildFlags, is_system_header
+from distaff.analysis.frontend.pp_builtins import _GNU, _ILP32, _LIBC, _LP64, _ON_INCLUDE, _SPECIAL
+from distaff.analysis.frontend.pp_expand import MAX_EXPANSION_TOKENS, _Expander, _flat
+from distaff.analysis.frontend.pp_expr import MAX_EXPRESSION_DEPTH, _Expression
+from distaff.analysis.frontend.pp_files import _File, _Site
+from distaff.analysis.frontend.pp_positions import Preprocessed, _Output
+from distaff.analysis.frontend.pp_tokens import _BLANK, _DIRECTIVE, _IDENT, _Macro, _NO_HIDE, _PARENS, _TOKEN, _Tok
+from distaff.analysis.frontend.printable import printable
+from distaff.analysis.ir import DataModel, Finding, FindingKind, Span
 
 ReadInclude = Callable[[str, str], "str | None"]
 
@@ -119,7 +119,7 @@ def preprocess(
     macros as ``-D`` does: ``{"N": "4", "MAX(a,b)": "((a)>(b)?(a):(b))"}``.
     The built-in macros depend on ``data_model`` (``__LP64__`` or ``__i386__``,
     ``LONG_MAX``, ``SIZE_MAX`` ...). ``flags`` are the file's build flags
-    (:class:`~analysis.frontend.build_flags.BuildFlags`: include directories,
+    (:class:`~distaff.analysis.frontend.build_flags.BuildFlags`: include directories,
     ``-D``/``-U`` after ``defines``, ``-include`` files read first; headers of
     the C library are never read). ``fast_lines`` switches on the
     optimisation that expands a line without strings or comments by reading

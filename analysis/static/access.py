@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from analysis.ir import Const, Expr, Instr, Intrinsic, Load, Op, Store, type_size
+from distaff.analysis.ir import Const, Expr, Instr, Intrinsic, Load, Op, Store, type_size
 
 
 class Role(enum.Enum):

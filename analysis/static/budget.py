@@ -2,9 +2,9 @@
 
 A check's ``--timeout`` and its cancel token cover the static analyses run
 for it, not only the exploration: the check sets the budget for as long as it
-runs (:func:`bounded`, with an :class:`analysis.symex.pivots.Budget`), and the
+runs (:func:`bounded`, with an :class:`distaff.analysis.symex.pivots.Budget`), and the
 analyses' long loops call :func:`poll`, which raises
-:class:`~analysis.symex.pivots.BudgetExpired` (``"timeout"`` or
+:class:`~distaff.analysis.symex.pivots.BudgetExpired` (``"timeout"`` or
 ``"cancelled"``) once the deadline has passed or the token is set. The
 budget is held in a context variable, so analyses need no extra parameter and
 a check in one thread does not see another's. With no budget set (tests, the
@@ -12,7 +12,7 @@ front end) :func:`poll` does nothing.
 
 Whatever an analysis caches is cached only once complete, so an interrupted
 analysis leaves nothing half-done behind for the next check; the one
-exception is the slice base (:meth:`analysis.static.facts.Facts.slice_base`),
+exception is the slice base (:meth:`distaff.analysis.static.facts.Facts.slice_base`),
 kept consistent between steps and continued by the next sub-check.
 """
 
@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator
 
-from analysis.symex.pivots import Budget, BudgetExpired
+from distaff.analysis.symex.pivots import Budget, BudgetExpired
 
 _current: ContextVar = ContextVar("static_budget", default=None)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.ir import Call, Intrinsic, Op, Program
-from analysis.static.pointsto import PointsTo
+from distaff.analysis.ir import Call, Intrinsic, Op, Program
+from distaff.analysis.static.pointsto import PointsTo
 
 Site = tuple[str, int]  # (function, pc)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.ir import Function
+from distaff.analysis.ir import Function
 
 
 @dataclass(frozen=True, slots=True)

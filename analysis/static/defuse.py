@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Assign, Branch, Call, Function, Instr, Intrinsic, Load, Return, Store, regs_of,
 )
-from analysis.static.cfg import Cfg, build
+from distaff.analysis.static.cfg import Cfg, build
 
 ENTRY = -1
 

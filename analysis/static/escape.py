@@ -6,7 +6,7 @@ from a shared object, from the argument of a ``pthread_create``, or from what a
 thread routine returns (or hands to ``pthread_exit``). Everything else (stack
 objects, heap and alloca blocks that never leave their thread) is thread-local.
 
-:func:`classify` is the last step of lowering: it sets the :class:`~analysis.ir.Kind`
+:func:`classify` is the last step of lowering: it sets the :class:`~distaff.analysis.ir.Kind`
 of every instruction that touches memory through an address (Load, Store,
 MEMSET, MEMCPY, MAKE_SYMBOLIC, FREE). Such an instruction is ``LOCAL`` only when
 every address operand denotes at least one known object and none of them is
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from analysis import ir
-from analysis.ir import Intrinsic, Kind, Load, Op, Store
-from analysis.static.pointsto import MemObject, ObjectKind, PointsTo, points_to
+from distaff.analysis import ir
+from distaff.analysis.ir import Intrinsic, Kind, Load, Op, Store
+from distaff.analysis.static.pointsto import MemObject, ObjectKind, PointsTo, points_to
 
 _ROOT_KINDS = frozenset({ObjectKind.GLOBAL, ObjectKind.STRING, ObjectKind.UNKNOWN})
 MEMORY_INTRINSICS = frozenset({Op.MEMSET, Op.MEMCPY, Op.MAKE_SYMBOLIC, Op.FREE})
@@ -71,7 +71,7 @@ def classify(program: ir.Program, pts: PointsTo | None = None) -> ir.Program:
     """``program`` with the kind of each memory-touching instruction decided
     by the escape analysis (the same object when no kind changes). The kinds
     do not change points-to: a caller may keep ``pts`` for the result
-    (:func:`analysis.static.facts.remember`)."""
+    (:func:`distaff.analysis.static.facts.remember`)."""
     pts = pts if pts is not None else points_to(program)
     shared = shared_ids(pts)
     functions = []

@@ -13,15 +13,15 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from analysis.ir import Call, Program
-from analysis.static import cfg as cfgmod
-from analysis.static.callgraph import CallGraph, call_graph
-from analysis.static.defuse import ReachingDefs, reaching_definitions
-from analysis.static.escape import shared_ids
-from analysis.static.pointsto import MemObject, PointsTo, points_to
-from analysis.static.reach import Reach, reach_of, returning_distance
-from analysis.static.slicing import Slice, base_seeds, base_slicer, slice_of
-from analysis.static.writers import WriterIndex, writer_index
+from distaff.analysis.ir import Call, Program
+from distaff.analysis.static import cfg as cfgmod
+from distaff.analysis.static.callgraph import CallGraph, call_graph
+from distaff.analysis.static.defuse import ReachingDefs, reaching_definitions
+from distaff.analysis.static.escape import shared_ids
+from distaff.analysis.static.pointsto import MemObject, PointsTo, points_to
+from distaff.analysis.static.reach import Reach, reach_of, returning_distance
+from distaff.analysis.static.slicing import Slice, base_seeds, base_slicer, slice_of
+from distaff.analysis.static.writers import WriterIndex, writer_index
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -98,7 +98,7 @@ class Facts:
     # ---------------------------------------------------------------- per assertion
 
     def slice_base(self, other_assertions: bool = True):
-        """What every slice contains (see :func:`analysis.static.slicing.base_slicer`).
+        """What every slice contains (see :func:`distaff.analysis.static.slicing.base_slicer`).
         It is most of the cost of a slice: when the budget runs out while it
         is computed, the next sub-check continues it instead of starting over."""
         key = ("slice_base", other_assertions)
@@ -111,7 +111,7 @@ class Facts:
             return self._cached(key, lambda: base_slicer(self.program, self, other_assertions, partial))
 
     def slice(self, assertion_id: str, other_assertions: bool = True) -> Slice:
-        """See :func:`analysis.static.slicing.slice_of`."""
+        """See :func:`distaff.analysis.static.slicing.slice_of`."""
         return self._cached(("slice", assertion_id, other_assertions),
                             lambda: slice_of(self.program, assertion_id, self,
                                              other_assertions=other_assertions))

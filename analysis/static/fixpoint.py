@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Callable, Hashable, Iterable, Sequence
 
-from analysis.static.budget import poll
+from distaff.analysis.static.budget import poll
 
 
 def components(nodes: Sequence[Hashable], deps: Callable[[Hashable], Iterable[Hashable]]) -> list[list]:

@@ -9,7 +9,7 @@ names (pointers made from integers, returned by external functions, ``argv``).
 
 A pointer value is a set of :class:`Loc`: an object and a byte offset in it, or
 ``None`` for "some offset". Registers and memory cells (object, offset) each
-hold such a set. Offsets stay exact through constant :class:`~analysis.ir.PtrAdd`
+hold such a set. Offsets stay exact through constant :class:`~distaff.analysis.ir.PtrAdd`
 (struct fields, constant array indices) while they stay inside the object; a
 symbolic offset, an offset outside the object, and arithmetic on pointers cast
 to integers give ``None``; so do offsets of an object beyond the first
@@ -43,13 +43,13 @@ import enum
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple
 
-from analysis import ir
-from analysis.ir import (
+from distaff.analysis import ir
+from distaff.analysis.ir import (
     Addr, Assign, Binary, Call, Cast, Const, Expr, Intrinsic, Ite, Load, ObjKind, Op,
     PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary,
 )
-from analysis.static import access
-from analysis.static.budget import poll
+from distaff.analysis.static import access
+from distaff.analysis.static.budget import poll
 
 # Distinct exact offsets tracked per object; further ones are "any offset".
 OFFSET_LIMIT = 32
@@ -112,7 +112,7 @@ class PointsTo:
     pickle. The ``*_ids`` methods answer in id locations for the analyses built
     on this one; the other methods answer in :class:`Loc`.
 
-    Each instruction's memory operands (:func:`analysis.static.access.operands`)
+    Each instruction's memory operands (:func:`distaff.analysis.static.access.operands`)
     have a target set, in operand order. An empty set means the address denotes
     no object the analysis knows of (a null pointer, code that is never called):
     clients must treat it as unknown. ``callees[(func, pc)]`` are the functions
@@ -253,7 +253,7 @@ class _Solver:
         return (o, k)
 
     def _named(self, func: str, addr: Addr) -> tuple:
-        """The location an :class:`~analysis.ir.Addr` denotes."""
+        """The location an :class:`~distaff.analysis.ir.Addr` denotes."""
         key = (func if addr.kind is ObjKind.STACK else "", addr.name, addr.kind)
         loc = self.named.get(key)
         if loc is None:

@@ -23,12 +23,12 @@ import heapq
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from analysis.ir import Call, Intrinsic, Op, Program, Return, successors
-from analysis.static.fixpoint import solve
-from analysis.static.slicing import find_assertion
+from distaff.analysis.ir import Call, Intrinsic, Op, Program, Return, successors
+from distaff.analysis.static.fixpoint import solve
+from distaff.analysis.static.slicing import find_assertion
 
 if TYPE_CHECKING:
-    from analysis.static.facts import Facts
+    from distaff.analysis.static.facts import Facts
 
 INF = float("inf")
 

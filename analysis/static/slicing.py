@@ -31,13 +31,13 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from analysis.ir import Call, Intrinsic, Op, Program, Return, SYNC_OPS, regs_of
-from analysis.static import access
-from analysis.static.budget import poll
-from analysis.static.defuse import ENTRY, used
+from distaff.analysis.ir import Call, Intrinsic, Op, Program, Return, SYNC_OPS, regs_of
+from distaff.analysis.static import access
+from distaff.analysis.static.budget import poll
+from distaff.analysis.static.defuse import ENTRY, used
 
 if TYPE_CHECKING:
-    from analysis.static.facts import Facts
+    from distaff.analysis.static.facts import Facts
 
 _ALWAYS = SYNC_OPS | {Op.ASSUME, Op.EXIT, Op.ABORT}
 ALL_MEMORY = ("all memory",)  # the read key of a read that may read anything

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.ir import Program
-from analysis.static import access
-from analysis.static.pointsto import ObjectKind, PointsTo
+from distaff.analysis.ir import Program
+from distaff.analysis.static import access
+from distaff.analysis.static.pointsto import ObjectKind, PointsTo
 
 Site = tuple[str, int]
 

@@ -9,7 +9,7 @@ operations by name. Long summaries are cut short with ``...``. Conjuncts
 about nothing but stack addresses, thread handles and lowering temporaries
 (what keeps the runs a summary covers alike) are left out of the text.
 
-Terms are read by raw pointer (:class:`analysis.symex.values.Terms`): a
+Terms are read by raw pointer (:class:`distaff.analysis.symex.values.Terms`): a
 summary has thousands of nodes and z3's Python wrappers cost tens of
 microseconds each. Memos are keyed by the pointer itself (z3 hash-conses
 terms, and the printed roots are kept alive, so a pointer names one term).
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import z3
 
-from analysis.ir import type_size
-from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, parse
+from distaff.analysis.ir import type_size
+from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, parse
 
 _BIN = {
     z3.Z3_OP_BADD: "+", z3.Z3_OP_BSUB: "-", z3.Z3_OP_BMUL: "*", z3.Z3_OP_BSDIV: "/", z3.Z3_OP_BUDIV: "/",

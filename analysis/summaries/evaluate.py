@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import z3
 
-from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
-from analysis.symex.state import State
-from analysis.symex.values import Terms
+from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
+from distaff.analysis.symex.state import State
+from distaff.analysis.symex.values import Terms
 
 
 def _valid(st: State, L, addr: int, n: int, write: bool) -> bool:

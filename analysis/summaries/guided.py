@@ -1,10 +1,10 @@
 """Assertion-guided pruning on top of DPOR: mode ``dpor-ag`` (Algorithm 2).
 
-:class:`AssertionGuided` is :class:`~analysis.explore.dpor.Dpor` plus:
+:class:`AssertionGuided` is :class:`~distaff.analysis.explore.dpor.Dpor` plus:
 
 * **summaries**: when a node leaves the explorer's stack, its weakest
-  precondition (:mod:`analysis.summaries.wp`) is merged into PS of its
-  global control state (:mod:`analysis.summaries.keys`): the conjunction of
+  precondition (:mod:`distaff.analysis.summaries.wp`) is merged into PS of its
+  global control state (:mod:`distaff.analysis.summaries.keys`): the conjunction of
   its explored children's at an interleaving node (line 8), their disjunction
   at a branch node (line 15). Leaves: ``true`` at a normal end and at a
   pruned or sleep-blocked run's end, ``false`` at a deadlock or a bound cut
@@ -14,7 +14,7 @@
   (a summary covering it only hides occurrences of a finding already
   reported; ``false`` when the error is not one arithmetic check). At every interleaving node whose control state has a summary usable
   under its sleep set, the run is pruned when ``pcon && !PS[s][M]`` is
-  unsatisfiable (:mod:`analysis.summaries.evaluate`); the pruned node's
+  unsatisfiable (:mod:`distaff.analysis.summaries.evaluate`); the pruned node's
   precondition is PS[s] itself;
 * **RVar/WVar** (§5.2): every event's footprint is recorded for the control
   states of the nodes above it; pruning at a node adds the backtracking its
@@ -24,7 +24,7 @@
   sequence a race reversal would give it -- the events after it that do not
   depend on it, then a step of the recorded event's thread -- and that
   thread's step alone (every enabled thread when that one cannot run there);
-* **slicing** (:mod:`analysis.summaries.slicing`): Type A stops at
+* **slicing** (:mod:`distaff.analysis.summaries.slicing`): Type A stops at
   interleaving points, Type B one-sided branches.
 
 Why ``runs`` can exceed dpor's (Table 2: peterson 182 vs 172, sigma_locked
@@ -65,21 +65,21 @@ from __future__ import annotations
 
 import z3
 
-from analysis import ir
-from analysis.explore import vclock
-from analysis.explore.dependence import Footprint
-from analysis.explore.dpor import Dpor, Step, pending_step
-from analysis.explore.reduction import Node
-from analysis.report import StatementSummary
-from analysis.summaries import cprint
-from analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
-from analysis.summaries.keys import control_state
-from analysis.summaries.slicing import SliceGuide
-from analysis.summaries.table import SummaryTable
-from analysis.summaries.variables import Variables
-from analysis.summaries.wp import WeakestPreconditions, unsupported_reason
-from analysis.symex.pivots import Leaf, LeafKind, PivotKind
-from analysis.symex.state import State
+from distaff.analysis import ir
+from distaff.analysis.explore import vclock
+from distaff.analysis.explore.dependence import Footprint
+from distaff.analysis.explore.dpor import Dpor, Step, pending_step
+from distaff.analysis.explore.reduction import Node
+from distaff.analysis.report import StatementSummary
+from distaff.analysis.summaries import cprint
+from distaff.analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
+from distaff.analysis.summaries.keys import control_state
+from distaff.analysis.summaries.slicing import SliceGuide
+from distaff.analysis.summaries.table import SummaryTable
+from distaff.analysis.summaries.variables import Variables
+from distaff.analysis.summaries.wp import WeakestPreconditions, unsupported_reason
+from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
+from distaff.analysis.symex.state import State
 
 READABLE_MS = 50  # per statement: simplifying the summary shown on hover
 

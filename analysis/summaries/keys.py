@@ -1,6 +1,6 @@
 """Global control states: what a predicate summary is keyed by.
 
-The engine's :meth:`~analysis.symex.state.State.control_key` gives every
+The engine's :meth:`~distaff.analysis.symex.state.State.control_key` gives every
 thread's status, wait phase, atomic depth and call stack (function, pc and
 back-edge counters per frame), the mutex owners, the wait queue and the
 barrier arrivals. Summaries also depend on what it leaves out but the
@@ -11,7 +11,7 @@ expected counts (symbolic counts by their term: equal terms, equal counts).
 
 from __future__ import annotations
 
-from analysis.symex.state import State
+from distaff.analysis.symex.state import State
 
 
 def _plain(v):

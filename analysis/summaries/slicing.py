@@ -4,7 +4,7 @@
 * **Type A** (an interleaving point): no thread can reach the assertion any
   more (CFG reachability over every thread's call stack, thread creation
   included), so the rest of the run cannot violate it: the run stops there
-  (a *pruned run*, as DESIGN.md counts slicing stops). Stopping must not hide
+  (a *pruned run*, as the README's "Runs and statistics" counts slicing stops). Stopping must not hide
   anything partial order reduction or the other findings need, so it also
   requires that no thread can still reach a write that may affect the
   assertion (a store or memory-writing operation in its own slice, any
@@ -28,14 +28,14 @@
 
 from __future__ import annotations
 
-from analysis import ir
-from analysis.ir import Intrinsic, Op
-from analysis.static import access
-from analysis.static.budget import poll
-from analysis.static.defuse import ENTRY, used
-from analysis.static.facts import analyze
-from analysis.static.fixpoint import components, solve
-from analysis.symex.state import ENDED, State
+from distaff.analysis import ir
+from distaff.analysis.ir import Intrinsic, Op
+from distaff.analysis.static import access
+from distaff.analysis.static.budget import poll
+from distaff.analysis.static.defuse import ENTRY, used
+from distaff.analysis.static.facts import analyze
+from distaff.analysis.static.fixpoint import components, solve
+from distaff.analysis.symex.state import ENDED, State
 
 _WRITE_OPS = frozenset({Op.MEMSET, Op.MEMCPY, Op.MAKE_SYMBOLIC, Op.FREE, Op.MALLOC, Op.CALLOC, Op.ALLOCA})
 _HARMLESS_SYNC = frozenset({Op.THREAD_JOIN, Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.THREAD_EXIT})

@@ -2,16 +2,16 @@
 the engine makes on the way.
 
 :class:`Translator` evaluates a pure IR expression the way
-:meth:`analysis.symex.engine.Engine.ev` does (same C conversions, same
+:meth:`distaff.analysis.symex.engine.Engine.ev` does (same C conversions, same
 pointer layout), but reads registers and stack addresses through callbacks:
-placeholders (:mod:`analysis.summaries.variables`) when a weakest
+placeholders (:mod:`distaff.analysis.summaries.variables`) when a weakest
 precondition is being built, recorded values when the address an operation
 used has to be recomputed. It never forks: where the engine would fork on a
 run-time error, the condition under which the expression evaluates safely is
 collected in ``checks`` instead (with the engine's message for the error), so
 a weakest precondition can require it.
 
-Memory is the array ``M`` of :class:`~analysis.summaries.variables.Variables`:
+Memory is the array ``M`` of :class:`~distaff.analysis.summaries.variables.Variables`:
 :func:`load` and :func:`store` read and write ``n`` bytes little-endian.
 """
 
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import z3
 
-from analysis import ir
-from analysis.ir import (Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of,
+from distaff.analysis import ir
+from distaff.analysis.ir import (Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of,
                          is_signed)
-from analysis.symex.engine import COMPARISONS
-from analysis.symex.values import mask
+from distaff.analysis.symex.engine import COMPARISONS
+from distaff.analysis.symex.values import mask
 
 
 class Untranslatable(Exception):

@@ -7,7 +7,7 @@ and a leaf) and returns the condition on the state at its start under which
 executing the same instructions -- the same branch outcomes, schedule and
 addresses -- keeps the run alive without a run-time error and ends in a state
 satisfying ``phi``. It walks the recorded
-:class:`~analysis.symex.state.Effect` s backwards:
+:class:`~distaff.analysis.symex.state.Effect` s backwards:
 
 * ``dst := e``: substitute ``e`` for ``dst`` (Definition 1);
 * a branch taken: conjoin its condition; ``assume(c)``: ``!c || phi`` (a
@@ -41,14 +41,14 @@ from dataclasses import dataclass
 
 import z3
 
-from analysis import ir
-from analysis.ir import Intrinsic, Op, PtrType, bits_of, is_signed
-from analysis.summaries import translate
-from analysis.summaries.translate import Untranslatable
-from analysis.summaries.variables import MEMORY, Variables
-from analysis.symex.libc import writes_memory
-from analysis.symex.sync import EBUSY
-from analysis.symex.state import State, cons_list
+from distaff.analysis import ir
+from distaff.analysis.ir import Intrinsic, Op, PtrType, bits_of, is_signed
+from distaff.analysis.summaries import translate
+from distaff.analysis.summaries.translate import Untranslatable
+from distaff.analysis.summaries.variables import MEMORY, Variables
+from distaff.analysis.symex.libc import writes_memory
+from distaff.analysis.symex.sync import EBUSY
+from distaff.analysis.symex.state import State, cons_list
 
 _SYNC_OBJECT_OPS = frozenset({
     Op.MUTEX_INIT, Op.MUTEX_DESTROY, Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK,

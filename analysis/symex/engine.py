@@ -1,19 +1,19 @@
 """Symbolic execution of the IR: one run forward, from pivot to pivot.
 
 :class:`Engine` gives the semantics of every instruction on a
-:class:`~analysis.symex.state.State` and runs threads between scheduling
-points; the explorer (:mod:`analysis.explore.explorer`) decides which
+:class:`~distaff.analysis.symex.state.State` and runs threads between scheduling
+points; the explorer (:mod:`distaff.analysis.explore.explorer`) decides which
 continuation to take at each pivot. The engine's contract with the explorer:
 
 * :meth:`Engine.initial_state` -- the program's start (``main`` with its
   parameters as symbols) or a program context;
 * :meth:`Engine.advance` runs the state in place until a pivot (returned as a
-  :class:`~analysis.symex.pivots.Pivot`; the state is then a snapshot to clone
-  from) or a leaf (:class:`~analysis.symex.pivots.Leaf`);
+  :class:`~distaff.analysis.symex.pivots.Pivot`; the state is then a snapshot to clone
+  from) or a leaf (:class:`~distaff.analysis.symex.pivots.Leaf`);
 * :meth:`Engine.resume` applies one option of a pivot to a clone of the
   snapshot.
 
-Scheduling (DESIGN.md "The model"): a *scheduling step* (a block) runs one
+Scheduling (the README, "What the model covers"): a *scheduling step* (a block) runs one
 thread through its next global (gamma) instruction and the local instructions
 after it, stopping before its following global instruction, or when it
 blocks or ends. Context switches therefore happen only before global
@@ -24,10 +24,10 @@ before it; so does a failure that ends the process from local code (another
 assertion failing, a run-time error) when it comes after the block's global
 operation: it is kept pending and performed as the thread's next step (the
 failing assertion's step enters the trace then, not before). Each
-step produces one :class:`~analysis.symex.state.Event` (reported to
+step produces one :class:`~distaff.analysis.symex.state.Event` (reported to
 ``observer``) for partial order reduction.
 
-Semantics of values and memory (issue 3): C integers are bit-vectors of their
+Semantics of values and memory: C integers are bit-vectors of their
 width; signed ``+ - *``, unary ``-``, ``/`` and ``%`` (``INT_MIN / -1``)
 overflow, shift counts outside ``[0, width)``, division by zero, null and
 invalid pointer dereference, out-of-bounds access, use after free (and of a
@@ -62,29 +62,29 @@ deadlock); a violation or another assertion's failure stays what it is. A
 thread cut inside an atomic region cuts the whole run (nobody else may run
 there), as does the ``thread_cuts`` optimisation switched off.
 
-pthreads (see :mod:`analysis.symex.sync`): one global FIFO wait queue as in
+pthreads (see :mod:`distaff.analysis.symex.sync`): one global FIFO wait queue as in
 the arbitrary-context paper §4.2.
 """
 
 from __future__ import annotations
 
-from analysis import ir
-from analysis.ir import (
+from distaff.analysis import ir
+from distaff.analysis.ir import (
     Addr, Assign, Binary, Branch, Call, Cast, Const, Intrinsic, IntType, Ite, Jump, Kind,
     Load, Op, PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary, bits_of,
     is_signed, type_size,
 )
-from analysis.symex import intrinsics, sync
-from analysis.symex.memory import MemObject, PointerLayout
-from analysis.symex.pivots import (
+from distaff.analysis.symex import intrinsics, sync
+from distaff.analysis.symex.memory import MemObject, PointerLayout
+from distaff.analysis.symex.pivots import (
     EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
 )
-from analysis.symex.state import (
+from distaff.analysis.symex.state import (
     BLOCKED, CUT, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, State, Symbol, Thread,
 )
-from analysis.symex.trace import lvalue
-from analysis.symex.unmodelled import CONTEXT
-from analysis.symex.values import Val, Values, mask
+from distaff.analysis.symex.trace import lvalue
+from distaff.analysis.symex.unmodelled import CONTEXT
+from distaff.analysis.symex.values import Val, Values, mask
 
 VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
 ARGV_COUNT = 3
@@ -100,7 +100,7 @@ DEFERRED_LEAVES = frozenset({LeafKind.ERROR, LeafKind.STOPPED})
 class Engine:
     """See the module docstring. ``observer(event, state)`` is called with each
     finished scheduling step; ``record_effects`` makes every instruction leave an
-    :class:`~analysis.symex.state.Effect` (for weakest preconditions);
+    :class:`~distaff.analysis.symex.state.Effect` (for weakest preconditions);
     ``pivot_on_single`` makes a scheduling point with one enabled thread a pivot
     too. ``replay`` (a pair of iterators: schedule, choices) makes every
     decision follow a recorded trace instead of the solver."""
@@ -130,7 +130,7 @@ class Engine:
         self.replay = None
         self.fixed_inputs: dict[str, int] | None = None  # replay: symbol name -> value
         self.lazy_pointers = False  # fresh pointers get their own objects (naive contexts)
-        # a check from a program context (analysis.context.initial.ContextHooks): resolves
+        # a check from a program context (distaff.analysis.context.initial.ContextHooks): resolves
         # pointers whose object is symbolic, settles locks, orders initial waiters
         self.context_hooks = None
         self.reached = False  # the target assertion was executed on a feasible path

@@ -1,7 +1,7 @@
 """Semantics of the built-in operations other than synchronization:
 checks (assert, assume, abort, exit), fresh values (nondet, externals,
 ``klee_make_symbolic``) and the heap (malloc, calloc, alloca, free, memset,
-memcpy). pthreads operations are in :mod:`analysis.symex.sync`.
+memcpy). pthreads operations are in :mod:`distaff.analysis.symex.sync`.
 
 Like every instruction handler, each operation makes all its forks (through
 ``E.fork``/``E.require``/``E.concretize``/``E.resolve``) before it changes the
@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from analysis import ir
-from analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
-from analysis.symex import libc, sync
-from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
-from analysis.symex.state import Effect, State
-from analysis.symex.values import mask
+from distaff.analysis import ir
+from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
+from distaff.analysis.symex import libc, sync
+from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
+from distaff.analysis.symex.state import Effect, State
+from distaff.analysis.symex.values import mask
 
 if TYPE_CHECKING:
-    from analysis.symex.engine import Engine
+    from distaff.analysis.symex.engine import Engine
 
 CHUNK = 8  # bytes moved at a time by memset/memcpy
 # bytes of shared memory a memset/memcpy moves per visible step: tears inside

@@ -8,13 +8,13 @@ the C library computes on concrete values; where it cannot (a symbolic string,
 a conversion it does not know, a result the standard leaves open) its result
 and its writes are fresh symbols whose ``origin`` is the function, so that a
 violation that depends on them is reported undecided, never violated
-(:mod:`analysis.symex.unmodelled`).
+(:mod:`distaff.analysis.symex.unmodelled`).
 
 Models run as one local step of the calling thread, as every external call
 does: the bytes they read or write are not separate visible operations.
 
 :data:`MODELS` is also the table the README's "What the model covers" prints
-(``python -m analysis.symex.libc`` writes it; a test compares the two).
+(``python -m distaff.analysis.symex.libc`` writes it; a test compares the two).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from analysis import ir
-from analysis.ir import IntType, is_signed
-from analysis.symex.pivots import Leaf, LeafKind, LeafReached
-from analysis.symex.state import Effect, State
-from analysis.symex.values import mask, to_signed
+from distaff.analysis import ir
+from distaff.analysis.ir import IntType, is_signed
+from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached
+from distaff.analysis.symex.state import Effect, State
+from distaff.analysis.symex.values import mask, to_signed
 
 MAX_STRING = 4096  # bytes a model reads of one string before it gives up (unknown result)
 SPACE = b" \t\n\v\f\r"

@@ -32,8 +32,8 @@ from typing import Callable
 
 import z3
 
-from analysis.ir import CType, Span
-from analysis.symex.values import Val, Values
+from distaff.analysis.ir import CType, Span
+from distaff.analysis.symex.values import Val, Values
 
 Fresh = Callable[[str, int], Val]  # (name, bits) -> a fresh symbol
 

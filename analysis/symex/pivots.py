@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from analysis.ir import Span
+from distaff.analysis.ir import Span
 
 
 class PivotKind(enum.Enum):
@@ -74,7 +74,7 @@ class Leaf:
     tid: int | None = None
 
 
-# Leaves that end a *run* in DESIGN.md's sense (counted in full_runs).
+# Leaves that end a *run* (the README's "Runs and statistics"; counted in full_runs).
 FULL_RUN_LEAVES = frozenset({LeafKind.END, LeafKind.VIOLATION, LeafKind.STOPPED, LeafKind.DEADLOCK, LeafKind.CUT})
 
 

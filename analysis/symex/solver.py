@@ -1,7 +1,7 @@
 """The solver chain: satisfiability of a path condition plus a query.
 
 Every layer answers ``check(items, extra)``: is the conjunction of the path
-condition's constraints ``items`` (:class:`~analysis.symex.state.PathCond`
+condition's constraints ``items`` (:class:`~distaff.analysis.symex.state.PathCond`
 nodes, oldest first) and the query constraints ``extra`` satisfiable? The
 chain is built in one place, :func:`build_solver`, from the options; each
 layer can be switched off by name and counts what it does:
@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 import z3
 
-from analysis.symex.solver_cache import CachingSolver
-from analysis.symex.solver_independence import IndependenceSolver
-from analysis.symex.state import PathCond
+from distaff.analysis.symex.solver_cache import CachingSolver
+from distaff.analysis.symex.solver_independence import IndependenceSolver
+from distaff.analysis.symex.state import PathCond
 
 
 class SolverUnknown(Exception):

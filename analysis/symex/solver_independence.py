@@ -4,7 +4,7 @@ Only the path constraints that share a symbol with the query, directly or
 through other such constraints, can affect its satisfiability, because the
 rest of the path condition is satisfiable on its own (the chain's invariant)
 and mentions none of the query's symbols. Each constraint carries its symbol
-set (:class:`~analysis.symex.state.PathCond`), so the split costs set
+set (:class:`~distaff.analysis.symex.state.PathCond`), so the split costs set
 intersections only. Counted as ``independence_dropped`` (constraints left out).
 """
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from analysis.ir import Function, Reg, Span
-from analysis.symex.memory import Memory
-from analysis.symex.values import Val
+from distaff.analysis.ir import Function, Reg, Span
+from distaff.analysis.symex.memory import Memory
+from distaff.analysis.symex.values import Val
 
 _generations = itertools.count(1)
 
@@ -163,9 +163,9 @@ class Symbol:
 
 @dataclass(slots=True)
 class StepRecord:
-    """A step of the run, rendered into a :class:`analysis.report.Step` once a
+    """A step of the run, rendered into a :class:`distaff.analysis.report.Step` once a
     model is known: ``parts`` are strings and ``(value, ctype)`` /
-    ``("lv", pointer)`` items (see :mod:`analysis.symex.trace`)."""
+    ``("lv", pointer)`` items (see :mod:`distaff.analysis.symex.trace`)."""
 
     tid: int
     span: Span
@@ -184,7 +184,7 @@ class Access:
 
 @dataclass(slots=True)
 class SyncOp:
-    """A synchronization of an event: ``op`` (the :class:`analysis.ir.Op`
+    """A synchronization of an event: ``op`` (the :class:`distaff.analysis.ir.Op`
     value, or ``"end"`` for a thread ending, ``"exit"`` for the process
     ending) on ``obj`` (a sync object's address, or a thread id for create,
     join and end), ``blocked`` when the operation could not complete."""
@@ -271,7 +271,7 @@ class State:
         self.instr_taken: list = []  # (index, Option, trace record) of this instruction's forks
         self.wq_stamp = 0
         self.ended = False
-        self.ctx = None  # a context run's own state (analysis.context), immutable, shared by clones
+        self.ctx = None  # a context run's own state (distaff.analysis.context), immutable, shared by clones
         self.specific: dict = {}  # (tid, pthread key) -> value; replaced, never mutated, on a write
         self.next_key = 0  # the next pthread key to hand out
         # what the rest of the run depends on that distaff does not model (names

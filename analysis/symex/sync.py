@@ -62,15 +62,15 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from analysis import ir
-from analysis.ir import IntType, Op, PtrType, bits_of
-from analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
-from analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
-from analysis.symex.trace import lvalue
-from analysis.symex.values import mask
+from distaff.analysis import ir
+from distaff.analysis.ir import IntType, Op, PtrType, bits_of
+from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
+from distaff.analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
+from distaff.analysis.symex.trace import lvalue
+from distaff.analysis.symex.values import mask
 
 if TYPE_CHECKING:
-    from analysis.symex.engine import Engine
+    from distaff.analysis.symex.engine import Engine
 
 EBUSY = 16  # a trylock that found the lock held (Linux's value)
 ETIMEDOUT = 110  # a timed wait that gave up (Linux's value)
@@ -696,7 +696,7 @@ def _rwlock_unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 
 def _once(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    """ONCE of pthread_once/call_once (see :class:`analysis.ir.Op`)."""
+    """ONCE of pthread_once/call_once (see :class:`distaff.analysis.ir.Op`)."""
     a = _addr(E, st, tid, i.args[0], "a once control address")
     name = _name(E, st, a)
     if a not in st.onces:

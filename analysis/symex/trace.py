@@ -1,8 +1,8 @@
 """Counterexamples: a run's record rendered under a model, in C's words.
 
-A run records :class:`~analysis.symex.state.StepRecord` s whose ``parts`` are
+A run records :class:`~distaff.analysis.symex.state.StepRecord` s whose ``parts`` are
 strings and placeholders; :func:`build_trace` evaluates the placeholders in a
-z3 model of the path condition and yields a :class:`analysis.report.Trace`:
+z3 model of the path condition and yields a :class:`distaff.analysis.report.Trace`:
 
 * ``("v", value, ctype)`` -- a value printed as its C type reads it (signed or
   unsigned decimal, ``&x.f[2]`` / ``NULL`` for pointers);
@@ -16,16 +16,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from analysis import ir
-from analysis.ir import ArrayType, IntType, PtrType, StructType, type_size
-from analysis.report import Input, Step, Trace
-from analysis.symex.memory import PointerLayout
-from analysis.symex.pivots import Leaf, LeafKind
-from analysis.symex.state import State, cons_list
-from analysis.symex.values import to_signed
+from distaff.analysis import ir
+from distaff.analysis.ir import ArrayType, IntType, PtrType, StructType, type_size
+from distaff.analysis.report import Input, Step, Trace
+from distaff.analysis.symex.memory import PointerLayout
+from distaff.analysis.symex.pivots import Leaf, LeafKind
+from distaff.analysis.symex.state import State, cons_list
+from distaff.analysis.symex.values import to_signed
 
 if TYPE_CHECKING:
-    from analysis.symex.engine import Engine
+    from distaff.analysis.symex.engine import Engine
 
 
 def model_value(model, v) -> int:

@@ -3,7 +3,7 @@
 A run that ends in a violation, a run-time error or a deadlock is a real
 execution only as far as the values it used are real. Values that stand for a
 body-less function (its result, or what it wrote through a pointer) are fresh
-symbols whose ``origin`` names the function (:class:`~analysis.symex.state.Symbol`,
+symbols whose ``origin`` names the function (:class:`~distaff.analysis.symex.state.Symbol`,
 ``MemObject.havoc``); effects distaff knows it skipped are in ``State.taint``.
 
 A run from a program context ("check from here") also uses values the
@@ -20,7 +20,7 @@ it could take any value and the run would go the same way.
 
 from __future__ import annotations
 
-from analysis.symex.state import State, cons_list
+from distaff.analysis.symex.state import State, cons_list
 
 # the origin of a symbol a program context made for a value it does not know
 # (a shared cell, a count, which creation made a thread): "context:<what>"

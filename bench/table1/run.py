@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 import z3  # noqa: E402
 
-from analysis.check import Options, check_assertion  # noqa: E402
-from analysis.subcheck import explorer_for  # noqa: E402
+from distaff.analysis.check import Options, check_assertion  # noqa: E402
+from distaff.analysis.subcheck import explorer_for  # noqa: E402
 from tests.context.cases import CASES_DIR, Case, load  # noqa: E402
 
 CONFIGS = (("Full", "full"), ("-RD", "-RD"), ("-SI", "-SI"), ("N", "naive"))

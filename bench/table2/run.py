@@ -39,9 +39,9 @@ sys.path.insert(0, str(ROOT))
 
 import z3  # noqa: E402
 
-from analysis.check import Options, check  # noqa: E402
-from analysis.frontend import parse_program  # noqa: E402
-from analysis.report import AssertionResult, Reason, Status  # noqa: E402
+from distaff.analysis.check import Options, check  # noqa: E402
+from distaff.analysis.frontend import parse_program  # noqa: E402
+from distaff.analysis.report import AssertionResult, Reason, Status  # noqa: E402
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 MODES = ("baseline", "dpor", "dpor-ag")

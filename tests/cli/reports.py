@@ -1,7 +1,7 @@
 """Hand-built check results for testing the command line without the engine."""
 
-from analysis.ir import Span
-from analysis.report import (
+from distaff.analysis.ir import Span
+from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Input, Reason, Stats, Status, Step, Trace,
 )
 

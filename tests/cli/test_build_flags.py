@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.frontend.build_flags import BuildFlags, find_compile_commands, flags_for, parse_args
-from server import cli
+from distaff.analysis.frontend.build_flags import BuildFlags, find_compile_commands, flags_for, parse_args
+from distaff.server import cli
 
 PROJECT = Path(__file__).resolve().parents[1] / "programs" / "project"
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis import check as engine
-from analysis.report import Finding, FindingKind, Reason
-from server import cli
-from server.render import FileReport
+from distaff.analysis import check as engine
+from distaff.analysis.report import Finding, FindingKind, Reason
+from distaff.server import cli
+from distaff.server.render import FileReport
 from tests.cli.reports import deadlock, holds, syntax, unknown, violated
 from tests.cli.test_render import GCC_LINE
 
@@ -213,7 +213,7 @@ def test_as_a_subprocess_a_bad_flag_never_shows_a_traceback(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("DISTAFF_DEBUG", None)
     for argv in (["check", "--unwind", "-1", "x.c"], ["check", str(tmp_path / "none.c")]):
-        proc = subprocess.run([sys.executable, "-m", "server.cli", *argv], cwd=ROOT, env=env,
+        proc = subprocess.run([sys.executable, "-m", "distaff.server.cli", *argv], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2
         assert proc.stdout == "" and proc.stderr.count("\n") == 1

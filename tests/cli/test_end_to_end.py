@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from analysis.ir import DataModel
-from server import cli
+from distaff.analysis.ir import DataModel
+from distaff.server import cli
 from tests.cli.test_cli import ROOT, run
 from tests.cli.test_ir_lsp import _env
 from tests.cli.test_render import GCC_LINE
@@ -159,7 +159,7 @@ def test_replay_of_a_changed_file_warns(capsys, program, tmp_path):
 def test_replay_as_a_subprocess_is_deterministic(tmp_path):
     result = tmp_path / "racy.json"
     env = _env()
-    cmd = [sys.executable, "-m", "server.cli", "check"]
+    cmd = [sys.executable, "-m", "distaff.server.cli", "check"]
     check = subprocess.run([*cmd, "--format", "json", "examples/racy_counter.c"], cwd=ROOT, env=env,
                            capture_output=True, text=True, timeout=300)
     assert check.returncode == 1 and check.stderr == ""

@@ -1,4 +1,4 @@
-"""`distaff ir` and the wiring of `distaff lsp` / `python -m server`."""
+"""`distaff ir` and the wiring of `distaff lsp` / `python -m distaff.server`."""
 
 import os
 import socket
@@ -6,10 +6,10 @@ import subprocess
 import sys
 import time
 
-from analysis.frontend import parse_program
-from analysis.ir import DataModel
-from analysis.irtext import format_program
-from server import cli
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import DataModel
+from distaff.analysis.irtext import format_program
+from distaff.server import cli
 from tests.cli.test_cli import ROOT
 from tests.cli.test_render import GCC_LINE
 
@@ -45,7 +45,7 @@ def _env():
 
 
 def test_python_m_server_is_the_language_server_command():
-    proc = subprocess.run([sys.executable, "-m", "server", "--help"], cwd=ROOT, env=_env(),
+    proc = subprocess.run([sys.executable, "-m", "distaff.server", "--help"], cwd=ROOT, env=_env(),
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0
     assert proc.stdout.startswith("usage: distaff lsp")
@@ -55,7 +55,7 @@ def test_lsp_tcp_listens_on_loopback():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "lsp", "--tcp", str(port)], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "distaff.server.cli", "lsp", "--tcp", str(port)], cwd=ROOT,
                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline, connected = time.monotonic() + 30, False

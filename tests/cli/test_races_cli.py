@@ -9,11 +9,11 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from analysis.check import Options, check
-from analysis.frontend import parse_program
-from analysis.report import AssertionResult, FindingKind
-from server import convert
-from server.documents import Snapshot
+from distaff.analysis.check import Options, check
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, FindingKind
+from distaff.server import convert
+from distaff.server.documents import Snapshot
 from tests.cli.test_cli import run
 from tests.cli.test_render import GCC_LINE
 

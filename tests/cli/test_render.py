@@ -3,12 +3,12 @@
 import re
 from dataclasses import replace
 
-from analysis.check import Options
-from analysis.report import (
+from distaff.analysis.check import Options
+from distaff.analysis.report import (
     Finding, FindingKind, Reason, Status, stats_from_json, trace_from_json,
 )
-from server import render
-from server.render import FileReport
+from distaff.server import render
+from distaff.server.render import FileReport
 from tests.cli.reports import PATH, RACE_TRACE, deadlock, holds, syntax, unknown, violated
 
 GCC_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): (?P<msg>.+)$")

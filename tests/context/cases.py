@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis import ir
-from analysis.context import program_context
-from analysis.frontend import parse_program
+from distaff.analysis import ir
+from distaff.analysis.context import program_context
+from distaff.analysis.frontend import parse_program
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "programs" / "context"
 

@@ -7,8 +7,8 @@ header gives, so switching an ingredient off shows what it buys.
 
 import pytest
 
-from analysis.check import Options, check_assertion
-from analysis.report import Status
+from distaff.analysis.check import Options, check_assertion
+from distaff.analysis.report import Status
 from tests.context.cases import all_cases
 
 CASES = {c.name: c for c in all_cases()}

@@ -6,9 +6,9 @@ that no run from main has."""
 import json
 import re
 
-from analysis.check import Options, check, check_assertion
-from analysis.report import AssertionResult, Status
-from server import cli
+from distaff.analysis.check import Options, check, check_assertion
+from distaff.analysis.report import AssertionResult, Status
+from distaff.server import cli
 from tests.context.cases import CASES_DIR, load
 
 FIGURE1 = load(CASES_DIR / "nodes.c")

@@ -2,13 +2,13 @@
 conflict-free memory, join symbols, materialised blocks, locksets with
 relative summaries, barrier counts and matching."""
 
-from analysis.check import context_at
-from analysis.context.locksets import ANY
-from analysis.context.reaching import Walker
-from analysis.context.terms import Const, ObjRef, Sym, show
-from analysis.context.threads import thread_starts
-from analysis.frontend import parse_program
-from analysis.static.facts import analyze
+from distaff.analysis.check import context_at
+from distaff.analysis.context.locksets import ANY
+from distaff.analysis.context.reaching import Walker
+from distaff.analysis.context.terms import Const, ObjRef, Sym, show
+from distaff.analysis.context.threads import thread_starts
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.static.facts import analyze
 
 HEAD = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\n"
 
@@ -175,7 +175,7 @@ int main(void) {
 
 
 def test_barrier_counts_and_matching_equate_the_round_counters():
-    from analysis.context import initial, program_context
+    from distaff.analysis.context import initial, program_context
 
     program = parse_program(HEAD + ROUNDS, "t.c")
     p = initial.plan(program, program_context(program, [(10, 9), (10, 9)]))
@@ -210,7 +210,7 @@ int main(void) {
 
 
 def test_matching_counts_earlier_barrier_loops_by_their_symbolic_trip_counts():
-    from analysis.context import initial, program_context
+    from distaff.analysis.context import initial, program_context
 
     def matches(bound: str):
         program = parse_program(HEAD + PHASES % bound, "t.c")

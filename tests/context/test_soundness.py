@@ -17,9 +17,9 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 
-from analysis.check import Options, check_assertion
-from analysis.frontend import parse_program
-from analysis.report import Status
+from distaff.analysis.check import Options, check_assertion
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import Status
 from tests.context.trace_contexts import contexts_along, spread
 from tests.differential import cprog as C
 from tests.differential import gen

@@ -6,11 +6,11 @@ editor; one that depends on nothing unknown stays an error."""
 
 import json
 
-from analysis.check import Options, check, context_at
-from analysis.frontend import parse_program
-from analysis.report import AssertionResult, Finding, FindingKind, Status
-from server import cli, convert
-from server.documents import Snapshot
+from distaff.analysis.check import Options, check, context_at
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status
+from distaff.server import cli, convert
+from distaff.server.documents import Snapshot
 from tests.explore.expectations import PROGRAMS
 
 lsp_severity = convert.lsp.DiagnosticSeverity

@@ -2,10 +2,10 @@
 primary objects that alias conditionally, initial waiters ordered by
 symbolic timestamps, locks settled from the locksets."""
 
-from analysis.check import Options, check_assertion
-from analysis.context import program_context
-from analysis.frontend import parse_program
-from analysis.report import Status
+from distaff.analysis.check import Options, check_assertion
+from distaff.analysis.context import program_context
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import Status
 
 HEAD = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\n"
 OPTIONS = Options(mode="dpor", unwind=2, timeout_s=60)

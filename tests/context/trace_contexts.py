@@ -3,7 +3,7 @@
 :func:`contexts_along` replays a counterexample found from ``main`` and
 records, at every scheduling point of the run, where each live thread
 stands: each such point is a program context the violation passes
-through, as a :class:`~analysis.check.Context` with every ingredient of the
+through, as a :class:`~distaff.analysis.check.Context` with every ingredient of the
 initial state on.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from analysis.check import Context, ContextThread
-from analysis.replay import replay
-from analysis.symex import engine as engine_module
-from analysis.symex.state import ENDED
+from distaff.analysis.check import Context, ContextThread
+from distaff.analysis.replay import replay
+from distaff.analysis.symex import engine as engine_module
+from distaff.analysis.symex.state import ENDED
 
 
 @contextmanager

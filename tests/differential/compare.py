@@ -1,6 +1,6 @@
 """The engine's verdicts on a generated program, against the oracle's.
 
-:func:`discrepancies` runs the front end and ``analysis.check.check`` in each
+:func:`discrepancies` runs the front end and ``distaff.analysis.check.check`` in each
 mode on the C text of a :mod:`cprog` program and lists, in words, every way
 the engine disagrees with :func:`oracle.explore` and the modes disagree with
 each other. An empty list is agreement. What counts as disagreement:
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis import check as engine
-from analysis.frontend import parse_program
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.analysis import check as engine
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 
 from tests.differential import cprog as C
 from tests.differential import oracle

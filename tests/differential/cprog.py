@@ -1,6 +1,6 @@
 """The generated programs' own small AST, and the C text it stands for.
 
-This AST is deliberately independent of :mod:`analysis.ir`: the differential
+This AST is deliberately independent of :mod:`distaff.analysis.ir`: the differential
 test compares the engine (front end + symbolic execution) against a concrete
 interpreter of *this* AST, so nothing here may come from the engine.
 

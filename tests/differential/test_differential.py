@@ -2,8 +2,8 @@
 
 Hypothesis generates small pthreads programs (:mod:`gen`); the oracle
 (:mod:`oracle`) explores every input and schedule of each concretely; the
-front end and ``analysis.check.check`` must agree with it in every mode of
-``analysis.check.MODES``, and the modes with each other
+front end and ``distaff.analysis.check.check`` must agree with it in every mode of
+``distaff.analysis.check.MODES``, and the modes with each other
 (:func:`compare.discrepancies` lists what counts as disagreement).
 
 Budget: ``DISTAFF_DIFF_EXAMPLES`` programs (default 2,000: about 0.25 s of
@@ -29,7 +29,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from analysis import check as engine
+from distaff.analysis import check as engine
 from tests.differential import compare, gen, oracle, regression_files
 from tests.differential import cprog as C
 from tests.differential.handwritten import cmp, fig2, g, k, threads, two_threads

@@ -1,7 +1,7 @@
 """Replaying counterexamples written by hand in the engine's trace format."""
 
-from analysis.ir import Span
-from analysis.report import Step, Trace
+from distaff.analysis.ir import Span
+from distaff.analysis.report import Step, Trace
 
 from tests.differential import cprog as C
 from tests.differential.handwritten import cmp, fig2, g, k, two_threads

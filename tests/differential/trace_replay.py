@@ -1,6 +1,6 @@
 """Replay an engine counterexample, step by step, in the oracle.
 
-The engine's :class:`analysis.report.Trace` lists what each thread did, in
+The engine's :class:`distaff.analysis.report.Trace` lists what each thread did, in
 order, in words (``read g == 3``, ``write g = 4``, ``lock m``, ``create
 t1#1``, ``join t1#1``, ``wait on c (unlock m)``, ``woken, lock m``, ``signal
 c, waking t1#1``, ``broadcast c (no waiter)``, ``sem_wait s (1 -> 0)``, ``sem_post s (0 -> 1)``,

@@ -43,7 +43,7 @@ def test_end_to_end_diagnostics_hover_and_check_from_here(nvim_env):
 def test_end_to_end_fails_with_the_reason_when_the_verdict_is_wrong(nvim_env):
     """Against a stand-in engine that says every assertion holds, the test
     must not pass: it exits 1 as soon as the wrong verdict arrives, naming it."""
-    nvim_env["DISTAFF_E2E_CMD"] = f"{sys.executable} -m server --check-fn tests.server.fake_engine:slow_check"
+    nvim_env["DISTAFF_E2E_CMD"] = f"{sys.executable} -m distaff.server --check-fn tests.server.fake_engine:slow_check"
     nvim_env["FAKE_CHECK_DELAY"] = "0"
     nvim_env["DISTAFF_E2E_TIMEOUT"] = "60"
     proc = _headless(NVIM_PLUGIN / "test" / "e2e.lua", nvim_env, timeout=240)
@@ -65,7 +65,7 @@ def test_checkhealth_reports_the_server_python_and_z3(nvim_env):
     report = _health(nvim_env)
     assert "ERROR" not in report, report
     # Neovim 0.7 writes "- OK: text", 0.10+ "- ✅ OK text".
-    for line in (f"server command: {sys.executable} -m server", "Python 3.", "z3 ", "version: distaff ",
+    for line in (f"server command: {sys.executable} -m distaff.server", "Python 3.", "z3 ", "version: distaff ",
                  "setup() has run"):
         assert re.search(r"OK:? " + re.escape(line), report), (line, report)
 
@@ -84,7 +84,7 @@ def test_checkhealth_finds_an_installed_script_its_python_and_version(nvim_env, 
     bin_dir.mkdir()
     script = bin_dir / "distaff"
     script.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(REPO)!r})\n"
-                      "from server.cli import main\nsys.exit(main())\n")
+                      "from distaff.server.cli import main\nsys.exit(main())\n")
     script.chmod(0o755)
     nvim_env["PATH"] = f"{bin_dir}:{nvim_env['PATH']}"
     report = _health(nvim_env)

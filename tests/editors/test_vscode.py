@@ -17,7 +17,7 @@ from dataclasses import fields
 
 import pytest
 
-from server.settings import Settings, parse_settings
+from distaff.server.settings import Settings, parse_settings
 from tests.editors.conftest import VSCODE
 
 CLIENT_ONLY = {"distaff.server.command", "distaff.server.pythonPath", "distaff.trace.server"}

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import z3
 
-from analysis.check import Options, check_assertion
-from analysis.explore.dependence import Dependence, Footprint, moved_first
-from analysis.explore.wakeup import WakeupNode, insert
-from analysis.frontend import parse_program
-from analysis.report import Status
-from analysis.symex.memory import PointerLayout
-from analysis.symex.values import Values
+from distaff.analysis.check import Options, check_assertion
+from distaff.analysis.explore.dependence import Dependence, Footprint, moved_first
+from distaff.analysis.explore.wakeup import WakeupNode, insert
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import Status
+from distaff.analysis.symex.memory import PointerLayout
+from distaff.analysis.symex.values import Values
 
 L = PointerLayout.for_bits(64)
 V = Values()
@@ -323,7 +323,7 @@ def test_a_run_stopped_by_a_failing_assertion_lets_the_others_go_first():
     # `right` fails its assertion whenever it gets both locks; the deadlock
     # needs `left` to read g and take m first, two steps of which the first
     # conflicts with nothing `right` did
-    from analysis.check import check
+    from distaff.analysis.check import check
 
     program = parse_program(STOP_FIRST, "t.c")
     for mode in ("baseline", "dpor", "dpor-ag"):

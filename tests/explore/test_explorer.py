@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.check import Options
-from analysis.explore.explorer import Explorer
-from analysis.subcheck import explorer_for
-from analysis.explore.reduction import Baseline
-from analysis.frontend import parse_program
-from analysis.symex.pivots import FULL_RUN_LEAVES, PivotKind
-from analysis.symex.state import cons_list
+from distaff.analysis.check import Options
+from distaff.analysis.explore.explorer import Explorer
+from distaff.analysis.subcheck import explorer_for
+from distaff.analysis.explore.reduction import Baseline
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.symex.pivots import FULL_RUN_LEAVES, PivotKind
+from distaff.analysis.symex.state import cons_list
 from tests.explore.expectations import PROGRAMS
 
 OPTS = Options(mode="baseline")
@@ -148,7 +148,7 @@ def test_effects_control_keys_and_single_choice_nodes():
 
 
 def test_max_runs_stops_with_a_reason():
-    from analysis.report import Reason
+    from distaff.analysis.report import Reason
 
     p = program("reorder.c")
     res = explorer_for(p, Options(mode="baseline", max_runs=3), p.assertions()[0]).run()

@@ -1,4 +1,4 @@
-"""Data-race warnings (analysis.explore.races): the races each program of
+"""Data-race warnings (distaff.analysis.explore.races): the races each program of
 tests/programs/races/ should show (its ``RACES:`` line), in every mode; the
 traces that come with them; what happens-before hides; that nothing runs or is
 counted when races are not asked for; and that dpor-ag explores unpruned
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from analysis.check import MODES, Options, check
-from analysis.subcheck import explorer_for
-from analysis.explore.races import RACE_MARK, exploration_options, finding_key
-from analysis.frontend import parse_program
-from analysis.report import AssertionResult, FindingKind
+from distaff.analysis.check import MODES, Options, check
+from distaff.analysis.subcheck import explorer_for
+from distaff.analysis.explore.races import RACE_MARK, exploration_options, finding_key
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, FindingKind
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "programs" / "races"
 SOURCES = sorted(p.name for p in PROGRAMS.glob("*.c"))

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.frontend import lower_source, parse_program
-from analysis.ir import DataModel
-from analysis.irtext import format_expr, format_program, format_type
+from distaff.analysis.frontend import lower_source, parse_program
+from distaff.analysis.ir import DataModel
+from distaff.analysis.irtext import format_expr, format_program, format_type
 
 GOLDEN = Path(__file__).parent / "golden"
 SOURCES = sorted(GOLDEN.glob("*.c"))
@@ -72,7 +72,7 @@ def test_dump_lists_kinds_spans_threads_and_findings() -> None:
 
 
 def test_types_print_as_c_writes_them() -> None:
-    from analysis.ir import ArrayType, FuncType, IntType, PtrType, Const
+    from distaff.analysis.ir import ArrayType, FuncType, IntType, PtrType, Const
 
     i32 = IntType(32, True)
     assert format_type(ArrayType(ArrayType(i32, 3), 2)) == "i32[2][3]"

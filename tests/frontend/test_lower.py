@@ -3,8 +3,8 @@ registers vs memory, control-flow shape, spans, and never raising."""
 
 from __future__ import annotations
 
-from analysis.frontend import lower_source, parse_program
-from analysis.ir import (
+from distaff.analysis.frontend import lower_source, parse_program
+from distaff.analysis.ir import (
     Addr,
     Assign,
     Binary,
@@ -235,7 +235,7 @@ def test_conversions_are_explicit_casts() -> None:
 
 def test_pointer_arithmetic_is_scaled_and_differences_divided() -> None:
     instrs = body("long f(long *p, long *q) { p = p + 3; return q - p; }")
-    from analysis.ir import PtrAdd, PtrDiff
+    from distaff.analysis.ir import PtrAdd, PtrDiff
 
     assert isinstance(instrs[0].expr, PtrAdd) and instrs[0].expr.offset == Const(24, IntType(64, True))
     ret = instrs[1].value
@@ -269,7 +269,7 @@ def test_syntax_errors_are_findings_and_the_rest_is_lowered() -> None:
 
 
 def test_internal_errors_become_findings_at_the_function(monkeypatch) -> None:
-    from analysis.frontend import lower_stmt
+    from distaff.analysis.frontend import lower_stmt
 
     def boom(self, node):
         raise RuntimeError("boom")

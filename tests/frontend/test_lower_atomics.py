@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.check import Options, check
-from analysis.frontend import lower_source, parse_program
-from analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, WRITES_THROUGH_ARGUMENTS
-from analysis.frontend.lower_string import STRING_FUNCS
-from analysis.ir import Assign, Intrinsic, Kind, Load, Op, Store
-from analysis.report import AssertionResult, Status
+from distaff.analysis.check import Options, check
+from distaff.analysis.frontend import lower_source, parse_program
+from distaff.analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, WRITES_THROUGH_ARGUMENTS
+from distaff.analysis.frontend.lower_string import STRING_FUNCS
+from distaff.analysis.ir import Assign, Intrinsic, Kind, Load, Op, Store
+from distaff.analysis.report import AssertionResult, Status
 from tests.explore.expectations import PROGRAMS, read
 from tests.frontend.test_lower_semantics import GCC, interpreted, native
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.frontend import lower_source
-from analysis.ir import (
+from distaff.analysis.frontend import lower_source
+from distaff.analysis.ir import (
     AssertKind,
     Call,
     Const,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.frontend import parse_program
-from analysis.ir import Branch, Intrinsic, Jump, Op, Program, successors
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import Branch, Intrinsic, Jump, Op, Program, successors
 
 REPO = Path(__file__).parents[2]
 OWN = sorted((REPO / "tests" / "programs").glob("*.c")) + sorted((REPO / "examples").glob("*.c"))

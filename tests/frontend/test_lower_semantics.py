@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.frontend import lower_source
-from analysis.frontend.ctypes import normalise
-from analysis.ir import (
+from distaff.analysis.frontend import lower_source
+from distaff.analysis.frontend.ctypes import normalise
+from distaff.analysis.ir import (
     Addr,
     ArrayType,
     Assign,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.check import Options, check
-from analysis.frontend import lower_source, parse_program
-from analysis.ir import Intrinsic, IntType, Kind, Load, Op, Store
-from analysis.report import AssertionResult, Reason, Status
+from distaff.analysis.check import Options, check
+from distaff.analysis.frontend import lower_source, parse_program
+from distaff.analysis.ir import Intrinsic, IntType, Kind, Load, Op, Store
+from distaff.analysis.report import AssertionResult, Reason, Status
 
 OPTS = Options(mode="dpor", timeout_s=60)
 

@@ -12,10 +12,10 @@ import dataclasses
 
 import pytest
 
-from analysis.check import Options, check
-from analysis.frontend import lower_source
-from analysis.ir import NO_SPAN, Program
-from analysis.report import AssertionResult, Status
+from distaff.analysis.check import Options, check
+from distaff.analysis.frontend import lower_source
+from distaff.analysis.ir import NO_SPAN, Program
+from distaff.analysis.report import AssertionResult, Status
 
 EXPRS = [
     "(T)-a*b", "(T)+a*b", "(T)*p*b", "(T)&x", "(T)(x) + 1", "sizeof(T) * 2", "(T)-a",

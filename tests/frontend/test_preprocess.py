@@ -12,8 +12,8 @@ import tree_sitter_c
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.frontend.preprocess import MAX_INCLUDE_DEPTH, Preprocessed, preprocess
-from analysis.ir import DataModel, FindingKind
+from distaff.analysis.frontend.preprocess import MAX_INCLUDE_DEPTH, Preprocessed, preprocess
+from distaff.analysis.ir import DataModel, FindingKind
 
 DATA = Path(__file__).parent / "pp_data"
 PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_c.language()))

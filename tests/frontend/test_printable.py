@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.frontend import parse_program
-from analysis.frontend.printable import printable
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.frontend.printable import printable
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -55,7 +55,7 @@ def test_an_asserted_expression_is_escaped() -> None:
 def test_the_cli_reports_a_control_byte_as_one_escaped_error_line(tmp_path: Path) -> None:
     path = tmp_path / "ctl.c"
     path.write_bytes(b"int main(void) {\n  int x = 1 \x01\x1b[31m;\n  return 0;\n}\n")
-    done = subprocess.run([sys.executable, "-m", "server.cli", "check", str(path)], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "distaff.server.cli", "check", str(path)], cwd=ROOT,
                           capture_output=True, timeout=120)
     out = done.stdout.decode("utf-8") + done.stderr.decode("utf-8")
     assert done.returncode == 2, out

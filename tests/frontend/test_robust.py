@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.frontend import parse_program
-from analysis.ir import DataModel, Program, successors
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import DataModel, Program, successors
 
 HERE = Path(__file__).parent
 CORPUS = [p.read_text() for p in sorted((HERE / "golden").glob("*.c"))] + [

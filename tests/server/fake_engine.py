@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from analysis.report import AssertionResult, Reason, Stats, Status
+from distaff.analysis.report import AssertionResult, Reason, Stats, Status
 
 
 def _delay() -> float:

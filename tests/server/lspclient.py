@@ -12,12 +12,12 @@ from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-SERVER = [sys.executable, "-m", "server"]
+SERVER = [sys.executable, "-m", "distaff.server"]
 
 
 def fake_server(check_fn: str) -> list[str]:
     """The server with the engine replaced by ``tests.server.fake_engine.<check_fn>``."""
-    return [sys.executable, "-m", "server.app", "--check-fn", f"tests.server.fake_engine:{check_fn}"]
+    return [sys.executable, "-m", "distaff.server.app", "--check-fn", f"tests.server.fake_engine:{check_fn}"]
 
 
 class RecordingClient(LanguageClient):

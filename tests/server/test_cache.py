@@ -3,13 +3,13 @@ move with the code, anything that can change a verdict misses."""
 
 from dataclasses import replace
 
-from analysis.check import Options
-from analysis.ir import (
+from distaff.analysis.check import Options
+from distaff.analysis.ir import (
     Addr, AssertKind, Const, DataModel, FuncType, Function, GlobalVar, IntType, Intrinsic, Kind,
     Load, ObjKind, Op, Program, PtrType, Reg, Return, Span, Store, ThreadSite,
 )
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Step, Trace
-from server.cache import ResultCache, program_digest, reachable_functions
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Step, Trace
+from distaff.server.cache import ResultCache, program_digest, reachable_functions
 
 INT = IntType(32, True)
 VOIDP = PtrType(IntType(8, True))
@@ -96,7 +96,7 @@ def test_capacity_bounds_the_cache():
 
 
 def test_sharing_names_readers_and_writers_per_thread():
-    from server.sharing import sharing_of, thread_functions
+    from distaff.server.sharing import sharing_of, thread_functions
 
     p = build()
     s = sharing_of(p, "x")

@@ -3,13 +3,13 @@ positions in UTF-16, code lenses and actions."""
 
 from lsprotocol import types as lsp
 
-from analysis import ir
-from analysis.ir import AssertionSite, AssertKind, Span
-from analysis.report import (
+from distaff.analysis import ir
+from distaff.analysis.ir import AssertionSite, AssertKind, Span
+from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Input, Reason, StatementSummary, Stats, Status, Step, Trace,
 )
-from server import convert
-from server.documents import Snapshot
+from distaff.server import convert
+from distaff.server.documents import Snapshot
 
 TEXT = """int x;
 void *t1(void *a) { x = 10; x = 20; return 0; }

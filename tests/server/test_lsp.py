@@ -1,5 +1,5 @@
 """End to end over stdio with the real server, front end and engine
-(``python -m server``): verdicts as diagnostics with their traces, hover,
+(``python -m distaff.server``): verdicts as diagnostics with their traces, hover,
 "Check from here", and an edit cancelling a long check."""
 
 from __future__ import annotations

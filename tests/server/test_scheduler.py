@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from analysis.check import Options
-from analysis.ir import (
+from distaff.analysis.check import Options
+from distaff.analysis.ir import (
     AssertKind, Const, DataModel, FuncType, Function, IntType, Intrinsic, Kind, Op,
     Program, Return, Span,
 )
-from analysis.report import Status
-from server.scheduler import CheckRequest, Finished, Item, Outcome, Scheduler, Started
+from distaff.analysis.report import Status
+from distaff.server.scheduler import CheckRequest, Finished, Item, Outcome, Scheduler, Started
 
 INT = IntType(32, True)
 

@@ -1,5 +1,5 @@
-from analysis.check import Options
-from server.settings import Settings, parse_settings
+from distaff.analysis.check import Options
+from distaff.server.settings import Settings, parse_settings
 
 
 def test_defaults_are_the_documented_ones():

@@ -52,7 +52,7 @@ def listening_addresses(port: int) -> set[str]:
 
 def test_tcp_binds_loopback_and_answers_initialize():
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "server.app", "--tcp", str(port)], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "distaff.server.app", "--tcp", str(port)], cwd=ROOT,
                             stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

@@ -5,8 +5,8 @@ tests can name instructions by pc and still see distinct spans."""
 
 from __future__ import annotations
 
-from analysis import ir
-from analysis.ir import (
+from distaff.analysis import ir
+from distaff.analysis.ir import (
     Addr, Assign, Branch, Call, Const, Function, FuncType, GlobalVar, InitValue,
     IntType, Intrinsic, Jump, Kind, Load, ObjKind, Op, Program, PtrAdd, PtrType, Reg,
     Return, Span, StackVar, Store, ThreadSite,

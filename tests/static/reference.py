@@ -10,13 +10,13 @@ slice computed from scratch. Slow on big programs, obviously right on small ones
 
 from __future__ import annotations
 
-from analysis import ir
-from analysis.ir import Call, Intrinsic, Op, Return, successors
-from analysis.static import access
-from analysis.static.defuse import ENTRY, used
-from analysis.static.reach import INF, _dijkstra, _ends_thread, _step_costs
-from analysis.static.slicing import _ALWAYS, _Slicer, find_assertion
-from analysis.summaries.slicing import BRANCH, JOIN, LOOP, WRITE, _HARMLESS_SYNC, _WRITE_OPS
+from distaff.analysis import ir
+from distaff.analysis.ir import Call, Intrinsic, Op, Return, successors
+from distaff.analysis.static import access
+from distaff.analysis.static.defuse import ENTRY, used
+from distaff.analysis.static.reach import INF, _dijkstra, _ends_thread, _step_costs
+from distaff.analysis.static.slicing import _ALWAYS, _Slicer, find_assertion
+from distaff.analysis.summaries.slicing import BRANCH, JOIN, LOOP, WRITE, _HARMLESS_SYNC, _WRITE_OPS
 
 
 def returning(program, facts) -> dict:
@@ -38,7 +38,7 @@ def returning(program, facts) -> dict:
 
 
 def reach(program, assertion_id, facts) -> tuple[dict, dict]:
-    """``(dist table, via_return)`` as :class:`analysis.static.reach.Reach` holds them."""
+    """``(dist table, via_return)`` as :class:`distaff.analysis.static.reach.Reach` holds them."""
     target_func, target_pc = find_assertion(program, assertion_id)
     calls = facts.calls
     through = {k: (INF if v is None else v) for k, v in returning(program, facts).items()}

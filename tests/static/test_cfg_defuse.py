@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from analysis.frontend import parse_program
-from analysis.ir import Branch
-from analysis.static.cfg import build, control_dependences, postdominators
-from analysis.static.defuse import ENTRY, reaching_definitions
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import Branch
+from distaff.analysis.static.cfg import build, control_dependences, postdominators
+from distaff.analysis.static.defuse import ENTRY, reaching_definitions
 from tests.static.irbuild import I32, assign, branch, c, fn, jump, r, ret
 
 
@@ -38,7 +38,7 @@ def test_diamond_reaching_definitions():
 
 def test_loop_body_depends_on_the_loop_test_and_defs_go_round():
     # 0: i=0; 1: if i<3 goto 2 else 4; 2: i=i+1; 3: goto 1; 4: return i
-    from analysis.ir import Binary
+    from distaff.analysis.ir import Binary
     f = fn("f", [
         assign(r("i", I32), c(0)),
         branch(Binary("<", r("i", I32), c(3), I32), 2, 4),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from analysis.ir import ArrayType, Cast, Kind, Op
-from analysis.static.escape import classify, shared_objects
-from analysis.static.pointsto import points_to
+from distaff.analysis.ir import ArrayType, Cast, Kind, Op
+from distaff.analysis.static.escape import classify, shared_objects
+from distaff.analysis.static.pointsto import points_to
 from tests.static.irbuild import (
     I32, I64, P, VP, add, assign, c, create, fa, fn, g, gvar, load, op, program, r, ret, st,
     store,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from analysis.frontend import parse_program
-from analysis.ir import Call, Intrinsic, Kind, Load, Op, Store
-from analysis.static.facts import analyze
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import Call, Intrinsic, Kind, Load, Op, Store
+from distaff.analysis.static.facts import analyze
 
 
 def lower(src):

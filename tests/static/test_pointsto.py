@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from analysis.ir import ArrayType, Field, InitValue, Ite, Op, PtrType, StructType
-from analysis.static.pointsto import UNKNOWN, Loc, MemObject, ObjectKind, points_to
+from distaff.analysis.ir import ArrayType, Field, InitValue, Ite, Op, PtrType, StructType
+from distaff.analysis.static.pointsto import UNKNOWN, Loc, MemObject, ObjectKind, points_to
 from tests.static.irbuild import (
     I32, I64, P, PP, VP, add, assign, c, call, create, fa, fn, g, gvar, load, op, program,
     r, ret, st, store,
@@ -171,7 +171,7 @@ def test_memcpy_keeps_fields():
 
 
 def test_integers_made_pointers_and_externals_are_unknown():
-    from analysis.ir import Cast
+    from distaff.analysis.ir import Cast
     main = fn("main", [
         assign(r("p"), Cast(r("n", I64), P)),
         op(Op.EXTERNAL, st("x", I32), dst=r("e", VP), name="getenv"),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analysis.frontend import parse_program
-from analysis.static.facts import analyze
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.static.facts import analyze
 
 MEDIAN = """\
 extern int __VERIFIER_nondet_int(void);

@@ -14,11 +14,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr, AssertKind, Branch, Call, Const, Function, FuncType, Intrinsic, Ite, Jump, Kind,
     ObjKind, Op, PtrType, Reg, Return, StackVar, VoidType,
 )
-from analysis.static.facts import analyze
+from distaff.analysis.static.facts import analyze
 from tests.static.irbuild import I32, I64, S, assign, program
 
 VP = PtrType(VoidType())

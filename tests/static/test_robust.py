@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.frontend import parse_program
-from analysis.static.facts import analyze
-from analysis.static.slicing import slice_of
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.static.facts import analyze
+from distaff.analysis.static.slicing import slice_of
 
 TESTS = Path(__file__).parent.parent
 CORPUS = [p.read_text() for p in sorted((TESTS / "frontend" / "golden").glob("*.c"))] + [

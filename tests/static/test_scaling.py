@@ -16,16 +16,16 @@ import time
 
 import pytest
 
-from analysis.check import CancelToken, Options, check
-from analysis.frontend import parse_program
-from analysis.ir import Branch
-from analysis.report import AssertionResult, Reason, Status
-from analysis.static import budget
-from analysis.static.facts import Facts
-from analysis.static.callgraph import call_graph
-from analysis.static.escape import shared_ids
-from analysis.static.pointsto import points_to
-from analysis.summaries.slicing import SliceGuide
+from distaff.analysis.check import CancelToken, Options, check
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import Branch
+from distaff.analysis.report import AssertionResult, Reason, Status
+from distaff.analysis.static import budget
+from distaff.analysis.static.facts import Facts
+from distaff.analysis.static.callgraph import call_graph
+from distaff.analysis.static.escape import shared_ids
+from distaff.analysis.static.pointsto import points_to
+from distaff.analysis.summaries.slicing import SliceGuide
 from tests.static import reference
 
 HEADER = "#include <pthread.h>\n#include <assert.h>\n#include <stdlib.h>\npthread_mutex_t m;\n"
@@ -135,7 +135,7 @@ def assert_same_as_reference(program) -> None:
 
 
 def _guide(program, site, facts) -> SliceGuide:
-    import analysis.static.facts as factsmod
+    import distaff.analysis.static.facts as factsmod
 
     real = factsmod.analyze
     factsmod.analyze = lambda p: facts
@@ -247,7 +247,7 @@ def test_a_cancel_interrupts_the_static_phase():
 def test_the_static_phase_runs_under_the_sub_checks_budget(monkeypatch):
     """What the slicing guide computes for a sub-check polls that sub-check's
     deadline and cancel token (the slices of dpor-ag, here its reachability)."""
-    import analysis.static.facts as factsmod
+    import distaff.analysis.static.facts as factsmod
 
     seen = []
     real = factsmod.reach_of

@@ -17,11 +17,11 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from analysis.ir import AssertKind, Binary, Call, Const, Intrinsic, Load, Op, Return, regs_of
-from analysis.static.defuse import used
-from analysis.static.facts import analyze
-from analysis.static.pointsto import MemObject, ObjectKind
-from analysis.static.slicing import slice_of
+from distaff.analysis.ir import AssertKind, Binary, Call, Const, Intrinsic, Load, Op, Return, regs_of
+from distaff.analysis.static.defuse import used
+from distaff.analysis.static.facts import analyze
+from distaff.analysis.static.pointsto import MemObject, ObjectKind
+from distaff.analysis.static.slicing import slice_of
 from tests.static.irbuild import I32, S
 from tests.static.test_soundness import REGS, Run, programs, reg
 

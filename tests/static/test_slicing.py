@@ -6,10 +6,10 @@ import pickle
 
 import pytest
 
-from analysis.frontend import parse_program
-from analysis.ir import Branch
-from analysis.static.facts import analyze
-from analysis.static.slicing import slice_of
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.ir import Branch
+from distaff.analysis.static.facts import analyze
+from distaff.analysis.static.slicing import slice_of
 
 
 def lines_in(program, facts, assertion, func, **kw):

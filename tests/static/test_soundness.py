@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from analysis.ir import (
+from distaff.analysis.ir import (
     Addr, Call, Cast, Const, Function, FuncType, Intrinsic, Ite, Kind, Load, ObjKind, Op,
     PtrAdd, PtrType, Reg, Return, StackVar, Store, StructType, Field, VoidType,
 )
-from analysis.static.escape import classify, shared_ids
-from analysis.static.pointsto import MemObject, ObjectKind, points_to
+from distaff.analysis.static.escape import classify, shared_ids
+from distaff.analysis.static.pointsto import MemObject, ObjectKind, points_to
 from tests.static.irbuild import I64, S, gvar, program
 
 VP = PtrType(VoidType())
@@ -79,7 +79,7 @@ def _operand(name):
 
 
 def _assign(dst, e):
-    from analysis.ir import Assign
+    from distaff.analysis.ir import Assign
     return Assign(dst, e, S)
 
 

@@ -5,9 +5,9 @@ in our own words."""
 
 from __future__ import annotations
 
-from analysis.check import Options, check_assertion
-from analysis.frontend import parse_program
-from analysis.report import FindingKind, Status
+from distaff.analysis.check import Options, check_assertion
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import FindingKind, Status
 
 
 def _check(src: str, mode: str = "dpor-ag", line: int | None = None, **switches):

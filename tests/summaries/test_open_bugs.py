@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.check import Options, check_text
-from analysis.report import AssertionResult, Status
+from distaff.analysis.check import Options, check_text
+from distaff.analysis.report import AssertionResult, Status
 
 OPEN = sorted((Path(__file__).parent / "open").glob("*.c"))
 

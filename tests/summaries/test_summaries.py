@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import z3
 
-from analysis import ir
-from analysis.check import Options
-from analysis.subcheck import explorer_for
-from analysis.frontend import parse_program
-from analysis.summaries import translate
-from analysis.summaries.cprint import Printer
-from analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
-from analysis.summaries.table import SummaryTable
-from analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
+from distaff.analysis import ir
+from distaff.analysis.check import Options
+from distaff.analysis.subcheck import explorer_for
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.summaries import translate
+from distaff.analysis.summaries.cprint import Printer
+from distaff.analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
+from distaff.analysis.summaries.table import SummaryTable
+from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
 
 I32 = ir.IntType(32, True)
 

@@ -6,8 +6,8 @@ pc + 1 in a file named ``ir.c``, so traces can be checked by line."""
 
 from __future__ import annotations
 
-from analysis import ir
-from analysis.ir import (
+from distaff.analysis import ir
+from distaff.analysis.ir import (
     Addr, Assign, Binary, Branch, Call, Cast, Const, Function, FuncType, GlobalVar, InitValue,
     Intrinsic, IntType, Jump, Kind, Load, ObjKind, Op, Program, PtrAdd, PtrType, Reg, Return, Span,
     StackVar, Store, StructType, Field, ArrayType, AssertKind,

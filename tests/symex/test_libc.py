@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.check import Options, check
-from analysis.frontend import parse_program
-from analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
-from analysis.symex import libc
+from distaff.analysis.check import Options, check
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.analysis.symex import libc
 from tests.explore.expectations import PROGRAMS, read
 
 LIBC = PROGRAMS / "libc"
@@ -258,8 +258,8 @@ int main(void) {
     assert lib.status is Status.UNKNOWN and lib.reason is Reason.UNMODELLED
     assert lib.message == "depends on `getpid`, which distaff does not model"
     assert own.status is Status.VIOLATED and own.depends_on == ("lookup",)
-    from server import render
-    from server.render import FileReport
+    from distaff.server import render
+    from distaff.server.render import FileReport
 
     severity, msg = render.assertion_message(own, Options(), FileReport("mixed.c", [own], []))
     assert severity == "warning" and "depends on `lookup()`, which has no body here" in msg
@@ -270,8 +270,8 @@ int main(void) {
     # the editor: the same words, and a warning rather than an error
     from lsprotocol import types as lsp
 
-    from server.convert import assertion_diagnostic
-    from server.documents import Snapshot
+    from distaff.server.convert import assertion_diagnostic
+    from distaff.server.documents import Snapshot
 
     snap = Snapshot.of("file:///mixed.c", 1, text)
     d_own = assertion_diagnostic(snap, own, fold=True)
@@ -285,7 +285,7 @@ int main(void) {
 def test_every_model_is_a_library_function_with_its_c_type():
     # so a program's own prototype of a modelled name never turns the model off,
     # and a call without the header gets the model's C types, not an implicit int
-    from analysis.frontend.builtins import LIBRARY_SIGNATURES, is_library
+    from distaff.analysis.frontend.builtins import LIBRARY_SIGNATURES, is_library
 
     assert [n for n in libc.MODELS if not is_library(n)] == []
     assert [n for n in libc.MODELS if n not in LIBRARY_SIGNATURES] == []
@@ -299,4 +299,4 @@ def test_readme_table_is_the_models_table():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     m = re.search(r"<!-- libc-table -->\n(.*?)<!-- /libc-table -->", readme, re.S)
     assert m, "README.md lacks the table of modelled library functions"
-    assert m.group(1).strip() == libc.table().strip(), "run: python -m analysis.symex.libc"
+    assert m.group(1).strip() == libc.table().strip(), "run: python -m distaff.analysis.symex.libc"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import z3
 
-from analysis.symex.memory import MemObject, Memory, PointerLayout
-from analysis.symex.values import Values
+from distaff.analysis.symex.memory import MemObject, Memory, PointerLayout
+from distaff.analysis.symex.values import Values
 
 V = Values()
 L = PointerLayout.for_bits(64)

@@ -8,14 +8,14 @@ from dataclasses import replace
 
 import pytest
 
-from analysis import ir
-from analysis.check import Options, check
-from analysis.report import AssertionResult, Finding, Status
+from distaff.analysis import ir
+from distaff.analysis.check import Options, check
+from distaff.analysis.report import AssertionResult, Finding, Status
 from tests.symex.irb import (
     BOOL, I8, I16, I32, I64, U8, U32, U64, VP, ArrayType, Cast, Field, StructType, add, assert_, assign,
     b, branch, c, call, faddr, func, gaddr, glob, jump, load, nondet, op, prog, r, ret, saddr, store,
 )
-from analysis.ir import Op, PtrType, Kind
+from distaff.analysis.ir import Op, PtrType, Kind
 
 OPTS = Options(mode="baseline", timeout_s=30)
 

@@ -4,8 +4,8 @@ later waiter woken first."""
 
 import pytest
 
-from analysis.check import MODES, Options, check_text
-from analysis.report import AssertionResult, Status
+from distaff.analysis.check import MODES, Options, check_text
+from distaff.analysis.report import AssertionResult, Status
 from tests.explore.expectations import PROGRAMS
 
 

@@ -8,10 +8,10 @@ import itertools
 import pytest
 import z3
 
-from analysis.check import Options
-from analysis.symex.solver import SolverStats, build_solver
-from analysis.symex.state import PathCond
-from analysis.symex.values import Values
+from distaff.analysis.check import Options
+from distaff.analysis.symex.solver import SolverStats, build_solver
+from distaff.analysis.symex.state import PathCond
+from distaff.analysis.symex.values import Values
 
 LAYERS = ("solver_incremental", "solver_cache", "solver_independence")
 

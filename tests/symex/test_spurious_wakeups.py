@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from analysis.check import MODES, Options, check_text
-from analysis.report import AssertionResult, Status
-from server import cli
-from server.settings import parse_settings
+from distaff.analysis.check import MODES, Options, check_text
+from distaff.analysis.report import AssertionResult, Status
+from distaff.server import cli
+from distaff.server.settings import parse_settings
 
 IF_WAIT = """\
 #include <pthread.h>

@@ -6,8 +6,8 @@ wrong verdict), and so does a struct too large to split."""
 
 import pytest
 
-from analysis.check import MODES, Options, check_text
-from analysis.report import AssertionResult, Status
+from distaff.analysis.check import MODES, Options, check_text
+from distaff.analysis.report import AssertionResult, Status
 from tests.explore.expectations import PROGRAMS
 
 

@@ -1,7 +1,7 @@
 """What a counterexample's steps say: no lowering temporaries leak into them."""
 
-from analysis.check import Options, check_text
-from analysis.report import AssertionResult, Status
+from distaff.analysis.check import Options, check_text
+from distaff.analysis.report import AssertionResult, Status
 
 ASSUME = """#include <assert.h>
 extern int __VERIFIER_nondet_int(void);

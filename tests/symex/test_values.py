@@ -11,7 +11,7 @@ import math
 import z3
 from hypothesis import given, settings, strategies as st
 
-from analysis.symex.values import Values, mask, to_signed
+from distaff.analysis.symex.values import Values, mask, to_signed
 
 V = Values()
 WIDTHS = st.sampled_from([8, 16, 32, 64])

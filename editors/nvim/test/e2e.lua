@@ -10,7 +10,7 @@
 -- publishing them again. Exits 0 when all of that happened, else 1
 -- with a message on stderr.
 --
--- Environment: DISTAFF_E2E_PYTHON (the Python that runs `-m server` from this
+-- Environment: DISTAFF_E2E_PYTHON (the Python that runs `-m distaff.server` from this
 -- checkout; default python3) or DISTAFF_E2E_CMD (a command line, e.g.
 -- "distaff lsp"); DISTAFF_E2E_TIMEOUT (seconds to wait for each verdict,
 -- default 240).

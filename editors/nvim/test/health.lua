@@ -1,6 +1,6 @@
 -- Prints what `:checkhealth distaff` reports, one line each, on stdout; used
 -- by tests/editors. The plugin is set up from the environment:
--- DISTAFF_HEALTH_PYTHON (runs `-m server` from DISTAFF_HEALTH_CWD) or
+-- DISTAFF_HEALTH_PYTHON (runs `-m distaff.server` from DISTAFF_HEALTH_CWD) or
 -- DISTAFF_HEALTH_CMD (a command line, e.g. "/nonexistent/distaff lsp").
 local options = { cmd_cwd = os.getenv("DISTAFF_HEALTH_CWD") }
 local cmd = os.getenv("DISTAFF_HEALTH_CMD")

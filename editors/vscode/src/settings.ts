@@ -97,14 +97,14 @@ export interface ServerLaunch {
 }
 
 /**
- * `distaff.server.pythonPath`, when set, wins and runs `PYTHON -m server`
+ * `distaff.server.pythonPath`, when set, wins and runs `PYTHON -m distaff.server`
  * (for a checkout or a virtualenv without the `distaff` script on PATH);
  * otherwise `distaff.server.command` (default `distaff`) runs with `lsp`.
  */
 export function serverLaunch(read: SettingReader): ServerLaunch {
   const python = read("server.pythonPath");
   if (typeof python === "string" && python.trim() !== "") {
-    return { command: python.trim(), args: ["-m", "server"], from: "distaff.server.pythonPath" };
+    return { command: python.trim(), args: ["-m", "distaff.server"], from: "distaff.server.pythonPath" };
   }
   const command = read("server.command");
   const executable = typeof command === "string" && command.trim() !== "" ? command.trim() : "distaff";

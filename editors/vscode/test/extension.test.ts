@@ -77,11 +77,11 @@ test("the client starts `distaff lsp` over stdio for C documents", async () => {
   assert.deepEqual(fake.state.messages, []);
 });
 
-test("with distaff.server.pythonPath the server is `PYTHON -m server`", async () => {
+test("with distaff.server.pythonPath the server is `PYTHON -m distaff.server`", async () => {
   fake.state.config["distaff.server.pythonPath"] = process.execPath; // any executable file
   await extension.activate(context() as never);
   assert.equal(fake.state.clients[0].serverOptions.command, process.execPath);
-  assert.deepEqual(fake.state.clients[0].serverOptions.args, ["-m", "server"]);
+  assert.deepEqual(fake.state.clients[0].serverOptions.args, ["-m", "distaff.server"]);
 });
 
 test("settings reach the server mapped, in initializationOptions and workspace/configuration", async () => {
@@ -170,7 +170,7 @@ test("Restart Server replaces the client, picking up a changed command", async (
   await fake.state.commands.get("distaff.restartServer")!();
   assert.equal(first.isRunning(), false);
   assert.equal(fake.state.clients.length, 2);
-  assert.deepEqual(fake.state.clients[1].serverOptions.args, ["-m", "server"]);
+  assert.deepEqual(fake.state.clients[1].serverOptions.args, ["-m", "distaff.server"]);
   assert.equal(fake.state.clients[1].isRunning(), true);
 });
 

@@ -76,7 +76,7 @@ test("the server starts as `distaff lsp` unless a Python interpreter is configur
   assert.deepEqual(serverLaunch(reader({ "server.command": " /opt/bin/distaff " })).command, "/opt/bin/distaff");
   assert.deepEqual(serverLaunch(reader({ "server.command": "x", "server.pythonPath": "/venv/bin/python" })), {
     command: "/venv/bin/python",
-    args: ["-m", "server"],
+    args: ["-m", "distaff.server"],
     from: "distaff.server.pythonPath",
   });
   assert.equal(serverLaunch(reader({ "server.pythonPath": "  " })).command, "distaff");
@@ -89,6 +89,6 @@ test("a start failure says what was run, why it failed and how to fix it", () =>
   assert.match(text, /pip install distaff/);
   assert.match(text, /distaff\.server\.command/);
   const python = startFailureMessage(serverLaunch(reader({ "server.pythonPath": "/usr/bin/python3" })), "exit 1");
-  assert.match(python, /`\/usr\/bin\/python3 -m server`/);
+  assert.match(python, /`\/usr\/bin\/python3 -m distaff.server`/);
   assert.match(python, /\/usr\/bin\/python3 -m pip install distaff/);
 });

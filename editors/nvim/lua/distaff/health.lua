@@ -38,7 +38,7 @@ import importlib, sys
 if len(sys.argv) > 1 and sys.argv[1]:
     sys.path.insert(0, sys.argv[1])
 for name, dist in (("z3", "z3-solver"), ("pygls", "pygls"), ("lsprotocol", "lsprotocol"),
-                   ("tree_sitter", "tree-sitter"), ("tree_sitter_c", "tree-sitter-c"), ("server.cli", "distaff")):
+                   ("tree_sitter", "tree-sitter"), ("tree_sitter_c", "tree-sitter-c"), ("distaff.server.cli", "distaff")):
     try:
         importlib.import_module(name)
     except Exception as e:
@@ -132,9 +132,9 @@ function M.check()
     end
   end
   if config.python ~= nil and config.python ~= "" and python == exe then
-    -- `python -m server` has no --version: the probe above imported server.cli.
+    -- `python -m distaff.server` has no --version: the probe above imported distaff.server.cli.
     local out, vok = run({ python, "-c", "import sys; sys.path.insert(0, sys.argv[1]) if sys.argv[1] else None; "
-      .. "import server.cli as c; print('distaff', c.version())", config.cmd_cwd or "" })
+      .. "import distaff.server.cli as c; print('distaff', c.version())", config.cmd_cwd or "" })
     if vok then
       report.ok("version: " .. out)
     end

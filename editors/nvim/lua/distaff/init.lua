@@ -22,7 +22,7 @@ M.server_commands = {
 
 local defaults = {
   -- The command that runs the server. nil: { "distaff", "lsp" }, or
-  -- { python, "-m", "server" } when `python` is set.
+  -- { python, "-m", "distaff.server" } when `python` is set.
   cmd = nil,
   -- A Python interpreter with distaff installed (e.g. a virtualenv's).
   python = nil,
@@ -66,7 +66,7 @@ function M.server_cmd(config)
     return config.cmd
   end
   if config.python ~= nil and config.python ~= "" then
-    return { config.python, "-m", "server" }
+    return { config.python, "-m", "distaff.server" }
   end
   return { "distaff", "lsp" }
 end

@@ -6,7 +6,7 @@
  * go through the client to the server, the palette's Check From Here works,
  * and the status bar item follows the check.
  *
- * DISTAFF_TEST_PYTHON: the Python to run `-m server` with (default python3).
+ * DISTAFF_TEST_PYTHON: the Python to run `-m distaff.server` with (default python3).
  */
 import { after, test } from "node:test";
 import * as assert from "node:assert/strict";
