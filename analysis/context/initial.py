@@ -586,7 +586,7 @@ class _Builder:
             for iv in g.init:
                 n = type_size(iv.type)
                 if n:
-                    st.memory.store(oid, iv.offset, n, E._const_expr(st, iv.value), self.V, self.L)
+                    st.memory.store(oid, iv.offset, n, E.constant(st, iv.value), self.V, self.L)
         for (base, off, n), term in self._shared_cells("g").items():
             if base[0] != "g":
                 continue

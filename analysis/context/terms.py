@@ -26,10 +26,11 @@ use to decide "must be the same lock". :func:`fold` keeps terms in a normal
 form (constants folded, pointer offsets summed, pointer casts dropped) so
 that equal values built in different ways usually compare equal.
 
-:func:`evaluate` turns a term into a z3 value of the engine, given the z3
-value of each leaf; it follows C semantics without the run-time checks
-(overflow wraps), since the values it builds were computed by the program
-before the context, where those checks belong to a whole-program run.
+:func:`evaluate` turns a term into a value of the engine, given the value of
+each leaf, with the engine's evaluator (:mod:`distaff.analysis.evaluate`)
+but without its run-time checks (overflow wraps), since the values it builds
+were computed by the program before the context, where those checks belong
+to a whole-program run.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from distaff.analysis import ir
+from distaff.analysis.evaluate import COMPARISONS, Evaluator
 from distaff.analysis.ir import (
     Addr, Binary, Cast, Const, CType, Ite, PtrAdd, PtrDiff, PtrType, Unary, IntType,
 )
@@ -105,7 +107,6 @@ def canon(t):
 
 Term = object  # an ir.Expr whose leaves may also be Sym and ObjRef
 
-COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 
 
 def leaves(t) -> list:
@@ -310,95 +311,34 @@ def may_equal(a, b) -> bool:
 # evaluation into the engine's values
 
 
+class _Leaves(Evaluator):
+    """The evaluator over terms: addresses, symbols and heap references from
+    ``leaf``; no run-time checks (see the module docstring)."""
+
+    __slots__ = ("leaf_of",)
+
+    def __init__(self, V: Values, L, ptr_bits: int, leaf: Callable[[object], Val]):
+        Evaluator.__init__(self, V, L, ptr_bits)
+        self.leaf_of = leaf
+
+    def addr(self, e: Addr) -> Val:
+        return self.leaf_of(e)
+
+    def leaf(self, e) -> Val:
+        if isinstance(e, (Sym, ObjRef)):
+            return self.leaf_of(e)
+        raise ValueError(f"not a term: {type(e).__name__}")
+
+
 def evaluate(t, V: Values, L, ptr_bits: int, leaf: Callable[[object], Val]) -> Val:
     """The value of term ``t``; ``leaf(x)`` gives the value of each Addr,
     Sym and ObjRef leaf. Arithmetic wraps (see the module docstring)."""
-    ty = type(t)
-    if ty is Const:
-        return t.value & mask(_bits(t.type))
-    if ty in (Addr, Sym, ObjRef):
-        return leaf(t)
-    if ty is Cast:
-        to = t.type
-        if isinstance(to, IntType) and to.is_bool:
-            return V.of_cond(_cond(t.arg, V, L, ptr_bits, leaf), to.bits)
-        v = evaluate(t.arg, V, L, ptr_bits, leaf)
-        return V.convert(v, _bits(t.arg.type), _bits(to), _signed(t.arg.type))
-    if ty is PtrAdd:
-        p = evaluate(t.ptr, V, L, ptr_bits, leaf)
-        o = evaluate(t.offset, V, L, ptr_bits, leaf)
-        return L.add(p, V.convert(o, _bits(t.offset.type), ptr_bits, _signed(t.offset.type)), V)
-    if ty is PtrDiff:
-        d = V.sub(evaluate(t.left, V, L, ptr_bits, leaf), evaluate(t.right, V, L, ptr_bits, leaf), ptr_bits)
-        return V.convert(d, ptr_bits, _bits(t.type), True)
-    if ty is Unary:
-        b = _bits(t.type)
-        if t.op == "!":
-            return V.of_cond(V.not_(_cond(t.arg, V, L, ptr_bits, leaf)), b)
-        a = evaluate(t.arg, V, L, ptr_bits, leaf)
-        if t.op == "-":
-            return V.neg(a, b)
-        if t.op == "~":
-            return V.bnot(a, b)
-        return a
-    if ty is Ite:
-        c = _cond(t.cond, V, L, ptr_bits, leaf)
-        return V.ite(c, evaluate(t.then, V, L, ptr_bits, leaf), evaluate(t.other, V, L, ptr_bits, leaf),
-                     _bits(t.type))
-    if ty is Binary:
-        if t.op in COMPARISONS or t.op in ("&&", "||"):
-            return V.of_cond(_cond(t, V, L, ptr_bits, leaf), _bits(t.type))
-        return _arith(t, V, L, ptr_bits, leaf)
-    raise ValueError(f"not a term: {ty.__name__}")
-
-
-def _cond(t, V, L, ptr_bits, leaf):
-    if isinstance(t, Binary):
-        if t.op in COMPARISONS:
-            a = evaluate(t.left, V, L, ptr_bits, leaf)
-            b = evaluate(t.right, V, L, ptr_bits, leaf)
-            w, s = _bits(t.left.type), _signed(t.left.type)
-            return {"==": lambda: V.eq(a, b, w), "!=": lambda: V.ne(a, b, w), "<": lambda: V.lt(a, b, w, s),
-                    "<=": lambda: V.le(a, b, w, s), ">": lambda: V.lt(b, a, w, s),
-                    ">=": lambda: V.le(b, a, w, s)}[t.op]()
-        if t.op == "&&":
-            return V.and_(_cond(t.left, V, L, ptr_bits, leaf), _cond(t.right, V, L, ptr_bits, leaf))
-        if t.op == "||":
-            return V.or_(_cond(t.left, V, L, ptr_bits, leaf), _cond(t.right, V, L, ptr_bits, leaf))
-    if isinstance(t, Unary) and t.op == "!":
-        return V.not_(_cond(t.arg, V, L, ptr_bits, leaf))
-    return V.cond_of(evaluate(t, V, L, ptr_bits, leaf), _bits(t.type))
+    return _Leaves(V, L, ptr_bits, leaf).value(t)
 
 
 def condition(t, V: Values, L, ptr_bits: int, leaf) -> object:
     """``t != 0`` as a z3 condition (or a Python bool)."""
-    return _cond(t, V, L, ptr_bits, leaf)
-
-
-def _arith(t: Binary, V, L, ptr_bits, leaf) -> Val:
-    b = _bits(t.type)
-    s = _signed(t.type)
-    x = evaluate(t.left, V, L, ptr_bits, leaf)
-    y = evaluate(t.right, V, L, ptr_bits, leaf)
-    op = t.op
-    if op == "+":
-        return V.add(x, y, b)
-    if op == "-":
-        return V.sub(x, y, b)
-    if op == "*":
-        return V.mul(x, y, b)
-    if op in ("/", "%"):
-        return V.div(x, y, b, s) if op == "/" else V.rem(x, y, b, s)
-    if op == "&":
-        return V.band(x, y, b)
-    if op == "|":
-        return V.bor(x, y, b)
-    if op == "^":
-        return V.bxor(x, y, b)
-    if op in ("<<", ">>"):
-        n = V.convert(y, _bits(t.right.type), b, False)
-        return V.shl(x, n, b) if op == "<<" else V.shr(x, n, b, s)
-    raise ValueError(f"operator {op}")
+    return _Leaves(V, L, ptr_bits, leaf).cond(t)
 
 
 def show(t) -> str:

@@ -1,8 +1,8 @@
 """IR expressions as values over program variables, with the run-time checks
 the engine makes on the way.
 
-:class:`Translator` evaluates a pure IR expression the way
-:meth:`distaff.analysis.symex.engine.Engine.ev` does (same C conversions, same
+:class:`Translator` evaluates a pure IR expression with the engine's
+evaluator (:mod:`distaff.analysis.evaluate`: the same C conversions, the same
 pointer layout), but reads registers and stack addresses through callbacks:
 placeholders (:mod:`distaff.analysis.summaries.variables`) when a weakest
 precondition is being built, recorded values when the address an operation
@@ -20,10 +20,8 @@ from __future__ import annotations
 import z3
 
 from distaff.analysis import ir
-from distaff.analysis.ir import (Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of,
-                         is_signed)
-from distaff.analysis.symex.engine import COMPARISONS
-from distaff.analysis.symex.values import mask
+from distaff.analysis.evaluate import Evaluator
+from distaff.analysis.ir import Addr, Reg, bits_of
 
 
 class Untranslatable(Exception):
@@ -47,90 +45,13 @@ class Translator:
     def expr(self, e, reg, stack, checks: list):
         """The value of ``e``; ``reg(Reg)`` and ``stack(name)`` give register
         values and stack object addresses (or raise Untranslatable)."""
-        V, pb = self.V, self.pb
-        t = type(e)
-        if t is Reg:
-            return reg(e)
-        if t is Const:
-            return e.value & mask(e.type.bits) if type(e.type) in (IntType, PtrType) else e.value
-        if t is Binary:
-            if e.op in COMPARISONS or e.op in ("&&", "||"):
-                return V.of_cond(self.cond(e, reg, stack, checks), self.bits(e.type))
-            return self._arith(e, reg, stack, checks)
-        if t is Addr:
-            return self._addr(e, stack)
-        if t is Cast:
-            to = e.type
-            if isinstance(to, IntType) and to.is_bool:
-                return V.of_cond(self.cond(e.arg, reg, stack, checks), to.bits)
-            v = self.expr(e.arg, reg, stack, checks)
-            return V.convert(v, self.bits(e.arg.type), self.bits(to), is_signed(e.arg.type))
-        if t is PtrAdd:
-            p = self.expr(e.ptr, reg, stack, checks)
-            o = self.expr(e.offset, reg, stack, checks)
-            o = V.convert(o, self.bits(e.offset.type), pb, is_signed(e.offset.type))
-            return self.L.add(p, o, V)
-        if t is PtrDiff:
-            d = V.sub(self.expr(e.left, reg, stack, checks), self.expr(e.right, reg, stack, checks), pb)
-            return V.convert(d, pb, self.bits(e.type), True)
-        if t is Unary:
-            b = self.bits(e.type)
-            if e.op == "!":
-                return V.of_cond(V.not_(self.cond(e.arg, reg, stack, checks)), b)
-            a = self.expr(e.arg, reg, stack, checks)
-            if e.op == "-":
-                if is_signed(e.type):
-                    checks.append(("signed integer overflow in negation", V.ne(a, V.min_signed(b), b)))
-                return V.neg(a, b)
-            if e.op == "~":
-                return V.bnot(a, b)
-            if e.op == "+":
-                return a
-            raise Untranslatable(f"unary {e.op}")
-        if t is Ite:
-            c = self.cond(e.cond, reg, stack, checks)
-            b = self.bits(e.type)
-            if isinstance(c, bool):
-                return self.expr(e.then if c else e.other, reg, stack, checks)
-            return V.ite(c, self.expr(e.then, reg, stack, checks), self.expr(e.other, reg, stack, checks), b)
-        raise Untranslatable(f"expression {t.__name__}")
+        return _Placeholders(self, reg, stack, checks).value(e)
 
     def cond(self, e, reg, stack, checks: list):
         """``e != 0`` as a condition."""
-        V = self.V
-        t = type(e)
-        if t is Binary:
-            op = e.op
-            if op in COMPARISONS:
-                a = self.expr(e.left, reg, stack, checks)
-                b = self.expr(e.right, reg, stack, checks)
-                w = self.bits(e.left.type)
-                s = is_signed(e.left.type)
-                if op == "==":
-                    return V.eq(a, b, w)
-                if op == "!=":
-                    return V.ne(a, b, w)
-                if op == "<":
-                    return V.lt(a, b, w, s)
-                if op == "<=":
-                    return V.le(a, b, w, s)
-                if op == ">":
-                    return V.lt(b, a, w, s)
-                return V.le(b, a, w, s)
-            if op == "&&":
-                return V.and_(self.cond(e.left, reg, stack, checks), self.cond(e.right, reg, stack, checks))
-            if op == "||":
-                return V.or_(self.cond(e.left, reg, stack, checks), self.cond(e.right, reg, stack, checks))
-        elif t is Unary and e.op == "!":
-            return V.not_(self.cond(e.arg, reg, stack, checks))
-        elif t is Const:
-            return e.value != 0
-        elif t is Cast and isinstance(e.type, IntType) and e.type.is_bool:
-            return self.cond(e.arg, reg, stack, checks)
-        v = self.expr(e, reg, stack, checks)
-        return V.cond_of(v, self.bits(e.type))
+        return _Placeholders(self, reg, stack, checks).cond(e)
 
-    def _addr(self, e: Addr, stack):
+    def address(self, e: Addr, stack):
         E = self.E
         if e.kind is ir.ObjKind.FUNCTION:
             oid = E.func_oids.get(e.name)
@@ -145,47 +66,29 @@ class Translator:
             raise Untranslatable(f"unknown object {e.name}")
         return self.L.make(oid)
 
-    def _arith(self, e: Binary, reg, stack, checks: list):
-        V = self.V
-        op = e.op
-        b = self.bits(e.type)
-        s = is_signed(e.type)
-        x = self.expr(e.left, reg, stack, checks)
-        y = self.expr(e.right, reg, stack, checks)
-        if op == "+":
-            if s:
-                checks.append(("signed integer overflow in addition", V.not_(V.add_overflows(x, y, b))))
-            return V.add(x, y, b)
-        if op == "-":
-            if s:
-                checks.append(("signed integer overflow in subtraction", V.not_(V.sub_overflows(x, y, b))))
-            return V.sub(x, y, b)
-        if op == "*":
-            if s:
-                checks.append(("signed integer overflow in multiplication", V.not_(V.mul_overflows(x, y, b))))
-            return V.mul(x, y, b)
-        if op in ("/", "%"):
-            checks.append(("division by zero" if op == "/" else "modulo by zero", V.ne(y, 0, b)))
-            if s:
-                checks.append(("signed integer overflow in division",
-                               V.or_(V.ne(x, V.min_signed(b), b), V.ne(y, mask(b), b))))
-            return V.div(x, y, b, s) if op == "/" else V.rem(x, y, b, s)
-        if op == "&":
-            return V.band(x, y, b)
-        if op == "|":
-            return V.bor(x, y, b)
-        if op == "^":
-            return V.bxor(x, y, b)
-        if op in ("<<", ">>"):
-            rt = e.right.type
-            rb = self.bits(rt)
-            if is_signed(rt):
-                checks.append(("shift count out of range", V.and_(V.le(0, y, rb, True), V.lt(y, b, rb, True))))
-            else:
-                checks.append(("shift count out of range", V.lt(y, b, rb, False)))
-            n = V.convert(y, rb, b, False)
-            return V.shl(x, n, b) if op == "<<" else V.shr(x, n, b, s)
-        raise Untranslatable(f"binary {op}")
+
+class _Placeholders(Evaluator):
+    """The evaluator over a weakest precondition's variables: registers and
+    stack addresses from the callbacks, checks collected as ``(message,
+    condition)`` instead of forks."""
+
+    __slots__ = ("T", "reg_of", "stack", "checks")
+
+    def __init__(self, T: Translator, reg, stack, checks: list):
+        Evaluator.__init__(self, T.V, T.L, T.pb)
+        self.T, self.reg_of, self.stack, self.checks = T, reg, stack, checks
+
+    def reg(self, e: Reg):
+        return self.reg_of(e)
+
+    def addr(self, e: Addr):
+        return self.T.address(e, self.stack)
+
+    def check(self, message: str, ok) -> None:
+        self.checks.append((message, ok))
+
+    def unsupported(self, what: str) -> Exception:
+        return Untranslatable(what)
 
 
 def conds(checks: list) -> list:

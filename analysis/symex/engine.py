@@ -69,10 +69,10 @@ the arbitrary-context paper §4.2.
 from __future__ import annotations
 
 from distaff.analysis import ir
+from distaff.analysis.evaluate import Evaluator
 from distaff.analysis.ir import (
-    Addr, Assign, Binary, Branch, Call, Cast, Const, Intrinsic, IntType, Ite, Jump, Kind,
-    Load, Op, PtrAdd, PtrDiff, PtrType, Reg, Return, Store, Unary, bits_of,
-    is_signed, type_size,
+    Addr, Assign, Branch, Call, Cast, Const, Intrinsic, IntType, Jump, Kind, Load, Op, PtrAdd, PtrType,
+    Reg, Return, Store, bits_of, is_signed, type_size,
 )
 from distaff.analysis.symex import intrinsics, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
@@ -90,11 +90,37 @@ VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the c
 ARGV_COUNT = 3
 ARGV_LEN = 8
 
-COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
 # free loop iterations (Engine.back_edge) one run may take before it is cut
 FREE_ITERATIONS = 20_000
 DEFERRED_LEAVES = frozenset({LeafKind.ERROR, LeafKind.STOPPED})
+
+
+class ThreadEvaluator(Evaluator):
+    """Expressions as thread ``tid`` of ``st`` evaluates them: its registers,
+    its stack and thread-local objects, and a fork at every run-time check
+    (the error side ends the run). With ``tid`` None, the initialisers of
+    static storage, before any thread runs."""
+
+    __slots__ = ("engine", "st", "tid")
+
+    def __init__(self, engine: "Engine", st: State, tid: int | None):  # one per expression: kept cheap
+        self.V, self.L, self.ptr_bits = engine.V, engine.L, engine.ptr_bits
+        self.engine, self.st, self.tid = engine, st, tid
+
+    def reg(self, e: Reg) -> Val:
+        if self.tid is None:  # an initialiser of static storage
+            raise EngineLimit(f"initialiser not constant: register {e.name}")
+        return self.engine.reg(self.st, self.tid, e)
+
+    def addr(self, e: Addr) -> Val:
+        return self.engine._addr_of(self.st, self.tid, e)
+
+    def check(self, message: str, ok) -> None:
+        self.engine.require(self.st, ok, message)
+
+    def unsupported(self, what: str) -> Exception:
+        return EngineLimit(what)
 
 
 class Engine:
@@ -176,28 +202,16 @@ class Engine:
             if fresh_globals and not g.is_string:
                 continue
             for iv in g.init:
-                v = self._const_expr(st, iv.value)
+                v = self.constant(st, iv.value)
                 n = type_size(iv.type)
                 if n:
                     mem.store(self.global_oids[g.name], iv.offset, n, v, self.V, self.L)
         return st
 
-    def _const_expr(self, st: State, e) -> Val:
-        """Value of an initialiser (Const, Addr, PtrAdd/Cast of them)."""
-        if isinstance(e, Const):
-            return e.value & mask(bits_of(e.type, self.ptr_bits))
-        if isinstance(e, Addr):
-            return self._addr_of(st, None, e)
-        if isinstance(e, PtrAdd):
-            p = self._const_expr(st, e.ptr)
-            o = self._const_expr(st, e.offset)
-            ob = bits_of(e.offset.type, self.ptr_bits)
-            return self.L.add(p, self.V.convert(o, ob, self.ptr_bits, is_signed(e.offset.type)), self.V)
-        if isinstance(e, Cast):
-            v = self._const_expr(st, e.arg)
-            return self.V.convert(v, bits_of(e.arg.type, self.ptr_bits), bits_of(e.type, self.ptr_bits),
-                                  is_signed(e.arg.type))
-        raise EngineLimit(f"initialiser not constant: {type(e).__name__}")
+    def constant(self, st: State, e) -> Val:
+        """The value of an initialiser of static storage (a constant
+        expression: constants, addresses, and what C computes from them)."""
+        return ThreadEvaluator(self, st, None).value(e)
 
     def initial_state(self) -> State:
         """``main`` about to run, its parameters symbolic (see the module docstring)."""
@@ -724,134 +738,13 @@ class Engine:
         return oid
 
     def ev(self, st: State, tid: int, e) -> Val:
-        """The value of a pure expression (may fork on run-time errors)."""
-        V, pb = self.V, self.ptr_bits
-        t = type(e)
-        if t is Reg:
-            return self.reg(st, tid, e)
-        if t is Const:
-            return e.value & ((1 << e.type.bits) - 1) if type(e.type) in (IntType, PtrType) else e.value
-        if t is Binary:
-            if e.op in COMPARISONS or e.op in ("&&", "||"):
-                return V.of_cond(self.cond(st, tid, e), bits_of(e.type, pb))
-            return self._arith(st, tid, e)
-        if t is Addr:
-            return self._addr_of(st, tid, e)
-        if t is Cast:
-            to = e.type
-            if isinstance(to, IntType) and to.is_bool:
-                return V.of_cond(self.cond(st, tid, e.arg), to.bits)
-            v = self.ev(st, tid, e.arg)
-            return V.convert(v, bits_of(e.arg.type, pb), bits_of(to, pb), is_signed(e.arg.type))
-        if t is PtrAdd:
-            p = self.ev(st, tid, e.ptr)
-            o = self.ev(st, tid, e.offset)
-            o = V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type))
-            return self.L.add(p, o, V)
-        if t is PtrDiff:
-            d = V.sub(self.ev(st, tid, e.left), self.ev(st, tid, e.right), pb)
-            return V.convert(d, pb, bits_of(e.type, pb), True)
-        if t is Unary:
-            b = bits_of(e.type, pb)
-            if e.op == "!":
-                return V.of_cond(V.not_(self.cond(st, tid, e.arg)), b)
-            a = self.ev(st, tid, e.arg)
-            if e.op == "-":
-                if is_signed(e.type):
-                    self.require(st, V.ne(a, V.min_signed(b), b), "signed integer overflow in negation")
-                return V.neg(a, b)
-            if e.op == "~":
-                return V.bnot(a, b)
-            if e.op == "+":
-                return a
-            raise EngineLimit(f"unary operator {e.op}")
-        if t is Ite:
-            c = self.cond(st, tid, e.cond)
-            b = bits_of(e.type, pb)
-            if isinstance(c, bool):
-                return self.ev(st, tid, e.then if c else e.other)
-            return V.ite(c, self.ev(st, tid, e.then), self.ev(st, tid, e.other), b)
-        raise EngineLimit(f"expression {t.__name__}")
+        """The value of a pure expression as thread ``tid`` computes it (may
+        fork on run-time errors: :mod:`distaff.analysis.evaluate`)."""
+        return ThreadEvaluator(self, st, tid).value(e)
 
     def cond(self, st: State, tid: int, e):
         """``e != 0`` as a condition (comparisons and logic without 0/1 detours)."""
-        V, pb = self.V, self.ptr_bits
-        t = type(e)
-        if t is Binary:
-            op = e.op
-            if op in COMPARISONS:
-                a = self.ev(st, tid, e.left)
-                b = self.ev(st, tid, e.right)
-                ty = e.left.type
-                w = bits_of(ty, pb)
-                s = is_signed(ty)
-                if op == "==":
-                    return V.eq(a, b, w)
-                if op == "!=":
-                    return V.ne(a, b, w)
-                if op == "<":
-                    return V.lt(a, b, w, s)
-                if op == "<=":
-                    return V.le(a, b, w, s)
-                if op == ">":
-                    return V.lt(b, a, w, s)
-                return V.le(b, a, w, s)
-            if op == "&&":
-                return V.and_(self.cond(st, tid, e.left), self.cond(st, tid, e.right))
-            if op == "||":
-                return V.or_(self.cond(st, tid, e.left), self.cond(st, tid, e.right))
-        elif t is Unary and e.op == "!":
-            return V.not_(self.cond(st, tid, e.arg))
-        elif t is Const:
-            return e.value != 0
-        elif t is Cast and isinstance(e.type, IntType) and e.type.is_bool:
-            return self.cond(st, tid, e.arg)
-        v = self.ev(st, tid, e)
-        return V.cond_of(v, bits_of(e.type, pb))
-
-    def _arith(self, st: State, tid: int, e: Binary) -> Val:
-        V = self.V
-        op = e.op
-        b = bits_of(e.type, self.ptr_bits)
-        s = is_signed(e.type)
-        x = self.ev(st, tid, e.left)
-        y = self.ev(st, tid, e.right)
-        if op == "+":
-            if s:
-                self.require(st, V.not_(V.add_overflows(x, y, b)), "signed integer overflow in addition")
-            return V.add(x, y, b)
-        if op == "-":
-            if s:
-                self.require(st, V.not_(V.sub_overflows(x, y, b)), "signed integer overflow in subtraction")
-            return V.sub(x, y, b)
-        if op == "*":
-            if s:
-                self.require(st, V.not_(V.mul_overflows(x, y, b)), "signed integer overflow in multiplication")
-            return V.mul(x, y, b)
-        if op in ("/", "%"):
-            self.require(st, V.ne(y, 0, b), "division by zero" if op == "/" else "modulo by zero")
-            if s:
-                ok = V.or_(V.ne(x, V.min_signed(b), b), V.ne(y, mask(b), b))
-                self.require(st, ok, "signed integer overflow in division")
-            return V.div(x, y, b, s) if op == "/" else V.rem(x, y, b, s)
-        if op == "&":
-            return V.band(x, y, b)
-        if op == "|":
-            return V.bor(x, y, b)
-        if op == "^":
-            return V.bxor(x, y, b)
-        if op in ("<<", ">>"):
-            rt = e.right.type
-            rb = bits_of(rt, self.ptr_bits)
-            rs = is_signed(rt)
-            if rs:
-                in_range = V.and_(V.le(0, y, rb, True), V.lt(y, b, rb, True))
-            else:
-                in_range = V.lt(y, b, rb, False)
-            self.require(st, in_range, "shift count out of range")
-            n = V.convert(y, rb, b, False)
-            return V.shl(x, n, b) if op == "<<" else V.shr(x, n, b, s)
-        raise EngineLimit(f"binary operator {op}")
+        return ThreadEvaluator(self, st, tid).cond(e)
 
     # ==================================================================
     # memory access

@@ -1,0 +1,194 @@
+"""The C meaning of IR expressions, stated once, over any value domain.
+
+:class:`Evaluator` gives every pure expression of :mod:`distaff.analysis.ir` its
+value: C's widths and signedness (the type each node carries, pointers as wide
+as the data model says), the usual conversions, wrapping arithmetic, and the
+run-time checks C leaves undefined (signed overflow of ``+ - *``, of negation
+and of division; division and modulo by zero; shift counts outside the width).
+Comparisons and ``&& || !`` are conditions (:meth:`Evaluator.cond`), turned
+into 0/1 only where a value is needed.
+
+What varies between its users is said by a subclass:
+
+* the *value domain* ``V`` (:class:`distaff.analysis.symex.values.Values`:
+  Python integers while values are concrete, z3 terms once a symbol enters)
+  and the pointer layout ``L``, given to the constructor;
+* where leaves come from: :meth:`reg` (the engine: the thread's registers;
+  weakest preconditions: placeholders), :meth:`addr` (an object's address),
+  :meth:`leaf` (any other node: the context's symbols and object references);
+* what a check does: :meth:`check` receives the condition under which the
+  operation is defined (the engine forks on it, weakest preconditions collect
+  it, the context's terms, which describe values C has already computed,
+  need none);
+* what an expression outside the evaluator's reach raises (:meth:`unsupported`).
+"""
+
+from __future__ import annotations
+
+from distaff.analysis.ir import (
+    Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of, is_signed,
+)
+
+COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+LOGIC = frozenset({"&&", "||"})
+
+
+class Evaluator:
+    """The value of IR expressions over the value domain ``V`` (see the module
+    docstring); ``L`` is the pointer layout, ``ptr_bits`` the data model's
+    pointer width."""
+
+    __slots__ = ("V", "L", "ptr_bits")
+
+    def __init__(self, V, L, ptr_bits: int):
+        self.V = V
+        self.L = L
+        self.ptr_bits = ptr_bits
+
+    # -- what a subclass says ----------------------------------------------
+
+    def reg(self, e: Reg):
+        raise self.unsupported(f"register {e.name}")
+
+    def addr(self, e: Addr):
+        raise self.unsupported(f"address of {e.name}")
+
+    def leaf(self, e):
+        """The value of a node that is not an IR expression (a context's symbol)."""
+        raise self.unsupported(f"expression {type(e).__name__}")
+
+    def check(self, message: str, ok) -> None:
+        """The operation is defined only when ``ok`` holds; ``message`` names the error."""
+
+    def unsupported(self, what: str) -> Exception:
+        return ValueError(what)
+
+    # -- values ------------------------------------------------------------
+
+    def value(self, e):
+        V, pb = self.V, self.ptr_bits
+        t = type(e)
+        if t is Reg:
+            return self.reg(e)
+        if t is Const:
+            return e.value & ((1 << e.type.bits) - 1) if type(e.type) in (IntType, PtrType) else e.value
+        if t is Binary:
+            if e.op in COMPARISONS or e.op in LOGIC:
+                return V.of_cond(self.cond(e), bits_of(e.type, pb))
+            return self.arith(e)
+        if t is Addr:
+            return self.addr(e)
+        if t is Cast:
+            to = e.type
+            if isinstance(to, IntType) and to.is_bool:
+                return V.of_cond(self.cond(e.arg), to.bits)
+            v = self.value(e.arg)
+            return V.convert(v, bits_of(e.arg.type, pb), bits_of(to, pb), is_signed(e.arg.type))
+        if t is PtrAdd:
+            p = self.value(e.ptr)
+            o = self.value(e.offset)
+            return self.L.add(p, V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type)), V)
+        if t is PtrDiff:
+            d = V.sub(self.value(e.left), self.value(e.right), pb)
+            return V.convert(d, pb, bits_of(e.type, pb), True)
+        if t is Unary:
+            b = bits_of(e.type, pb)
+            if e.op == "!":
+                return V.of_cond(V.not_(self.cond(e.arg)), b)
+            a = self.value(e.arg)
+            if e.op == "-":
+                if is_signed(e.type):
+                    self.check("signed integer overflow in negation", V.ne(a, V.min_signed(b), b))
+                return V.neg(a, b)
+            if e.op == "~":
+                return V.bnot(a, b)
+            if e.op == "+":
+                return a
+            raise self.unsupported(f"unary operator {e.op}")
+        if t is Ite:
+            c = self.cond(e.cond)
+            if isinstance(c, bool):
+                return self.value(e.then if c else e.other)
+            return V.ite(c, self.value(e.then), self.value(e.other), bits_of(e.type, pb))
+        return self.leaf(e)
+
+    def cond(self, e):
+        """``e != 0`` as a condition of the domain (a Python bool when known)."""
+        V = self.V
+        t = type(e)
+        if t is Binary:
+            op = e.op
+            if op in COMPARISONS:
+                a = self.value(e.left)
+                b = self.value(e.right)
+                ty = e.left.type
+                w = bits_of(ty, self.ptr_bits)
+                s = is_signed(ty)
+                if op == "==":
+                    return V.eq(a, b, w)
+                if op == "!=":
+                    return V.ne(a, b, w)
+                if op == "<":
+                    return V.lt(a, b, w, s)
+                if op == "<=":
+                    return V.le(a, b, w, s)
+                if op == ">":
+                    return V.lt(b, a, w, s)
+                return V.le(b, a, w, s)
+            if op == "&&":
+                return V.and_(self.cond(e.left), self.cond(e.right))
+            if op == "||":
+                return V.or_(self.cond(e.left), self.cond(e.right))
+        elif t is Unary and e.op == "!":
+            return V.not_(self.cond(e.arg))
+        elif t is Const:
+            return e.value != 0
+        elif t is Cast and isinstance(e.type, IntType) and e.type.is_bool:
+            return self.cond(e.arg)
+        return V.cond_of(self.value(e), bits_of(e.type, self.ptr_bits))
+
+    def arith(self, e: Binary):
+        """An arithmetic or bitwise operator, with C's checks."""
+        V = self.V
+        op = e.op
+        b = bits_of(e.type, self.ptr_bits)
+        s = is_signed(e.type)
+        x = self.value(e.left)
+        y = self.value(e.right)
+        if op == "+":
+            if s:
+                self.check("signed integer overflow in addition", V.not_(V.add_overflows(x, y, b)))
+            return V.add(x, y, b)
+        if op == "-":
+            if s:
+                self.check("signed integer overflow in subtraction", V.not_(V.sub_overflows(x, y, b)))
+            return V.sub(x, y, b)
+        if op == "*":
+            if s:
+                self.check("signed integer overflow in multiplication", V.not_(V.mul_overflows(x, y, b)))
+            return V.mul(x, y, b)
+        if op in ("/", "%"):
+            self.check("division by zero" if op == "/" else "modulo by zero", V.ne(y, 0, b))
+            if s:
+                self.check("signed integer overflow in division",
+                           V.or_(V.ne(x, V.min_signed(b), b), V.ne(y, (1 << b) - 1, b)))
+            return V.div(x, y, b, s) if op == "/" else V.rem(x, y, b, s)
+        if op == "&":
+            return V.band(x, y, b)
+        if op == "|":
+            return V.bor(x, y, b)
+        if op == "^":
+            return V.bxor(x, y, b)
+        if op in ("<<", ">>"):
+            rt = e.right.type
+            rb = bits_of(rt, self.ptr_bits)
+            if is_signed(rt):
+                self.check("shift count out of range", V.and_(V.le(0, y, rb, True), V.lt(y, b, rb, True)))
+            else:
+                self.check("shift count out of range", V.lt(y, b, rb, False))
+            return (V.shl(x, V.convert(y, rb, b, False), b) if op == "<<"
+                    else V.shr(x, V.convert(y, rb, b, False), b, s))
+        raise self.unsupported(f"binary operator {op}")
+
+
+__all__ = ["COMPARISONS", "LOGIC", "Evaluator"]
