@@ -32,6 +32,16 @@ from distaff.analysis.ir import (
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 LOGIC = frozenset({"&&", "||"})
 
+# The run-time errors by the message their check names: after a signed
+# overflow the machines we model hold the wrapped bits; the others leave no
+# result at all.
+OVERFLOWS = frozenset({
+    "signed integer overflow in addition", "signed integer overflow in subtraction",
+    "signed integer overflow in multiplication", "signed integer overflow in division",
+    "signed integer overflow in negation",
+})
+NO_RESULT = frozenset({"division by zero", "modulo by zero", "shift count out of range"})
+
 
 class Evaluator:
     """The value of IR expressions over the value domain ``V`` (see the module
@@ -191,4 +201,4 @@ class Evaluator:
         raise self.unsupported(f"binary operator {op}")
 
 
-__all__ = ["COMPARISONS", "LOGIC", "Evaluator"]
+__all__ = ["COMPARISONS", "LOGIC", "NO_RESULT", "OVERFLOWS", "Evaluator"]

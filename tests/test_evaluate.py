@@ -118,3 +118,14 @@ def test_context_terms_wrap_without_checks():
     L = PointerLayout.for_bits(64)
     assert terms.evaluate(Binary("+", c(INT_MAX), c(1), I32), V, L, 64, None) == 1 << 31
     assert terms.condition(Binary("<", c(-1), c(1), I32), V, L, 64, None) is True
+
+
+def test_context_terms_fold_constants_with_the_same_meaning():
+    fold = terms.fold
+    assert fold(Binary("+", c(INT_MAX), c(1), I32)) == Const(-(1 << 31), I32)  # wraps, signed form
+    assert fold(Binary("/", c(-7), c(2), I32)) == Const(-3, I32)  # truncates toward zero
+    assert fold(Binary("%", c(-7), c(2), I32)) == Const(-1, I32)
+    assert fold(Binary("<", c(-1, U32), c(1, U32), I32)) == Const(0, I32)
+    assert fold(Unary("-", c(5), I32)) == Const(-5, I32)
+    for undefined in (Binary("/", c(1), c(0), I32), Binary("<<", c(1), c(32), I32)):
+        assert fold(undefined) == undefined  # C gives no value: left as it is

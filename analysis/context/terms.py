@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from distaff.analysis import ir
-from distaff.analysis.evaluate import COMPARISONS, Evaluator
+from distaff.analysis.evaluate import NO_RESULT, Evaluator
 from distaff.analysis.ir import (
     Addr, Binary, Cast, Const, CType, Ite, PtrAdd, PtrDiff, PtrType, Unary, IntType,
 )
@@ -204,17 +204,9 @@ def fold(t):
             return PtrAdd(t.ptr, Const(_as_signed(off.value, _bits(off.type)) if _signed(off.type)
                                        else off.value, IntType(64, True)), t.type)
         return t
-    if isinstance(t, Unary) and isinstance(t.arg, Const):
-        v, ty = t.arg.value, t.type
-        if t.op == "-":
-            return Const(_norm(-v, ty), ty)
-        if t.op == "~":
-            return Const(_norm(~v, ty), ty)
-        if t.op == "!":
-            return Const(0 if v else 1, ty)
-        return t
-    if isinstance(t, Binary) and isinstance(t.left, Const) and isinstance(t.right, Const):
-        v = _fold_binary(t.op, t.left, t.right, t.type)
+    if (isinstance(t, Unary) and isinstance(t.arg, Const)) or (
+            isinstance(t, Binary) and isinstance(t.left, Const) and isinstance(t.right, Const)):
+        v = _folded(t)
         return t if v is None else Const(v, t.type)
     if isinstance(t, Ite) and isinstance(t.cond, Const):
         return t.then if t.cond.value else t.other
@@ -239,40 +231,34 @@ def _retype(t, ty: CType):
     return Cast(t, ty)
 
 
-def _fold_binary(op: str, a: Const, b: Const, ty: CType) -> int | None:
-    at = a.type
-    bits = _bits(at)
-    s = _signed(at)
-    x = _as_signed(a.value, bits) if s else a.value & mask(bits)
-    y = _as_signed(b.value, _bits(b.type)) if _signed(b.type) else b.value & mask(_bits(b.type))
-    if op in COMPARISONS:
-        return int({"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op])
-    if op == "&&":
-        return int(bool(x) and bool(y))
-    if op == "||":
-        return int(bool(x) or bool(y))
-    if op == "+":
-        return _norm(x + y, ty)
-    if op == "-":
-        return _norm(x - y, ty)
-    if op == "*":
-        return _norm(x * y, ty)
-    if op in ("/", "%"):
-        if y == 0:
-            return None
-        q = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)
-        return _norm(q if op == "/" else x - q * y, ty)
-    if op == "&":
-        return _norm(x & y, ty)
-    if op == "|":
-        return _norm(x | y, ty)
-    if op == "^":
-        return _norm(x ^ y, ty)
-    if op in ("<<", ">>"):
-        if not 0 <= y < bits:
-            return None
-        return _norm(x << y if op == "<<" else x >> y, ty)
-    return None
+class _NoResult(Exception):
+    pass
+
+
+class _Constants(Evaluator):
+    """The evaluator over constants, for folding: C's wrap-around, and no
+    folding of an operation C gives no result for."""
+
+    __slots__ = ()
+
+    def check(self, message: str, ok) -> None:
+        if ok is False and message in NO_RESULT:
+            raise _NoResult
+
+    def unsupported(self, what: str) -> Exception:
+        return _NoResult(what)
+
+
+_CONSTANTS = _Constants(Values(), None, 64)  # on Python integers: its z3 context is never used
+
+
+def _folded(t) -> int | None:
+    """The value of ``t`` (a Binary or Unary of constants) in the canonical
+    range of its type, or None when C gives it none."""
+    try:
+        return _norm(_CONSTANTS.value(t), t.type)
+    except _NoResult:
+        return None
 
 
 # --------------------------------------------------------------------------
