@@ -78,7 +78,7 @@ from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.options import MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
-from distaff.analysis.report import GRACE_S, AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.analysis.report import GRACE_S, AssertionResult, Finding, Reason, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
 
 # --------------------------------------------------------------------------
@@ -97,7 +97,7 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
                 seen.add(key)
                 yield f
 
-    front = [Finding(FindingKind(f.kind.value), f.span, f.message) for f in program.findings]
+    front = [Finding(f.kind, f.span, f.message) for f in program.findings]
     yield from fresh(front)
     sites = program.assertions()
     syntax = [f for f in program.findings if f.kind is ir.FindingKind.SYNTAX]

@@ -660,6 +660,13 @@ class ThreadSite:
 
 
 class FindingKind(enum.Enum):
+    """What a finding is about. The front end's are SYNTAX and UNSUPPORTED;
+    the others come from exploring (:class:`distaff.analysis.report.Finding`)."""
+
+    ASSERTION = "assertion"
+    DEADLOCK = "deadlock"
+    DATA_RACE = "data-race"
+    ERROR = "error"  # division by zero, null dereference, out of bounds, ...
     SYNTAX = "syntax"
     UNSUPPORTED = "unsupported"
 

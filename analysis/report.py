@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import asdict, dataclass, field, fields
 
-from distaff.analysis.ir import Span
+from distaff.analysis.ir import FindingKind, Span
 
 
 class Status(enum.IntEnum):
@@ -177,15 +177,6 @@ class StatementSummary:
     expr: str
     pruned_runs: int = 0
     raw: str = ""  # the parts as learned, before simplifying their disjunction ("" when the same)
-
-
-class FindingKind(enum.Enum):
-    ASSERTION = "assertion"
-    DEADLOCK = "deadlock"
-    DATA_RACE = "data-race"
-    ERROR = "error"  # division by zero, null dereference, out of bounds, ...
-    SYNTAX = "syntax"
-    UNSUPPORTED = "unsupported"
 
 
 @dataclass(frozen=True, slots=True)

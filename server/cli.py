@@ -618,7 +618,7 @@ def _cmd_ir(args: argparse.Namespace) -> int:
     program = parse_file(args.file, text, DataModel(args.data_model or DataModel.LP64.value),
                          build_flags(args, args.file))
     for f in program.findings:
-        severity, msg = render.finding_message(Finding(FindingKind(f.kind.value), f.span, f.message))
+        severity, msg = render.finding_message(Finding(f.kind, f.span, f.message))
         _error(f"{f.span}: {severity}: {msg}")
     print(format_program(program), end="")
     return EXIT_BAD_INPUT if any(f.kind.value == "syntax" for f in program.findings) else EXIT_OK

@@ -580,7 +580,6 @@ class Session:
     def _context_of(self, program: ir.Program, positions: list[tuple[int, int]]):
         """The engine's context at these positions, with every ingredient of
         its initial state."""
-
         return program_context(program, positions)
 
     async def check_from_here(self, uri: str, line0: int, character: int) -> dict:
