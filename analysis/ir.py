@@ -328,31 +328,52 @@ class Ite:
 
 
 Expr = Union[Const, Reg, Addr, Unary, Binary, Cast, PtrAdd, PtrDiff, Ite]
+EXPR_NODES = (Const, Reg, Addr, Unary, Binary, Cast, PtrAdd, PtrDiff, Ite)  # for isinstance
 
 
 def expr_type(e: Expr) -> CType:
     return e.type
 
 
-def regs_of(e: Expr) -> frozenset[str]:
-    """Names of the registers an expression reads."""
-    out: set[str] = set()
+def children(e: Expr) -> tuple:
+    """The operands of an expression node; () for a leaf (Reg, Const, Addr)."""
+    t = type(e)
+    if t is Unary or t is Cast:
+        return (e.arg,)
+    if t is Binary or t is PtrDiff:
+        return (e.left, e.right)
+    if t is PtrAdd:
+        return (e.ptr, e.offset)
+    if t is Ite:
+        return (e.cond, e.then, e.other)
+    return ()
+
+
+def expressions_of(instr) -> list:
+    """The expressions an instruction holds, in field order (argument tuples
+    spread out)."""
+    out = []
+    for name in instr.__slots__:
+        v = getattr(instr, name)
+        for e in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(e, EXPR_NODES):
+                out.append(e)
+    return out
+
+
+def nodes(e: Expr):
+    """Every node of ``e``, ``e`` first (depth first; no recursion, so deep
+    expressions are fine)."""
     stack = [e]
     while stack:
         x = stack.pop()
-        if isinstance(x, Reg):
-            out.add(x.name)
-        elif isinstance(x, Unary):
-            stack.append(x.arg)
-        elif isinstance(x, Cast):
-            stack.append(x.arg)
-        elif isinstance(x, (Binary, PtrDiff)):
-            stack.extend((x.left, x.right))
-        elif isinstance(x, PtrAdd):
-            stack.extend((x.ptr, x.offset))
-        elif isinstance(x, Ite):
-            stack.extend((x.cond, x.then, x.other))
-    return frozenset(out)
+        yield x
+        stack.extend(reversed(children(x)))
+
+
+def regs_of(e: Expr) -> frozenset[str]:
+    """Names of the registers an expression reads."""
+    return frozenset(x.name for x in nodes(e) if type(x) is Reg)
 
 
 # --------------------------------------------------------------------------

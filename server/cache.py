@@ -32,15 +32,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 
 from distaff.analysis.check import Options
-from distaff.analysis.ir import (
-    Addr, Binary, Cast, Function, Ite, ObjKind, Program, PtrAdd, PtrDiff, Span, Unary,
-)
+from distaff.analysis.ir import Addr, Function, ObjKind, Program, Span
 from distaff.analysis.report import AssertionResult, Finding, Status, Trace
+from distaff.analysis.static.callgraph import named_functions
 
 DECIDED = (Status.VIOLATED, Status.HOLDS, Status.UNREACHABLE)
 
 _NON_SPAN_FIELDS: dict[type, tuple[str, ...]] = {}
-_COMPOUND = (Unary, Binary, Cast, PtrAdd, PtrDiff, Ite)
 
 
 def _non_span(cls: type) -> tuple[str, ...]:
@@ -55,41 +53,15 @@ def _shape(node) -> str:
     return type(node).__name__ + repr(tuple(getattr(node, n) for n in _non_span(type(node))))
 
 
-def _function_refs(f: Function) -> set[str]:
-    """Functions ``f`` may call or whose address it takes."""
-    out: set[str] = set()
-    stack: list = []
-    for instr in f.body:
-        stack.extend(getattr(instr, n) for n in _non_span(type(instr)))
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Addr):
-            if x.kind is ObjKind.FUNCTION:
-                out.add(x.name)
-        elif isinstance(x, tuple):
-            stack.extend(x)
-        elif isinstance(x, _COMPOUND):
-            stack.extend(getattr(x, n) for n in _non_span(type(x)))
-    return out
-
-
 def reachable_functions(program: Program) -> list[Function]:
-    """Functions a run may execute, in the program's order."""
+    """Functions a run may execute, in the program's order: reached from the
+    thread routines or from a function pointer in an initialiser."""
     roots = list(program.thread_routines())
     for g in program.globals:  # function pointers in initialisers
         for iv in g.init:
             if isinstance(iv.value, Addr) and iv.value.kind is ObjKind.FUNCTION:
                 roots.append(iv.value.name)
-    seen: set[str] = set()
-    while roots:
-        name = roots.pop()
-        if name in seen:
-            continue
-        f = program.function(name)
-        if f is None:
-            continue
-        seen.add(name)
-        roots.extend(_function_refs(f) - seen)
+    seen = named_functions(program, roots)
     return [f for f in program.functions if f.name in seen]
 
 

@@ -15,43 +15,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from distaff.analysis.ir import (
-    SYNC_OPS, Addr, Binary, Call, Cast, Expr, Function, Intrinsic, Ite, Load, ObjKind,
-    Program, PtrAdd, PtrDiff, Store, Unary,
+    SYNC_OPS, Addr, Expr, Function, Intrinsic, Load, ObjKind, Program, Store, nodes,
 )
+from distaff.analysis.static.callgraph import named_functions
 
 
 def mentions(e: Expr, name: str) -> bool:
     """True when expression ``e`` takes the address of global ``name``."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Addr):
-            if x.kind is ObjKind.GLOBAL and x.name == name:
-                return True
-        elif isinstance(x, (Unary, Cast)):
-            stack.append(x.arg)
-        elif isinstance(x, (Binary, PtrDiff)):
-            stack.extend((x.left, x.right))
-        elif isinstance(x, PtrAdd):
-            stack.extend((x.ptr, x.offset))
-        elif isinstance(x, Ite):
-            stack.extend((x.cond, x.then, x.other))
-    return False
+    return any(type(x) is Addr and x.kind is ObjKind.GLOBAL and x.name == name for x in nodes(e))
 
 
 def callees(program: Program, root: str) -> list[Function]:
-    """``root`` and the functions it calls directly, transitively."""
-    seen: dict[str, Function] = {}
-    todo = [root]
-    while todo:
-        f = program.function(todo.pop())
-        if f is None or f.name in seen:
-            continue
-        seen[f.name] = f
-        for i in f.body:
-            if isinstance(i, Call) and isinstance(i.callee, Addr) and i.callee.kind is ObjKind.FUNCTION:
-                todo.append(i.callee.name)
-    return list(seen.values())
+    """``root`` and the functions it calls by name, transitively."""
+    names = named_functions(program, [root], addresses=False)
+    return [f for f in program.functions if f.name in names]
 
 
 @dataclass(frozen=True, slots=True)

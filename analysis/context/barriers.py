@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from distaff.analysis import ir
 from distaff.analysis.context.reaching import Activation, Walker, base_key, scc_ids
 from distaff.analysis.context.terms import Sym, address_parts, fold, is_constant, leaves, show
-from distaff.analysis.context.threads import ThreadStart, reachable
+from distaff.analysis.context.threads import ThreadStart
 from distaff.analysis.ir import Binary, Branch, Const, Intrinsic, Op
 
 
@@ -303,7 +303,7 @@ def participants(program: ir.Program, walker: Walker, starts: list[ThreadStart],
     n = 0
     for t in starts:
         hit = False
-        for fname in reachable(facts, t.routine or t.func):
+        for fname in facts.calls.reachable(t.routine or t.func):
             f = program.function(fname)
             if f is None:
                 continue
@@ -325,7 +325,7 @@ def other_waits(program: ir.Program, walker: Walker, start: ThreadStart) -> bool
     """Whether the thread's routine may wait on a barrier outside its
     innermost function (outer frames and other callees: not counted)."""
     inner = start.func
-    for fname in reachable(walker.facts, start.routine or inner):
+    for fname in walker.facts.calls.reachable(start.routine or inner):
         if fname == inner:
             continue
         f = program.function(fname)

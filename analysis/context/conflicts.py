@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from distaff.analysis import ir
-from distaff.analysis.context.threads import ThreadStart, create_sites, reachable
+from distaff.analysis.context.threads import ThreadStart, create_sites
 from distaff.analysis.ir import Call, Intrinsic, Op
 from distaff.analysis.static import access
 from distaff.analysis.static.cfg import build as build_cfg
@@ -35,7 +35,7 @@ def concurrent_code(program: ir.Program, facts: Facts) -> tuple[set[str], set[in
     funcs: set[str] = set()
     for r in program.thread_routines():
         if r != program.entry:
-            funcs |= reachable(facts, r)
+            funcs |= facts.calls.reachable(r)
     main = program.function(program.entry)
     late: set[int] = set()
     if main is None:
@@ -47,7 +47,7 @@ def concurrent_code(program: ir.Program, facts: Facts) -> tuple[set[str], set[in
         if isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE:
             return True
         if isinstance(i, Call):
-            return any(reachable(facts, g) & creators for g in facts.calls.callees_at(main.name, pc))
+            return any(facts.calls.reachable(g) & creators for g in facts.calls.callees_at(main.name, pc))
         return False
 
     todo = [pc for pc in range(len(main.body)) if creates(pc)]
@@ -61,7 +61,7 @@ def concurrent_code(program: ir.Program, facts: Facts) -> tuple[set[str], set[in
     for pc in late:
         if isinstance(main.body[pc], Call):
             for g in facts.calls.callees_at(main.name, pc):
-                funcs |= reachable(facts, g)
+                funcs |= facts.calls.reachable(g)
     if main.name in funcs:  # main reached again (recursion into main): all of it is late
         late = set(range(len(main.body)))
     return funcs, late
@@ -114,7 +114,7 @@ def quiet_objects(program: ir.Program, facts: Facts, starts: list[ThreadStart],
     code: dict = {}
 
     def whole(src, root: str) -> None:
-        for g in reachable(facts, root):
+        for g in facts.calls.reachable(root):
             code.setdefault(src, {})[g] = None
 
     def some(src, func: str, pcs: set[int]) -> None:

@@ -50,7 +50,7 @@ from distaff.analysis import ir
 from distaff.analysis.context.conflicts import Quiet, concurrent_code, conflict_free
 from distaff.analysis.context.locksets import ANY, TOP, LockState
 from distaff.analysis.context.terms import ObjRef, Sym, address_parts, fold, leaves, substitute
-from distaff.analysis.context.threads import ThreadStart, cyclic_pcs, reachable
+from distaff.analysis.context.threads import ThreadStart, cyclic_pcs
 from distaff.analysis.ir import (
     Addr, Assign, Branch, Call, Const, Intrinsic, IntType, Jump, Load, ObjKind, Op, PtrType, Reg, Return,
     Store, type_size,
@@ -213,7 +213,7 @@ class Walker:
         for g, s in self.facts.calls.call_sites_of(func):
             if g == func:
                 return unknown
-            if g not in _reach(self.facts, routine):
+            if g not in self.facts.calls.reachable(routine):
                 continue
             gentry = self._entry_by_call_sites(routine, g) if g != routine else self.thread_entry(routine)
             act = self.walk(g, gentry, g, routine == self.P.entry, 0, (g,))
@@ -670,10 +670,6 @@ def _kill_range(env: Env, base, off: int, n: int) -> None:
 def _kill_all(env: Env, keep_frame: str | None = None) -> None:
     env.cells = {k: v for k, v in env.cells.items() if keep_frame is not None and _in_frame(k[0], keep_frame)}
     env.clean = frozenset()
-
-
-def _reach(facts: Facts, root: str) -> set[str]:
-    return reachable(facts, root)
 
 
 def object_index(pts) -> dict:

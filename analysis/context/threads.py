@@ -74,25 +74,9 @@ def routines_reaching(program: ir.Program, facts: Facts, func: str) -> list[str]
     """Thread routines (main included) from which ``func`` is reached by calls."""
     out = []
     for r in program.thread_routines():
-        if func in reachable(facts, r):
+        if func in facts.calls.reachable(r):
             out.append(r)
     return out
-
-
-def reachable(facts: Facts, root: str) -> set[str]:
-    """Functions reached from ``root`` by calls (``root`` included)."""
-    key = ("context.reachable", root)
-    hit = facts._cache.get(key)
-    if hit is not None:
-        return hit
-    seen, todo = {root}, [root]
-    while todo:
-        for g in facts.calls.called_from(todo.pop()):
-            if g not in seen:
-                seen.add(g)
-                todo.append(g)
-    facts._cache[key] = seen
-    return seen
 
 
 def call_chain(program: ir.Program, facts: Facts, func: str, routines: set[str]) -> tuple[tuple[str, int], ...]:
@@ -142,7 +126,7 @@ def parallel_routines(program: ir.Program, facts: Facts, given: list[ThreadStart
     main_at = [t.pc for t in given if t.frames[0][0] == program.entry]
     out = []
     for r in program.thread_routines():
-        if r == program.entry or reachable(facts, r) & funcs:
+        if r == program.entry or facts.calls.reachable(r) & funcs:
             continue
         if main_at and not any(_created_before(program, facts, r, pc) for pc in main_at):
             continue
@@ -178,7 +162,7 @@ def _created_before(program: ir.Program, facts: Facts, routine: str, pc: int) ->
 def _callees_closure(facts: Facts, func: str, pc: int) -> set[str]:
     out: set[str] = set()
     for g in facts.calls.callees_at(func, pc):
-        out |= reachable(facts, g)
+        out |= facts.calls.reachable(g)
     return out
 
 

@@ -7,9 +7,9 @@ with the routines the front end recorded on its ThreadSites.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from distaff.analysis.ir import Call, Intrinsic, Op, Program
+from distaff.analysis.ir import Addr, Call, Instr, Intrinsic, ObjKind, Op, Program, expressions_of, nodes
 from distaff.analysis.static.pointsto import PointsTo
 
 Site = tuple[str, int]  # (function, pc)
@@ -28,6 +28,14 @@ class CallGraph:
     callers: dict
     creators: dict
     called: dict  # function -> the functions its Calls may invoke
+    _reached: dict = field(default_factory=dict)  # root -> reachable(root), filled on demand
+
+    def reachable(self, root: str) -> frozenset[str]:
+        """Functions reached from ``root`` by calls (``root`` included)."""
+        hit = self._reached.get(root)
+        if hit is None:
+            hit = self._reached[root] = frozenset(_closure([root], self.called_from))
+        return hit
 
     def called_from(self, func: str) -> tuple[str, ...]:
         return self.called.get(func, ())
@@ -81,3 +89,37 @@ def _reverse(edges: dict[Site, tuple[str, ...]]) -> dict[str, tuple[Site, ...]]:
         for n in names:
             out.setdefault(n, []).append(site)
     return {n: tuple(sites) for n, sites in out.items()}
+
+
+def named_functions(program: Program, roots, addresses: bool = True) -> set[str]:
+    """The functions with a body reached from ``roots`` through calls that name
+    their callee and, with ``addresses``, through any function whose address
+    is taken on the way (a function pointer may call it, or a thread start
+    it): what a run from ``roots`` may execute, without points-to."""
+    def successors(name: str):
+        f = program.function(name)
+        return () if f is None else _named_in(f.body, addresses)
+
+    return {n for n in _closure(roots, successors) if program.function(n) is not None}
+
+
+def _named_in(body: tuple[Instr, ...], addresses: bool) -> set[str]:
+    out: set[str] = set()
+    for i in body:
+        if isinstance(i, Call) and type(i.callee) is Addr and i.callee.kind is ObjKind.FUNCTION:
+            out.add(i.callee.name)
+        if addresses:
+            for e in expressions_of(i):
+                out.update(x.name for x in nodes(e) if type(x) is Addr and x.kind is ObjKind.FUNCTION)
+    return out
+
+
+def _closure(roots, successors) -> set:
+    """``roots`` and everything ``successors`` reaches from them."""
+    seen, todo = set(roots), list(roots)
+    while todo:
+        for g in successors(todo.pop()):
+            if g not in seen:
+                seen.add(g)
+                todo.append(g)
+    return seen
