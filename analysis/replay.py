@@ -40,10 +40,9 @@ def replay(program: ir.Program, trace: Trace, options, target: str | None = None
     values = Values(ctx)
     solver = build_solver(options, ctx, SolverStats())
     E = Engine(program, values, solver, options.unwind, Budget(), target=target,
-               spurious_wakeups=options.spurious_wakeups)
-    fixed = {i.name: i.value for i in trace.inputs}
-    E.fixed_inputs = fixed
-    E.replay = (iter(trace.schedule), iter(trace.choices))
+               spurious_wakeups=options.spurious_wakeups,
+               replay=(iter(trace.schedule), iter(trace.choices)),
+               fixed_inputs={i.name: i.value for i in trace.inputs})
     if context is None:
         st = E.initial_state()
     else:  # the same state the check started from

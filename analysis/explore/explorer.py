@@ -109,9 +109,9 @@ class Explorer:
                                  park_blocked=opts.enabled("park_blocked"),
                                  spurious_wakeups=opts.spurious_wakeups,
                                  concrete_loops=opts.enabled("concrete_loops"),
-                                 thread_cuts=opts.enabled("thread_cuts"))
-        E.pivot_on_single = self.reduction.pivot_on_single
-        E.observer = self.reduction.on_event
+                                 thread_cuts=opts.enabled("thread_cuts"),
+                                 pivot_on_single=self.reduction.pivot_on_single,
+                                 observer=self.reduction.on_event)
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
         if self.races is not None:
             E.access_note = self.races.note

@@ -129,11 +129,13 @@ class Engine:
     :class:`~distaff.analysis.symex.state.Effect` (for weakest preconditions);
     ``pivot_on_single`` makes a scheduling point with one enabled thread a pivot
     too. ``replay`` (a pair of iterators: schedule, choices) makes every
-    decision follow a recorded trace instead of the solver."""
+    decision follow a recorded trace instead of the solver, and
+    ``fixed_inputs`` (symbol name -> value) fixes the inputs as they are made."""
 
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
-                 spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True):
+                 spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
+                 pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None):
         self.P = program
         self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
@@ -150,11 +152,11 @@ class Engine:
         self.budget = budget
         self.target = target
         self.record_effects = record_effects
-        self.pivot_on_single = False
-        self.observer = None
+        self.pivot_on_single = pivot_on_single
+        self.observer = observer
         self.access_note = None  # (state, write, addr, size) -> Access; set when races are reported
-        self.replay = None
-        self.fixed_inputs: dict[str, int] | None = None  # replay: symbol name -> value
+        self.replay = replay
+        self.fixed_inputs = fixed_inputs  # replay: symbol name -> value
         self.lazy_pointers = False  # fresh pointers get their own objects (naive contexts)
         # a check from a program context (distaff.analysis.context.initial.ContextHooks): resolves
         # pointers whose object is symbolic, settles locks, orders initial waiters
