@@ -287,11 +287,13 @@ def check_text(text: str, path: str, options: Options, cancel: CancelToken | Non
                context: Context | None = None) -> Iterator[AssertionResult | Finding]:
     """Parse ``text`` (named ``path``; local includes are read next to it) and
     :func:`check` it. The front end's findings come first."""
-    program = parse_program(text, path, data_model=options.data_model, read_include=_disk_includes)
+    program = parse_program(text, path, data_model=options.data_model, read_include=disk_includes)
     yield from check(program, options, cancel, context)
 
 
-def _disk_includes(name: str, from_path: str) -> str | None:
+def disk_includes(name: str, from_path: str) -> str | None:
+    """``#include "name"`` read from the folder of ``from_path`` (None when it
+    cannot be read): how a file on disk finds its local headers."""
     candidate = os.path.join(os.path.dirname(from_path) or ".", name)
     try:
         with open(candidate, encoding="utf-8", errors="replace") as fh:

@@ -381,7 +381,7 @@ def parse_file(path: str, text: str, data_model: DataModel, flags=None):
     as the engine's own :func:`~distaff.analysis.check.check_text` does, and with the
     file's :class:`~distaff.analysis.frontend.build_flags.BuildFlags`."""
 
-    return parse_program(text, path, data_model=data_model, read_include=engine._disk_includes, flags=flags)
+    return parse_program(text, path, data_model=data_model, read_include=engine.disk_includes, flags=flags)
 
 
 def build_flags(args: argparse.Namespace, path: str):

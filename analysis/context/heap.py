@@ -254,7 +254,7 @@ class SymbolicHeap:
             if p.term.eq(term):
                 return p.oid
         V, L = E.V, E.L
-        oid = E._alloc(st, f"*{_short(term)}", "primary", (1 << L.off_bits) - 1, None, E.span, zeroed=False)
+        oid = E.allocate(st, f"*{_short(term)}", "primary", (1 << L.off_bits) - 1, None, E.span, zeroed=False)
         obj = st.memory.writable(oid)
         contents = V.fresh_array(f"primary{oid}[]", L.bits)
         for p in reversed(aliases):  # Equation 1: conditionally the alias's current contents

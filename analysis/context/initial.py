@@ -208,10 +208,10 @@ class _Builder:
 
     def build(self):
         E = self.E
-        st = self.st = E._base_state(fresh_globals=True)
+        st = self.st = E.base_state(fresh_globals=True)
         st.ctx = RunContext()
         for k, tp in enumerate(self.p.threads):
-            self.tids.append(self._spawn(k, tp))
+            self.tids.append(self.spawn(k, tp))
         if self.rd:
             self._thread_args()
             self._registers_and_stacks()
@@ -235,20 +235,20 @@ class _Builder:
         E.context_hooks = ContextHooks(self._heap())
         return st
 
-    def _spawn(self, k: int, tp: ThreadPlan) -> int:
+    def spawn(self, k: int, tp: ThreadPlan) -> int:
         E, st = self.E, self.st
         s = tp.start
         outer_func, _ = s.frames[0]
         f = self.P.function(outer_func)
         ends = s.full_stack and s.routine == self.P.entry
-        tid = E._spawn(st, f, [], outer_func if not s.full_stack else s.routine, ends_process=ends)
+        tid = E.spawn(st, f, [], outer_func if not s.full_stack else s.routine, ends_process=ends)
         t = st.wthread(tid)
         for j, (func, pc) in enumerate(s.frames):
             if j == 0:
                 frame = t.frames[0]
             else:
                 call = self.P.function(s.frames[j - 1][0]).body[s.frames[j - 1][1]]
-                frame = E._new_frame(st, self.P.function(func), [], call.dst if isinstance(call, ir.Call) else None)
+                frame = E.new_frame(st, self.P.function(func), [], call.dst if isinstance(call, ir.Call) else None)
                 t.frames.append(frame)
             frame.pc = pc + 1 if j + 1 < len(s.frames) else pc
         return tid
@@ -297,7 +297,7 @@ class _Builder:
         if isinstance(x, ir.Addr):
             if x.kind is ir.ObjKind.STACK:
                 raise _Unknown()
-            return self.E._addr_of(self.st, None, x)
+            return self.E.address_of(self.st, None, x)
         if isinstance(x, Sym):
             name = self.sym_name(x, k)
             if name not in self.syms:
@@ -356,13 +356,13 @@ class _Builder:
                 size = (1 << self.L.off_bits) - 1
             else:
                 size = self.V.convert(size, terms._bits(size_t.type), self.pb, False)
-            oid = E._alloc(st, label, "heap", size, None, span, zeroed=zeroed)
+            oid = E.allocate(st, label, "heap", size, None, span, zeroed=zeroed)
         else:
             name = key.rsplit(":", 1)[1]
             sv = next((v for v in self.P.function(self.P.entry).stack if v.name == name), None)
             if sv is None:
                 return None
-            oid = E._alloc(st, name, "stack", type_size(sv.type), sv.type, sv.span, zeroed=False)
+            oid = E.allocate(st, name, "stack", type_size(sv.type), sv.type, sv.span, zeroed=False)
         self.materialised[key] = oid
         return oid
 

@@ -114,7 +114,7 @@ class ThreadEvaluator(Evaluator):
         return self.engine.reg(self.st, self.tid, e)
 
     def addr(self, e: Addr) -> Val:
-        return self.engine._addr_of(self.st, self.tid, e)
+        return self.engine.address_of(self.st, self.tid, e)
 
     def check(self, message: str, ok) -> None:
         self.engine.require(self.st, ok, message)
@@ -178,7 +178,7 @@ class Engine:
     # ==================================================================
     # initial states
 
-    def _base_state(self, fresh_globals: bool = False) -> State:
+    def base_state(self, fresh_globals: bool = False) -> State:
         st = State()
         mem = st.memory
         mem.add(MemObject(0, "NULL", "null", 0, None, None, True, {}))
@@ -217,7 +217,7 @@ class Engine:
 
     def initial_state(self) -> State:
         """``main`` about to run, its parameters symbolic (see the module docstring)."""
-        st = self._base_state()
+        st = self.base_state()
         main = self.P.function(self.P.entry)
         if main is None:
             st.ended = True
@@ -231,20 +231,20 @@ class Engine:
             args.append(argc)
         if len(main.params) > 1:
             pb = self.ptr_bits // 8
-            argv = self._alloc(st, "argv", "global", (ARGV_COUNT + 1) * pb, None, main.span, zeroed=True)
+            argv = self.allocate(st, "argv", "global", (ARGV_COUNT + 1) * pb, None, main.span, zeroed=True)
             for i in range(ARGV_COUNT):
-                s = self._alloc(st, f"argv[{i}]", "global", ARGV_LEN, None, main.span, zeroed=True)
+                s = self.allocate(st, f"argv[{i}]", "global", ARGV_LEN, None, main.span, zeroed=True)
                 chars = self._fresh(st, 0, f"argv[{i}]", 8 * (ARGV_LEN - 1), False, main.span, thread_name="main")
                 st.memory.store(s, 0, ARGV_LEN - 1, chars, self.V, self.L)
                 st.memory.store(argv, i * pb, pb, self.L.make(s), self.V, self.L)
             args.append(self.L.make(argv))
-        self._spawn(st, main, args, "main", ends_process=True)
+        self.spawn(st, main, args, "main", ends_process=True)
         return st
 
     # ==================================================================
     # objects, frames, threads, symbols
 
-    def _alloc(self, st: State, name: str, kind: str, size: Val, ctype, span, zeroed: bool) -> int:
+    def allocate(self, st: State, name: str, kind: str, size: Val, ctype, span, zeroed: bool) -> int:
         oid = st.next_oid
         if oid >= self.L.max_objects:
             raise EngineLimit("too many memory objects for the pointer layout")
@@ -252,7 +252,7 @@ class Engine:
         st.memory.add(MemObject(oid, name, kind, size, ctype, span, zeroed, {}))
         return oid
 
-    def _new_frame(self, st: State, f: ir.Function, args: list[Val], ret_dst, fresh_params=False,
+    def new_frame(self, st: State, f: ir.Function, args: list[Val], ret_dst, fresh_params=False,
                    thread_name: str = "") -> Frame:
         regs = {}
         for i, p in enumerate(f.params):
@@ -260,20 +260,20 @@ class Engine:
                 regs[p.name] = args[i]
         objs = {}
         for sv in f.stack:
-            objs[sv.name] = self._alloc(st, sv.name, "stack", type_size(sv.type), sv.type, sv.span, zeroed=False)
+            objs[sv.name] = self.allocate(st, sv.name, "stack", type_size(sv.type), sv.type, sv.span, zeroed=False)
         uid = st.next_frame
         st.next_frame += 1
         return Frame(f, 0, regs, {}, objs, [], ret_dst, uid, st.gen)
 
-    def _spawn(self, st: State, f: ir.Function, args: list[Val], name: str, ends_process: bool,
+    def spawn(self, st: State, f: ir.Function, args: list[Val], name: str, ends_process: bool,
                fresh_params: bool = False) -> int:
         tid = len(st.threads)
         if name != "main":
             n = st.routine_counts.get(name, 0) + 1
             st.routine_counts[name] = n
             name = f"{name}#{n}"
-        qobj = self._alloc(st, f"thread {name}", "thread", 0, None, None, zeroed=True)
-        frame = self._new_frame(st, f, args, None)
+        qobj = self.allocate(st, f"thread {name}", "thread", 0, None, None, zeroed=True)
+        frame = self.new_frame(st, f, args, None)
         st.threads.append(Thread(tid, name, f.name, [frame], ENABLED, qobj, ends_process=ends_process,
                                  gen=st.gen))
         return tid
@@ -574,7 +574,7 @@ class Engine:
             return e.value & mask(bits_of(e.type, self.ptr_bits))
         if t is Addr:
             try:
-                return self._addr_of(st, tid, e, create=False)  # a peek changes nothing
+                return self.address_of(st, tid, e, create=False)  # a peek changes nothing
             except EngineLimit:
                 return None
         if t is PtrAdd:
@@ -704,10 +704,10 @@ class Engine:
         """A pointer to a new object standing for what a fresh pointer points to."""
         pointee = ptype.pointee if isinstance(ptype, PtrType) else None
         size = (1 << self.L.off_bits) - 1
-        oid = self._alloc(st, f"*{label}", "lazy", size, pointee, self.span, zeroed=False)
+        oid = self.allocate(st, f"*{label}", "lazy", size, pointee, self.span, zeroed=False)
         return self.L.make(oid)
 
-    def _addr_of(self, st: State, tid: int | None, e: Addr, create: bool = True) -> int:
+    def address_of(self, st: State, tid: int | None, e: Addr, create: bool = True) -> int:
         k = e.kind
         if k is ir.ObjKind.FUNCTION:
             oid = self.func_oids.get(e.name)
@@ -870,7 +870,7 @@ class Engine:
         if depth > self.unwind:
             self.cut_thread(st, tid, f"recursion of {name} deeper than the unwind bound ({self.unwind})", span)
         st.wframe(tid).pc += 1
-        frame = self._new_frame(st, f, args, dst)
+        frame = self.new_frame(st, f, args, dst)
         st.wthread(tid).frames.append(frame)
 
     def resolve_function(self, st: State, fp: Val) -> str:

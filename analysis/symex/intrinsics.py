@@ -167,7 +167,7 @@ def _alloc(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     else:
         size = vals[0] if vals else 0
     kind = "alloca" if i.op is Op.ALLOCA else "heap"
-    oid = E._alloc(st, f"heap@{i.span.line}" if kind == "heap" else f"alloca@{i.span.line}", kind, size, None,
+    oid = E.allocate(st, f"heap@{i.span.line}" if kind == "heap" else f"alloca@{i.span.line}", kind, size, None,
                    i.span, zeroed=i.op is Op.CALLOC)
     if kind == "alloca":
         st.wframe(tid).allocas.append(oid)

@@ -517,7 +517,7 @@ def _realloc(E, st, tid, i):
         size = V.simplified(obj.size)
         if not isinstance(size, int):
             return _unknown(E, st, tid, i, "symbolic size")
-    new = E._alloc(st, f"heap@{i.span.line}", "heap", n, None, i.span, zeroed=False)
+    new = E.allocate(st, f"heap@{i.span.line}", "heap", n, None, i.span, zeroed=False)
     if oid is not None:
         fresh = E.fresh_mem(st, tid, oid)
         for k in range(0, min(size, n), 8):

@@ -234,7 +234,7 @@ def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if f.params:
         pt = f.params[0].type
         args.append(V.convert(arg, bits_of(i.args[3].type, pb) if len(i.args) > 3 else pb, bits_of(pt, pb), False))
-    new = E._spawn(st, f, args, f.name, ends_process=False)
+    new = E.spawn(st, f, args, f.name, ends_process=False)
     st.memory.store(oid, off, hsize, new, V, E.L)
     E.note_access(st, True, hp, hsize)
     _note(st, Op.THREAD_CREATE.value, new)
