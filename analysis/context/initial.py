@@ -50,6 +50,7 @@ from distaff.analysis.context.reaching import (
 from distaff.analysis.context.terms import ObjRef, Sym
 from distaff.analysis.context.threads import ThreadStart, create_sites, thread_starts
 from distaff.analysis.ir import Intrinsic, IntType, Op, PtrType, type_size
+from distaff.analysis.memo import ProgramMemo
 from distaff.analysis.static.facts import Facts, analyze
 from distaff.analysis.static.pointsto import ObjectKind
 from distaff.analysis.symex import sync
@@ -59,8 +60,7 @@ from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.unmodelled import CONTEXT
 from distaff.analysis.symex.values import mask
 
-_PLANS: dict = {}
-MAX_PLANS = 16
+_PLANS = ProgramMemo(keep=16)  # per context: its threads' plan
 
 
 # --------------------------------------------------------------------------
@@ -91,10 +91,10 @@ class Plan:
 
 def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
     """The static analyses of ``context`` (cached per program and context)."""
-    key = (id(program), tuple((t.func, t.pc) for t in context.threads),
+    key = (tuple((t.func, t.pc) for t in context.threads),
            bool(getattr(context, "reaching_defs", False)), bool(getattr(context, "sync_invariants", False)))
-    hit = _PLANS.get(key)
-    if hit is not None and hit.program is program:
+    hit = _PLANS.get(program, key)
+    if hit is not None:
         return hit
     facts = facts or analyze(program)
     rd = bool(getattr(context, "reaching_defs", False))
@@ -125,10 +125,7 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
     p = Plan(program, facts, walker, threads, main_act=main_act)
     p.counts = barriers.expected_counts(walker.observed.barrier_inits)
     p.matches = barriers.matches(program, walker, starts, [t.position for t in threads], p.counts)
-    if len(_PLANS) >= MAX_PLANS:
-        _PLANS.clear()
-    _PLANS[key] = p
-    return p
+    return _PLANS.put(program, p, key)
 
 
 # --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 
 from distaff.analysis.ir import Call, Program
+from distaff.analysis.memo import ProgramMemo
 from distaff.analysis.static import cfg as cfgmod
 from distaff.analysis.static.callgraph import CallGraph, call_graph
 from distaff.analysis.static.defuse import ReachingDefs, reaching_definitions
@@ -134,8 +135,8 @@ def analyze(program: Program) -> Facts:
     so the sub-checks of one check share the analyses and every lazily
     computed fact: the part of all assertions' slices they have in common is
     computed once."""
-    hit = _RECENT.get(id(program))
-    if hit is not None and hit.program is program:
+    hit = _FACTS.get(program)
+    if hit is not None:
         return hit
     return remember(program, points_to(program))
 
@@ -143,15 +144,7 @@ def analyze(program: Program) -> Facts:
 def remember(program: Program, pts: PointsTo) -> Facts:
     """Make :func:`analyze` of ``program`` answer with facts built on
     ``pts`` (its points-to, already solved, e.g. by the escape analysis)."""
-    facts = Facts(program, pts, shared_ids(pts), call_graph(program, pts))
-    with _RECENT_LOCK:
-        _RECENT.pop(id(program), None)
-        while len(_RECENT) >= _KEEP:
-            _RECENT.pop(next(iter(_RECENT)))
-        _RECENT[id(program)] = facts
-    return facts
+    return _FACTS.put(program, Facts(program, pts, shared_ids(pts), call_graph(program, pts)))
 
 
-_KEEP = 4
-_RECENT: dict[int, Facts] = {}
-_RECENT_LOCK = threading.Lock()
+_FACTS = ProgramMemo(keep=4)

@@ -27,11 +27,11 @@ one outside the slice is a Type A or Type B pivot point (§6.1).
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from distaff.analysis.ir import Call, Intrinsic, Op, Program, Return, SYNC_OPS, regs_of
+from distaff.analysis.memo import ProgramMemo
 from distaff.analysis.static import access
 from distaff.analysis.static.budget import poll
 from distaff.analysis.static.defuse import ENTRY, used
@@ -67,21 +67,16 @@ class Slice:
 
 def find_assertion(program: Program, assertion_id: str) -> tuple[str, int]:
     """``(func, pc)`` of the assertion with this id; ValueError if none."""
-    known = _SITES.get(id(program))
-    if known is None or known[0] is not program:
-        known = (program, {s.id: (s.func, s.pc) for s in program.assertions()})
-        with _SITES_LOCK:
-            while len(_SITES) >= 4:
-                _SITES.pop(next(iter(_SITES)))
-            _SITES[id(program)] = known
-    site = known[1].get(assertion_id)
+    known = _SITES.get(program)
+    if known is None:
+        known = _SITES.put(program, {s.id: (s.func, s.pc) for s in program.assertions()})
+    site = known.get(assertion_id)
     if site is None:
         raise ValueError(f"no assertion {assertion_id!r} in {program.path}")
     return site
 
 
-_SITES: dict = {}  # id(program) -> (program, assertion id -> (func, pc)), the last few programs
-_SITES_LOCK = threading.Lock()
+_SITES = ProgramMemo(keep=4)  # assertion id -> (func, pc)
 
 
 def slice_of(program: Program, assertion_id: str, facts: "Facts", *,
