@@ -44,6 +44,7 @@ from typing import Callable
 
 from distaff.analysis.check import Context, Options
 from distaff.analysis.ir import Program
+from distaff.analysis.report import Reason
 from distaff.server.worker import Job, read_message, write_message
 
 log = logging.getLogger(__name__)
@@ -52,11 +53,12 @@ DEFAULT_CHECK_FN = "distaff.analysis.check:check"
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
-class Outcome(enum.Enum):
-    DONE = "done"  # the check yielded everything
-    CANCELLED = "cancelled"
-    CRASHED = "crashed"  # the worker raised or died; ``Finished.message`` says how
-    TIMEOUT = "timeout"  # the hard deadline passed
+# How a run ended: DONE when the check yielded everything, else the
+# report.Reason the local pool and the Dask runner use too: CANCELLED,
+# CRASHED (the worker raised or died; ``Finished.message`` says how) or
+# TIMEOUT (the hard deadline passed).
+DONE = None
+Outcome = Reason | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +88,7 @@ class RunState(enum.Enum):
 
 
 class CheckRun:
-    """One submitted check. ``finished`` resolves to its :class:`Outcome`."""
+    """One submitted check. ``finished`` resolves to its outcome: DONE or a Reason."""
 
     _ids = itertools.count(1)
 
@@ -213,7 +215,7 @@ class Scheduler:
         run = CheckRun(request, self.loop)
         self._runs[request.key] = run
         if self._closed:
-            self._finish(run, Outcome.CANCELLED, "the server is shutting down")
+            self._finish(run, Reason.CANCELLED, "the server is shutting down")
         elif delay_s > 0:
             run.timer = self.loop.call_later(delay_s, self._enqueue, run)
         else:
@@ -227,7 +229,7 @@ class Scheduler:
     def cancel(self, uri: str, kind: str | None = None, message: str = "") -> None:
         """Cancel the checks of ``uri`` (of one kind, or all)."""
         for key in [k for k in self._runs if k[0] == uri and (kind is None or k[1] == kind)]:
-            self.stop(self._runs.pop(key), Outcome.CANCELLED, message)
+            self.stop(self._runs.pop(key), Reason.CANCELLED, message)
 
     def stop(self, run: CheckRun, outcome: Outcome, message: str = "") -> None:
         if run.state is RunState.FINISHED:
@@ -246,7 +248,7 @@ class Scheduler:
         """Kill every worker (the spare too); later submissions are cancelled."""
         self._closed = True
         for run in list(self._runs.values()) + list(self._queue):
-            self.stop(run, Outcome.CANCELLED, "the server is shutting down")
+            self.stop(run, Reason.CANCELLED, "the server is shutting down")
         for run in list(self._active):
             if run.worker is not None:
                 run.worker.kill()
@@ -308,7 +310,7 @@ class Scheduler:
         try:
             worker = self._take_worker()
         except OSError as e:
-            self._finish(run, Outcome.CRASHED, f"could not start a worker process: {e}")
+            self._finish(run, Reason.CRASHED, f"could not start a worker process: {e}")
             return
         run.worker = worker
         run.state = RunState.RUNNING
@@ -320,7 +322,7 @@ class Scheduler:
         if timeout is not None:
             deadline = timeout * max(1, request.expected) + self.deadline_grace_s
             run.timer = self.loop.call_later(
-                deadline, self.stop, run, Outcome.TIMEOUT,
+                deadline, self.stop, run, Reason.TIMEOUT,
                 f"the check did not end within {deadline:.0f} s",
             )
         # Started is delivered after submit() returned, so the caller knows the run.
@@ -359,13 +361,13 @@ class Scheduler:
             run.items += 1
             self._emit(Item(run, payload))
         elif tag == "done":
-            self._finish(run, Outcome.DONE)
+            self._finish(run, DONE)
         else:
             last = str(payload).strip().splitlines()[-1:] or ["unknown error"]
-            self._finish(run, Outcome.CRASHED, f"the check raised {last[0]}")
+            self._finish(run, Reason.CRASHED, f"the check raised {last[0]}")
 
     def _on_exit(self, run: CheckRun, code: int) -> None:
         self._active.discard(run)
         if run.state is RunState.RUNNING:
-            self._finish(run, Outcome.CRASHED, f"the worker process died ({describe_exit(code)})")
+            self._finish(run, Reason.CRASHED, f"the worker process died ({describe_exit(code)})")
         self._pump()

@@ -40,7 +40,7 @@ from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_ke
 from distaff.server.documents import ParsedDocument, Snapshot, build_flags_for, parse_snapshot, syntax_findings
 from distaff.server.progress import CheckProgress
 from distaff.server.scheduler import (
-    DEFAULT_CHECK_FN, CheckRequest, CheckRun, Finished, Item, Outcome, RunState, Scheduler, Started,
+    DEFAULT_CHECK_FN, DONE, CheckRequest, CheckRun, Finished, Item, RunState, Scheduler, Started,
 )
 from distaff.analysis.context import program_context
 from distaff.server.settings import Settings, parse_settings
@@ -359,7 +359,7 @@ class Session:
         if isinstance(event, Finished):
             found = self._current(run)
             results = found[1].results.values() if found else ()
-            self.progress.end(run.id, _summary_line(results) if event.outcome is Outcome.DONE
+            self.progress.end(run.id, _summary_line(results) if event.outcome is DONE
                               else event.outcome.value)
             if found:
                 self._finished(*found, run, event)
@@ -372,7 +372,7 @@ class Session:
             name = Path(st.snapshot.path).name
             title = f"distaff: checking {name}" + (f" from {outcomes.label}" if outcomes.kind == CONTEXT else "")
             self.progress.begin(run.id, title, run.request.expected,
-                                lambda: self.scheduler.stop(run, Outcome.CANCELLED, "cancelled by the user"))
+                                lambda: self.scheduler.stop(run, Reason.CANCELLED, "cancelled by the user"))
         elif isinstance(event, Item):
             item = event.item
             if isinstance(item, AssertionResult):
@@ -392,7 +392,7 @@ class Session:
     def _finished(self, st: DocumentState, outcomes: Outcomes, run: CheckRun, event: Finished) -> None:
         outcomes.checking = False
         program = st.current.program
-        if event.outcome is Outcome.DONE:
+        if event.outcome is DONE:
             if outcomes.kind == PROGRAM and st.digest is not None:
                 self.cache.put_findings(st.digest, run.request.options, outcomes.findings)
             outcomes.complete = all(
@@ -400,8 +400,7 @@ class Session:
                 for s in program.assertions()
             )
         else:
-            reason = {Outcome.CANCELLED: Reason.CANCELLED, Outcome.TIMEOUT: Reason.TIMEOUT}.get(
-                event.outcome, Reason.CRASHED)
+            reason = event.outcome
             for site in program.assertions():
                 if site.id not in outcomes.results:
                     outcomes.results[site.id] = AssertionResult(
@@ -409,7 +408,7 @@ class Session:
                         message=event.message if reason is Reason.CRASHED else "",
                         unwind=run.request.options.unwind, mode=run.request.options.mode,
                     )
-            if event.outcome is not Outcome.CANCELLED:
+            if event.outcome is not Reason.CANCELLED:
                 outcomes.problem = f"distaff: the check stopped: {event.message}"
         self.publish(st)
         self.refresh_lenses()
@@ -555,16 +554,16 @@ class Session:
     # -- commands ----------------------------------------------------------
 
     async def _await_run(self, st: DocumentState, run: CheckRun | None, kind: str) -> dict:
-        outcome = Outcome.DONE
+        outcome = DONE
         if run is not None:
             try:
                 outcome = await asyncio.shield(run.finished)
             except asyncio.CancelledError:  # $/cancelRequest of the command
-                self.scheduler.stop(run, Outcome.CANCELLED, "cancelled by the client")
+                self.scheduler.stop(run, Reason.CANCELLED, "cancelled by the client")
                 raise
         outcomes = st.program if kind == PROGRAM else st.context
         results = outcomes.results.values() if outcomes is not None else ()
-        return {"uri": st.snapshot.uri, "version": st.snapshot.version, "outcome": outcome.value,
+        return {"uri": st.snapshot.uri, "version": st.snapshot.version, "outcome": "done" if outcome is DONE else outcome.value,
                 "counts": _counts(results), "summary": _summary_line(results)}
 
     async def check_file(self, uri: str) -> dict:

@@ -15,8 +15,8 @@ from distaff.analysis.ir import (
     AssertKind, Const, DataModel, FuncType, Function, IntType, Intrinsic, Kind, Op,
     Program, Return, Span,
 )
-from distaff.analysis.report import Status
-from distaff.server.scheduler import CheckRequest, Finished, Item, Outcome, Scheduler, Started
+from distaff.analysis.report import Reason, Status
+from distaff.server.scheduler import DONE, CheckRequest, Finished, Item, Scheduler, Started
 
 INT = IntType(32, True)
 
@@ -70,7 +70,7 @@ async def test_results_stream_per_assertion_then_done(fake_delay):
     rec, sched = await make("slow_check")
     try:
         run = sched.submit(request(3))
-        assert await asyncio.wait_for(run.finished, 20) is Outcome.DONE
+        assert await asyncio.wait_for(run.finished, 20) is DONE
         items = rec.items(run)
         assert [r.id for r in items] == ["main:0", "main:1", "main:2"]
         assert all(r.status is Status.HOLDS for r in items)
@@ -89,9 +89,9 @@ async def test_new_submission_cancels_old_and_old_results_never_arrive(fake_dela
         while not rec.items(old):
             await asyncio.sleep(0.02)
         new = sched.submit(request(2, version=2))
-        assert old.finished.result() is Outcome.CANCELLED
+        assert old.finished.result() is Reason.CANCELLED
         n_old = len(rec.items(old))
-        assert await asyncio.wait_for(new.finished, 20) is Outcome.DONE
+        assert await asyncio.wait_for(new.finished, 20) is DONE
         await asyncio.sleep(0.5)
         assert len(rec.items(old)) == n_old < 5  # nothing after the cancel
         assert len(rec.finished(old)) == 1
@@ -127,10 +127,10 @@ async def test_debounce_only_the_last_submission_runs(fake_delay):
     rec, sched = await make("slow_check")
     try:
         runs = [sched.submit(request(1, version=v), delay_s=0.2) for v in range(1, 6)]
-        assert await asyncio.wait_for(runs[-1].finished, 20) is Outcome.DONE
+        assert await asyncio.wait_for(runs[-1].finished, 20) is DONE
         started = [e.run.request.version for e in rec.events if isinstance(e, Started)]
         assert started == [5]
-        assert all(r.finished.result() is Outcome.CANCELLED for r in runs[:-1])
+        assert all(r.finished.result() is Reason.CANCELLED for r in runs[:-1])
     finally:
         sched.close()
 
@@ -140,7 +140,7 @@ async def test_crash_and_exception_become_outcomes():
     rec, sched = await make("crashing_check")
     try:
         run = sched.submit(request(2))
-        assert await asyncio.wait_for(run.finished, 20) is Outcome.CRASHED
+        assert await asyncio.wait_for(run.finished, 20) is Reason.CRASHED
         assert len(rec.items(run)) == 1
         assert "exit status 7" in rec.finished(run)[0].message
     finally:
@@ -148,7 +148,7 @@ async def test_crash_and_exception_become_outcomes():
     rec, sched = await make("raising_check")
     try:
         run = sched.submit(request(2))
-        assert await asyncio.wait_for(run.finished, 20) is Outcome.CRASHED
+        assert await asyncio.wait_for(run.finished, 20) is Reason.CRASHED
         assert "ValueError: the fake engine cannot do this" in rec.finished(run)[0].message
     finally:
         sched.close()
@@ -161,8 +161,8 @@ async def test_kinds_run_side_by_side_and_parallelism_is_capped(fake_delay):
     try:
         a = sched.submit(request(1, kind="program"))
         b = sched.submit(request(1, kind="context"))
-        assert await asyncio.wait_for(b.finished, 20) is Outcome.DONE
-        assert a.finished.result() is Outcome.DONE
+        assert await asyncio.wait_for(b.finished, 20) is DONE
+        assert a.finished.result() is DONE
         starts = [e.run for e in rec.events if isinstance(e, Started)]
         assert starts == [a, b]
         # b started only after a's worker exited
@@ -177,7 +177,7 @@ async def test_hard_deadline_stops_a_check_that_ignores_its_timeout():
     try:
         run = sched.submit(request(1, timeout=0.1))
         t0 = time.monotonic()
-        assert await asyncio.wait_for(run.finished, 10) is Outcome.TIMEOUT
+        assert await asyncio.wait_for(run.finished, 10) is Reason.TIMEOUT
         assert 0.3 < time.monotonic() - t0 < 3
         assert "did not end within" in rec.finished(run)[0].message
     finally:
@@ -191,11 +191,11 @@ async def test_memory_limit_applies_to_the_worker():
         req = request(1)
         limited = CheckRequest(req.uri, 1, "program", req.program, req.options, max_memory_mb=512, expected=1)
         run = sched.submit(limited)
-        assert await asyncio.wait_for(run.finished, 20) is Outcome.CRASHED
+        assert await asyncio.wait_for(run.finished, 20) is Reason.CRASHED
         assert "MemoryError" in rec.finished(run)[0].message
         unlimited = CheckRequest(req.uri, 2, "program", req.program, req.options, max_memory_mb=0, expected=1)
         run = sched.submit(unlimited)
-        assert await asyncio.wait_for(run.finished, 20) is Outcome.DONE
+        assert await asyncio.wait_for(run.finished, 20) is DONE
         assert rec.items(run)[0].status is Status.HOLDS
     finally:
         sched.close()
