@@ -48,11 +48,11 @@ class Evaluator:
     docstring); ``L`` is the pointer layout, ``ptr_bits`` the data model's
     pointer width."""
 
-    __slots__ = ("V", "L", "ptr_bits")
+    __slots__ = ("values", "layout", "ptr_bits")
 
     def __init__(self, V, L, ptr_bits: int):
-        self.V = V
-        self.L = L
+        self.values = V
+        self.layout = L
         self.ptr_bits = ptr_bits
 
     # -- what a subclass says ----------------------------------------------
@@ -76,7 +76,7 @@ class Evaluator:
     # -- values ------------------------------------------------------------
 
     def value(self, e):
-        V, pb = self.V, self.ptr_bits
+        V, pb = self.values, self.ptr_bits
         t = type(e)
         if t is Reg:
             return self.reg(e)
@@ -97,7 +97,7 @@ class Evaluator:
         if t is PtrAdd:
             p = self.value(e.ptr)
             o = self.value(e.offset)
-            return self.L.add(p, V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type)), V)
+            return self.layout.add(p, V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type)), V)
         if t is PtrDiff:
             d = V.sub(self.value(e.left), self.value(e.right), pb)
             return V.convert(d, pb, bits_of(e.type, pb), True)
@@ -124,7 +124,7 @@ class Evaluator:
 
     def cond(self, e):
         """``e != 0`` as a condition of the domain (a Python bool when known)."""
-        V = self.V
+        V = self.values
         t = type(e)
         if t is Binary:
             op = e.op
@@ -159,7 +159,7 @@ class Evaluator:
 
     def arith(self, e: Binary):
         """An arithmetic or bitwise operator, with C's checks."""
-        V = self.V
+        V = self.values
         op = e.op
         b = bits_of(e.type, self.ptr_bits)
         s = is_signed(e.type)

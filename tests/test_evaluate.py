@@ -31,7 +31,7 @@ class Collecting(Evaluator):
         self.checks.append((message, ok))
 
     def addr(self, e):
-        return self.L.make({"x": 1, "y": 2}[e.name])
+        return self.layout.make({"x": 1, "y": 2}[e.name])
 
 
 def c(v, t=I32):

@@ -82,7 +82,7 @@ class SymbolicHeap:
     instances the state has (no primary needed for them)."""
 
     def __init__(self, program: ir.Program, facts, objects: dict, complete: frozenset):
-        self.P = program
+        self.program = program
         self.pts = facts.points_to
         self.objects = objects
         self.complete = complete
@@ -142,7 +142,7 @@ class SymbolicHeap:
     def _access_type(self, func, pc):
         if func is None or pc is None:
             return None
-        i = self.P.function(func).body[pc]
+        i = self.program.function(func).body[pc]
         if isinstance(i, (Load, Store)):
             return i.type
         if isinstance(i, Intrinsic) and i.args:
@@ -174,7 +174,7 @@ class SymbolicHeap:
         symbolic ``oid_term``, forking over the candidates (see the module
         docstring). The offset is concrete when the object's type leaves few
         places for the accessed type; None leaves it to the engine."""
-        V, L = E.V, E.L
+        V, L = E.values, E.layout
         off = V.simplified(L.off(ptr, V))
         known = _resolved(st, oid_term)
         if known is not None and isinstance(off, int):
@@ -253,7 +253,7 @@ class SymbolicHeap:
         for p in _primaries(st):
             if p.term.eq(term):
                 return p.oid
-        V, L = E.V, E.L
+        V, L = E.values, E.layout
         oid = E.allocate(st, f"*{_short(term)}", "primary", (1 << L.off_bits) - 1, None, E.span, zeroed=False)
         obj = st.memory.writable(oid)
         contents = V.fresh_array(f"primary{oid}[]", L.bits)
@@ -278,7 +278,7 @@ class SymbolicHeap:
                 break
         if mine is None:
             return
-        V, L = E.V, E.L
+        V, L = E.values, E.layout
         for p in _primaries(st):
             if p is mine or (mine.objects is not None and p.objects is not None and not (mine.objects & p.objects)):
                 continue
@@ -294,7 +294,7 @@ class SymbolicHeap:
         primary object's lock is named by the first primary it aliases:
         a fork over which earlier primary (if any) it is, so that one lock
         has one name in ``State.locks`` and the wait queue."""
-        V, L = E.V, E.L
+        V, L = E.values, E.layout
         if not isinstance(off, int):
             off = E.concretize(st, off, L.bits, what)
         prims = _primaries(st)
@@ -319,11 +319,11 @@ class SymbolicHeap:
     def resolve_function(self, E, st, fp, oid_term) -> int:
         """The object id of the function a symbolic function pointer calls:
         the callees points-to allows, then the solver (a fork per feasible one)."""
-        V, L = E.V, E.L
+        V, L = E.values, E.layout
         func, pc = self._instruction(st)
         names = ()
         if func is not None and pc is not None:
-            i = self.P.function(func).body[pc]
+            i = self.program.function(func).body[pc]
             if isinstance(i, ir.Call):
                 names = self.pts.callees.get((func, pc), ())
             elif isinstance(i, Intrinsic) and i.op is ir.Op.THREAD_CREATE:
@@ -353,7 +353,7 @@ def _primaries(st) -> tuple:
 
 def _as_array(st, oid: int, E):
     obj = st.memory.writable(oid)
-    return ensure_array(obj, E.V, E.L)
+    return ensure_array(obj, E.values, E.layout)
 
 
 def _short(term) -> str:

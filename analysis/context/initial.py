@@ -148,7 +148,7 @@ class ContextHooks:
         """The thread a symbolic handle names: one of the run's threads, or
         none of them (then the join is of an invalid thread), a fork."""
 
-        V = E.V
+        V = E.values
 
         def options():
             opts = [Option(V.eq(h, t.tid, bits), t.tid) for t in st.threads]
@@ -188,10 +188,10 @@ class _Builder:
     def __init__(self, E, p: Plan, context):
         self.E = E
         self.p = p
-        self.P = p.program
+        self.program = p.program
         self.rd = bool(getattr(context, "reaching_defs", False))
         self.si = bool(getattr(context, "sync_invariants", False))
-        self.V, self.L, self.pb = E.V, E.L, E.ptr_bits
+        self.values, self.layout, self.pb = E.values, E.layout, E.ptr_bits
         self.syms: dict[str, object] = {}
         self.materialised: dict[str, int] = {}
         self.tids: list[int] = []
@@ -236,16 +236,16 @@ class _Builder:
         E, st = self.E, self.st
         s = tp.start
         outer_func, _ = s.frames[0]
-        f = self.P.function(outer_func)
-        ends = s.full_stack and s.routine == self.P.entry
+        f = self.program.function(outer_func)
+        ends = s.full_stack and s.routine == self.program.entry
         tid = E.spawn(st, f, [], outer_func if not s.full_stack else s.routine, ends_process=ends)
         t = st.wthread(tid)
         for j, (func, pc) in enumerate(s.frames):
             if j == 0:
                 frame = t.frames[0]
             else:
-                call = self.P.function(s.frames[j - 1][0]).body[s.frames[j - 1][1]]
-                frame = E.new_frame(st, self.P.function(func), [], call.dst if isinstance(call, ir.Call) else None)
+                call = self.program.function(s.frames[j - 1][0]).body[s.frames[j - 1][1]]
+                frame = E.new_frame(st, self.program.function(func), [], call.dst if isinstance(call, ir.Call) else None)
                 t.frames.append(frame)
             frame.pc = pc + 1 if j + 1 < len(s.frames) else pc
         return tid
@@ -261,12 +261,12 @@ class _Builder:
         if v is None:
             bits = ctype.bits if isinstance(ctype, (IntType, PtrType)) else self.pb
             signed = isinstance(ctype, IntType) and ctype.signed
-            v = self.V.fresh(name, bits)
+            v = self.values.fresh(name, bits)
             self.st.add_symbol(Symbol(name, v, bits, signed, span or ir.NO_SPAN, True,
                                       CONTEXT + name if unknown else ""))
             fixed = self.E.fixed_inputs
             if fixed is not None and name in fixed:
-                self.constraints.append(v == self.V.const(fixed[name] & mask(bits), bits))
+                self.constraints.append(v == self.values.const(fixed[name] & mask(bits), bits))
             self.syms[name] = v
         return v
 
@@ -275,7 +275,7 @@ class _Builder:
             return None
         frame, pc = sym.origin
 
-        f = self.P.function(func_of_frame(frame))
+        f = self.program.function(func_of_frame(frame))
         if f is None:
             return None
         return f.body[pc].span if isinstance(pc, int) and 0 <= pc < len(f.body) else f.span
@@ -286,7 +286,7 @@ class _Builder:
     def value(self, t, k: int):
         """The engine value of term ``t`` in thread ``k`` (None: not expressible)."""
         try:
-            return terms.evaluate(t, self.V, self.L, self.pb, lambda x: self._leaf(x, k))
+            return terms.evaluate(t, self.values, self.layout, self.pb, lambda x: self._leaf(x, k))
         except _Unknown:
             return None
 
@@ -306,7 +306,7 @@ class _Builder:
             oid = self._object(x.key, k)
             if oid is None:
                 raise _Unknown()
-            return self.L.make(oid)
+            return self.layout.make(oid)
         raise _Unknown()
 
     def _bound_symbol(self, x: Sym, k: int):
@@ -329,9 +329,9 @@ class _Builder:
                     if fr.func.name == frame and name in fr.stack_objs:
                         return fr.stack_objs[name]
             for t in st.threads:  # main's frame, in another thread of the context
-                if t.frames and t.frames[0].func.name == frame == self.P.entry and name in t.frames[0].stack_objs:
+                if t.frames and t.frames[0].func.name == frame == self.program.entry and name in t.frames[0].stack_objs:
                     return t.frames[0].stack_objs[name]
-            if frame == self.P.entry:
+            if frame == self.program.entry:
                 return self._materialise(key)
             return None
         if key.startswith("heap:"):
@@ -350,13 +350,13 @@ class _Builder:
             size_t, zeroed, span, label = info
             size = self.value(size_t, 0)
             if size is None:
-                size = (1 << self.L.off_bits) - 1
+                size = (1 << self.layout.off_bits) - 1
             else:
-                size = self.V.convert(size, terms._bits(size_t.type), self.pb, False)
+                size = self.values.convert(size, terms._bits(size_t.type), self.pb, False)
             oid = E.allocate(st, label, "heap", size, None, span, zeroed=zeroed)
         else:
             name = key.rsplit(":", 1)[1]
-            sv = next((v for v in self.P.function(self.P.entry).stack if v.name == name), None)
+            sv = next((v for v in self.program.function(self.program.entry).stack if v.name == name), None)
             if sv is None:
                 return None
             oid = E.allocate(st, name, "stack", type_size(sv.type), sv.type, sv.span, zeroed=False)
@@ -369,17 +369,17 @@ class _Builder:
     def _thread_args(self) -> None:
         """Each thread's routine parameter: the argument of a creation that may
         have started it (a selector symbol per instance when several may)."""
-        walker, V = self.p.walker, self.V
+        walker, V = self.p.walker, self.values
         by_routine: dict[str, list[int]] = {}
         for k, tp in enumerate(self.p.threads):
             s = tp.start
-            if s.routine and s.routine != self.P.entry:
+            if s.routine and s.routine != self.program.entry:
                 by_routine.setdefault(s.routine, []).append(k)
         for routine, ks in by_routine.items():
-            f = self.P.function(routine)
+            f = self.program.function(routine)
             if not f.params:
                 continue
-            sites = [c for c in create_sites(self.P, self.p.facts, routine)
+            sites = [c for c in create_sites(self.program, self.p.facts, routine)
                      if (c.func, c.pc) in walker.observed.creates]
             if not sites:
                 continue
@@ -392,7 +392,7 @@ class _Builder:
                     env = walker.observed.creates[(site.func, site.pc)]
                     t = walker.term(env, site.func, site.arg, frame) if site.arg is not None else None
                     if t is not None and site.in_loop:
-                        t = _per_instance(t, frame, walker._scc_members(self.P.function(site.func), site.pc))
+                        t = _per_instance(t, frame, walker._scc_members(self.program.function(site.func), site.pc))
                     v = self.value(walker._converted(t, param.type), k) if t is not None else None
                     vals.append(v)
                     ivs.append(self._creation_iv(site, frame, k))
@@ -427,11 +427,11 @@ class _Builder:
     def _creation_iv(self, site, frame: str, k: int):
         """The value, in instance ``k``, of the induction variable of the loop a
         creation sits in, with its width; constrained to the loop's range."""
-        act = self.p.main_act if site.func == self.P.entry else None
+        act = self.p.main_act if site.func == self.program.entry else None
         if act is None or act.env_in[site.pc] is None:
             return None
         walker = self.p.walker
-        f = self.P.function(site.func)
+        f = self.program.function(site.func)
         body = walker._scc_members(f, site.pc)
         if not body:
             return None
@@ -450,8 +450,8 @@ class _Builder:
             bound = self.value(terms.fold(ir.Binary("+", init, trip, sym.type)), k)
             signed = isinstance(sym.type, IntType) and sym.type.signed
             if bound is not None:
-                self.constraints.append(self.V.and_(self.V.le(init_v, v, bits, signed),
-                                                    self.V.lt(v, bound, bits, signed)))
+                self.constraints.append(self.values.and_(self.values.le(init_v, v, bits, signed),
+                                                    self.values.lt(v, bound, bits, signed)))
         return v, bits
 
     def _registers_and_stacks(self) -> None:
@@ -485,7 +485,7 @@ class _Builder:
                         oid = frame.stack_objs.get(base[1].rsplit(":", 1)[1])
                         v = self.value(term, k)
                         if oid is not None and v is not None:
-                            self.st.memory.store(oid, off, n, v, self.V, self.L)
+                            self.st.memory.store(oid, off, n, v, self.values, self.layout)
 
     def _guards(self, k: int, act, pc: int) -> None:
         """Branch outcomes that hold at the frame's pc (:func:`frames.guards`)."""
@@ -498,16 +498,16 @@ class _Builder:
         for cond, outcome, b in frames.guards(act.func, pc, cond_at):
             t = cond_at(pc, cond)
             try:
-                c = terms.condition(t, self.V, self.L, self.pb, lambda x: self._leaf(x, k))
+                c = terms.condition(t, self.values, self.layout, self.pb, lambda x: self._leaf(x, k))
             except _Unknown:
                 continue
-            self.constraints.append(c if outcome else self.V.not_(c))
+            self.constraints.append(c if outcome else self.values.not_(c))
 
     def _loop_ranges(self, k: int, act, pc: int) -> None:
         """A signed induction variable of a loop around ``pc`` stays on its side
         of its start (it moved by whole steps, and signed overflow is an error
         a whole-program run reports): start <= i for a step up."""
-        walker, V = self.p.walker, self.V
+        walker, V = self.p.walker, self.values
         f = act.func
         members = walker._scc_members(f, pc)
         if not members:
@@ -572,7 +572,7 @@ class _Builder:
         for base in clean:
             if base[0] != "g":
                 continue
-            g = self.P.global_var(base[1])
+            g = self.program.global_var(base[1])
             oid = E.global_oids.get(base[1])
             if g is None or oid is None:
                 continue
@@ -583,14 +583,14 @@ class _Builder:
             for iv in g.init:
                 n = type_size(iv.type)
                 if n:
-                    st.memory.store(oid, iv.offset, n, E.constant(st, iv.value), self.V, self.L)
+                    st.memory.store(oid, iv.offset, n, E.constant(st, iv.value), self.values, self.layout)
         for (base, off, n), term in self._shared_cells("g").items():
             if base[0] != "g":
                 continue
             oid = E.global_oids.get(base[1])
             v = self.value(term, 0)
             if oid is not None and v is not None:
-                st.memory.store(oid, off, n, v, self.V, self.L)
+                st.memory.store(oid, off, n, v, self.values, self.layout)
 
     def _materialised_cells(self) -> None:
         done = set()
@@ -605,36 +605,36 @@ class _Builder:
                     if base == ("o", key):
                         v = self.value(term, 0)
                         if v is not None:
-                            self.st.memory.store(oid, off, n, v, self.V, self.L)
+                            self.st.memory.store(oid, off, n, v, self.values, self.layout)
 
     def _handles(self) -> None:
         """Thread handles written by creations name the context's thread of
         that routine, when there is exactly one."""
         by_routine: dict[str, list[int]] = {}
         for k, tp in enumerate(self.p.threads):
-            if tp.start.routine and tp.start.routine != self.P.entry:
+            if tp.start.routine and tp.start.routine != self.program.entry:
                 by_routine.setdefault(tp.start.routine, []).append(self.tids[k])
         ids = {}
         for (func, pc), frame in self.p.walker.observed.create_frames.items():
             routines = self.p.facts.calls.routines_at(func, pc)
             if len(routines) == 1 and len(by_routine.get(routines[0], ())) == 1 and \
-                    not any(c.in_loop for c in create_sites(self.P, self.p.facts, routines[0])):
+                    not any(c.in_loop for c in create_sites(self.program, self.p.facts, routines[0])):
                 ids[thread_symbol(frame, pc)] = by_routine[routines[0]][0]
         if not ids:
             return
         self.handle_ids = {name: tid for name, tid in ids.items()}
         # re-evaluate main's frame cells that hold handles (main given)
         for k, tp in enumerate(self.p.threads):
-            if tp.start.given and tp.start.routine == self.P.entry:
+            if tp.start.given and tp.start.routine == self.program.entry:
                 t = self.st.wthread(self.tids[k])
                 env = tp.frames[0][0]
                 if env is None:
                     continue
                 for (base, off, n), term in env.cells.items():
-                    if isinstance(term, Sym) and term.name in ids and base[1].startswith(f"stack:{self.P.entry}:"):
+                    if isinstance(term, Sym) and term.name in ids and base[1].startswith(f"stack:{self.program.entry}:"):
                         oid = t.frames[0].stack_objs.get(base[1].rsplit(":", 1)[1])
                         if oid is not None:
-                            self.st.memory.store(oid, off, n, ids[term.name], self.V, self.L)
+                            self.st.memory.store(oid, off, n, ids[term.name], self.values, self.layout)
 
     # ------------------------------------------------------------------
     # synchronization
@@ -648,7 +648,7 @@ class _Builder:
             if tp.waits is None:
                 continue
             tid = self.tids[k]
-            i = self.P.function(tp.start.func).body[tp.start.pc]
+            i = self.program.function(tp.start.func).body[tp.start.pc]
             q = E.peek(st, tid, i.args[0])
             if q is None:
                 continue
@@ -693,7 +693,7 @@ class _Builder:
                 v = self.E.reg(self.st, self.tids[k], reg) if j == len(thread.frames) - 1 else frame.regs.get(name)
                 if v is None:
                     continue
-                return self.L.add(v, delta, self.V) if delta else v
+                return self.layout.add(v, delta, self.values) if delta else v
         return None
 
     def _locks(self) -> None:
@@ -705,7 +705,7 @@ class _Builder:
             tid = self.tids[k]
             held_may, held_must = set(env.locks.held_may), set(env.locks.held_must)
             if tp.waits is Op.COND_WAIT and self.st.threads[tid].status == BLOCKED:
-                i = self.P.function(tp.start.func).body[tp.start.pc]
+                i = self.program.function(tp.start.func).body[tp.start.pc]
                 act = tp.frames[-1][1]
                 m = self.p.walker.term(env, tp.start.func, i.args[1], act.frame if act else tp.start.func)
                 m = _lock_key(m)
@@ -740,7 +740,7 @@ class _Builder:
         st.ctx = replace(st.ctx, lock_facts=facts, unknown_barriers=True)
 
     def _barriers(self) -> None:
-        st, V = self.st, self.V
+        st, V = self.st, self.values
         known = []
         for addr_t, count_ts in self.p.counts.items():
             a = self.value(addr_t, 0) if self.rd else self._lock_value(addr_t, 0, self.p.threads[0])
@@ -767,7 +767,7 @@ class _Builder:
         st.ctx = replace(st.ctx, barrier_counts=tuple(known), unknown_barriers=not self.rd)
 
     def _matches(self) -> None:
-        V = self.V
+        V = self.values
         for ka, sa, kb, sb in self.p.matches:
             va = self._induction_value(sa, ka)
             vb = self._induction_value(sb, kb)
@@ -787,7 +787,7 @@ class _Builder:
         complete = set()
 
         index = object_index(pts)
-        for g in self.P.globals:
+        for g in self.program.globals:
             k = index.get(("g", g.name))
             if k is not None and g.name in self.E.global_oids:
                 objects.setdefault(k, []).append(self.E.global_oids[g.name])
@@ -799,17 +799,17 @@ class _Builder:
                 k = index.get(("h", func_of_frame(frame), int(pc)))
                 if k is not None:
                     objects.setdefault(k, []).append(oid)
-                    if not any(t.start.given and t.start.routine == self.P.entry for t in self.p.threads):
+                    if not any(t.start.given and t.start.routine == self.program.entry for t in self.p.threads):
                         complete.add(k)
             else:
-                k = index.get(("s", self.P.entry, key.rsplit(":", 1)[1]))
+                k = index.get(("s", self.program.entry, key.rsplit(":", 1)[1]))
                 if k is not None:
                     objects.setdefault(k, []).append(oid)
         stacks_known = all(tp.start.full_stack for tp in self.p.threads)
         for k, o in enumerate(pts.objects):
-            if o.kind is ObjectKind.STACK and (stacks_known or o.func == self.P.entry):
+            if o.kind is ObjectKind.STACK and (stacks_known or o.func == self.program.entry):
                 complete.add(k)
-        return SymbolicHeap(self.P, self.p.facts, objects, frozenset(complete))
+        return SymbolicHeap(self.program, self.p.facts, objects, frozenset(complete))
 
 
 class _Unknown(Exception):
@@ -817,7 +817,7 @@ class _Unknown(Exception):
 
 
 def sync_name(E, st, a: int) -> str:
-    return lvalue(st, E.L, a)
+    return lvalue(st, E.layout, a)
 
 
 def _head(f: ir.Function, body) -> int:

@@ -120,7 +120,7 @@ def settle_lock(E, st, a: int) -> None:
     if a in st.locks:
         st.ctx = replace(ctx, settled=ctx.settled | {a})
         return
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     may: dict[int, list] = {}
     must: dict[int, list] = {}
     for fact in ctx.lock_facts:
@@ -184,8 +184,8 @@ def barrier_entry(E, st, a: int):
             st.barriers[a] = (count, 0)
             return count, 0
     if ctx.unknown_barriers:
-        name = f"count@{lvalue(st, E.L, a)}"
-        term = E.V.fresh(name, 32)
+        name = f"count@{lvalue(st, E.layout, a)}"
+        term = E.values.fresh(name, 32)
         st.add_symbol(Symbol(name, term, 32, False, NO_SPAN, True, CONTEXT + name))
         st.barriers[a] = (term, 0)
         return term, 0

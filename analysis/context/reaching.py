@@ -117,7 +117,7 @@ class Walker:
 
     def __init__(self, program: ir.Program, facts: Facts, reaching_defs: bool = True):
         self.rd = reaching_defs
-        self.P = program
+        self.program = program
         self.facts = facts
         self.pts = facts.points_to
         self.ptr_bytes = program.data_model.pointer_bits // 8
@@ -140,12 +140,12 @@ class Walker:
 
     def main_entry(self) -> Env:
         """``main`` about to run: every global at its static initial value."""
-        clean = frozenset(("g", g.name) for g in self.P.globals) if self.rd else frozenset()
+        clean = frozenset(("g", g.name) for g in self.program.globals) if self.rd else frozenset()
         return Env({}, {}, clean, LockState(), False)
 
     def walk_main(self) -> Activation | None:
         """Walk ``main`` (shared symbols), observing creations and barrier inits."""
-        main = self.P.function(self.P.entry)
+        main = self.program.function(self.program.entry)
         if main is None:
             return None
         self._per_thread = False
@@ -158,7 +158,7 @@ class Walker:
         knew, with only the cells that stay valid while threads run; the
         parameters are symbols ``<param>@<routine>`` that the initial state
         binds to each instance's argument."""
-        if routine == self.P.entry:
+        if routine == self.program.entry:
             return self.main_entry()
         envs = [e for (func, pc), e in self.observed.creates.items()
                 if routine in self.facts.calls.routines_at(func, pc)]
@@ -168,7 +168,7 @@ class Walker:
         if base is None:
             base = Env({}, {}, frozenset(), LockState(), True)
         env = self.concurrent_view(base)
-        f = self.P.function(routine)
+        f = self.program.function(routine)
         regs = {}
         for p in (f.params if f else ()):
             regs[p.name] = Sym(param_symbol(routine, p.name), p.type, (routine, -1), True)
@@ -181,18 +181,18 @@ class Walker:
         before its pc and the walk of its function (None, None for a frame
         no path reaches)."""
         routine = start.routine
-        self._per_thread = routine != self.P.entry
+        self._per_thread = routine != self.program.entry
         if not start.full_stack:
             # no unique chain: the innermost frame's entry fact joins every
             # call site reaching it from the routine (or knows nothing)
             func, pc = start.frames[-1]
             entry = self._entry_by_call_sites(routine, func)
-            act = self.walk(func, entry, func, routine == self.P.entry, 0, (func,))
+            act = self.walk(func, entry, func, routine == self.program.entry, 0, (func,))
             return [(act.env_in[pc], act)]
         out: list = []
         env = self.thread_entry(routine)
         for k, (func, pc) in enumerate(start.frames):
-            act = self.walk(func, env, func, routine == self.P.entry, 0, tuple(f for f, _ in start.frames[:k + 1]))
+            act = self.walk(func, env, func, routine == self.program.entry, 0, tuple(f for f, _ in start.frames[:k + 1]))
             here = act.env_in[pc]
             out.append((here, act))
             if here is None:
@@ -216,7 +216,7 @@ class Walker:
             if g not in self.facts.calls.reachable(routine):
                 continue
             gentry = self._entry_by_call_sites(routine, g) if g != routine else self.thread_entry(routine)
-            act = self.walk(g, gentry, g, routine == self.P.entry, 0, (g,))
+            act = self.walk(g, gentry, g, routine == self.program.entry, 0, (g,))
             if act.env_in[s] is not None:
                 envs.append(self._bind_call(act.env_in[s], g, act.func.body[s], func))
         joined = _join_all(envs, self, (func, -1), frozenset())
@@ -233,7 +233,7 @@ class Walker:
         return Env(env.regs, cells, clean, env.locks, True)
 
     def _bind_call(self, env: Env, func: str, call, callee: str) -> Env:
-        f = self.P.function(callee)
+        f = self.program.function(callee)
         regs = {}
         for k, p in enumerate(f.params):
             if k < len(call.args):
@@ -248,7 +248,7 @@ class Walker:
         """The fixpoint of ``func``'s body from ``entry`` (see the module
         docstring); ``once``: this activation runs at most once before the
         context (its allocations may be materialised)."""
-        f = self.P.function(func)
+        f = self.program.function(func)
         n = len(f.body)
         act = Activation(frame, f, [None] * n, None)
         if n == 0:
@@ -424,7 +424,7 @@ class Walker:
 
     def _kill_targets(self, env: Env, func: str, pc: int, role=access.Role.WRITE) -> None:
         """Forget every cell an instruction's ``role`` operands may touch."""
-        instr = self.P.function(func).body[pc]
+        instr = self.program.function(func).body[pc]
         ops = access.operands(instr, self.ptr_bytes)
         targets = self.pts.operand_ids(func, pc)
         objs: set[int] = set()
@@ -450,7 +450,7 @@ class Walker:
         unknown = (f.name, pc) in self.facts.calls.unknown_calls or not callees
         results = []
         for callee in callees:
-            g = self.P.function(callee)
+            g = self.program.function(callee)
             if g is None or callee in active or depth >= MAX_DEPTH:
                 unknown = True
                 continue
@@ -588,7 +588,7 @@ class Walker:
     def _static_value(self, base, off: int, n: int, ctype):
         if base[0] != "g":
             return None
-        g = self.P.global_var(base[1])
+        g = self.program.global_var(base[1])
         if g is None:
             return None
         for iv in g.init:

@@ -137,8 +137,8 @@ class Dependence:
     layout tells object ids from offsets)."""
 
     def __init__(self, layout: PointerLayout, V: Values):
-        self.L = layout
-        self.V = V
+        self.layout = layout
+        self.values = V
         self._split: dict = {}
         self.checks = 0
 
@@ -147,13 +147,13 @@ class Dependence:
     def _parts(self, a):
         """(object id, offset) of an address; either may be a z3 term."""
         if isinstance(a, int):
-            return a >> self.L.off_bits, a & ((1 << self.L.off_bits) - 1)
+            return a >> self.layout.off_bits, a & ((1 << self.layout.off_bits) - 1)
         key = a.get_id()
         hit = self._split.get(key)
         if hit is None:
-            V = self.V
-            oid = V.simplified(self.L.obj(a, V))
-            off = V.simplified(self.L.off(a, V))
+            V = self.values
+            oid = V.simplified(self.layout.obj(a, V))
+            off = V.simplified(self.layout.off(a, V))
             hit = self._split[key] = (a, oid, off)
         return hit[1], hit[2]
 
@@ -207,7 +207,7 @@ class Dependence:
                     return None
                 reg.append(("s", f, o))
                 qry.append(("s", f, o))
-        off_bits = self.L.off_bits
+        off_bits = self.layout.off_bits
         last_off = (1 << off_bits) - 1
         for a, n in fp.reads + fp.writes:
             oid, off = self._parts(a)

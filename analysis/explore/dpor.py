@@ -217,9 +217,9 @@ class Dpor(Reduction):
     def start(self, explorer) -> None:
         super().start(explorer)
         E = explorer.engine
-        self.L = E.L
-        self.V = E.V
-        self.dep = Dependence(E.L, E.V)
+        self.layout = E.layout
+        self.values = E.values
+        self.dep = Dependence(E.layout, E.values)
         self.steps = StepLog(self.dep.conflict_keys)
 
     def count(self, name: str, k: int = 1) -> None:

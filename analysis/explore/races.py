@@ -339,8 +339,8 @@ class _Run:
     def object_of(self, addr):
         E = self.E
         if isinstance(addr, int):
-            return addr >> E.L.off_bits
-        hi = E.V.simplified(E.V.extract(addr, E.ptr_bits - 1, E.L.off_bits))
+            return addr >> E.layout.off_bits
+        hi = E.values.simplified(E.values.extract(addr, E.ptr_bits - 1, E.layout.off_bits))
         return hi if isinstance(hi, int) else None
 
     def access(self, a: RaceAccess, t: int, n: int, c: tuple) -> None:
@@ -382,7 +382,7 @@ class _Run:
         """When do the byte ranges of ``x`` and ``y`` meet: True, False or a condition."""
         if isinstance(x.addr, int) and isinstance(y.addr, int):
             return x.addr < y.addr + y.size and y.addr < x.addr + x.size
-        V, pb = self.E.V, self.E.ptr_bits
+        V, pb = self.E.values, self.E.ptr_bits
         return V.and_(V.lt(x.addr, V.add(y.addr, y.size, pb), pb, False),
                       V.lt(y.addr, V.add(x.addr, x.size, pb), pb, False))
 
@@ -406,10 +406,10 @@ class _Run:
             model = E.solver.model(st.pc, [E.item(overlap)]) or E.solver.model(second.pc, [E.item(overlap)])
         if model is None:
             model = small_model(E, st)
-        trace = build_trace(st, E.L, model)
+        trace = build_trace(st, E.layout, model)
         trace = _cut(trace, [_position(first.steps), _position(second.steps)], first.tid, second.tid)
         # a scalar of the access's size names the element or field, not the whole object
-        where = lvalue(st, E.L, model_value(model, second.addr), IntType(8 * second.size, True))
+        where = lvalue(st, E.layout, model_value(model, second.addr), IntType(8 * second.size, True))
         threads = st.threads
 
         def side(a: RaceAccess) -> str:

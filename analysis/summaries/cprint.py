@@ -76,8 +76,8 @@ class Printer:
 
     def __init__(self, engine, program):
         self.E = engine
-        self.L = engine.L
-        self.T = engine.V.terms
+        self.layout = engine.layout
+        self.T = engine.values.terms
         self.objects = {oid: name for name, oid in engine.global_oids.items()}
         # AST id -> mentions a C variable / a stack address; kept valid by _alive
         self._relevant: dict = {}
@@ -116,7 +116,7 @@ class Printer:
             phi = z3.substitute(phi, *[(name, read) for read, name in pairs])
         self._alive.append(phi)
         self._threads = {}
-        for name in self.E.V.symbols(phi):
+        for name in self.E.values.symbols(phi):
             v = parse(name)
             if isinstance(v, RegVar):
                 self._threads.setdefault(v.name, set()).add(v.tid)
@@ -177,14 +177,14 @@ class Printer:
     def _joined(self, conjuncts: list) -> tuple[set, list] | None:
         """Which of ``conjuncts`` (raw ASTs) to drop and the equations on
         whole variables that replace them; None when there are none."""
-        mask = (1 << self.L.off_bits) - 1
+        mask = (1 << self.layout.off_bits) - 1
         found = {}  # (variable, its address) -> {offset: (conjunct index, select, value)}
         for i, c in enumerate(conjuncts):
             byte = self._byte_equation(c)
             if byte is None:
                 continue
             addr, sel, value = byte
-            name, off = self.objects.get(addr >> self.L.off_bits), addr & mask
+            name, off = self.objects.get(addr >> self.layout.off_bits), addr & mask
             if name is not None and off < self.sizes.get(name, 0):
                 found.setdefault((name, addr - off), {})[off] = (i, sel, value)
         drop, added = set(), []
@@ -300,8 +300,8 @@ class Printer:
     # ------------------------------------------------------------------
 
     def _global(self, addr: int, n: int) -> str:
-        oid = addr >> self.L.off_bits
-        off = addr & ((1 << self.L.off_bits) - 1)
+        oid = addr >> self.layout.off_bits
+        off = addr & ((1 << self.layout.off_bits) - 1)
         name = self.objects.get(oid, f"object{oid}")
         if off == 0 and self.sizes.get(name) == n:
             return name
@@ -437,7 +437,7 @@ class Printer:
                 continue
             kind, op, kids, numeral = self._info(x)
             if op == z3.Z3_OP_SELECT and len(kids) == 2 and self._info(kids[1])[3]:
-                memo[xid] = (T.value(kids[1]) >> self.L.off_bits) in self.objects
+                memo[xid] = (T.value(kids[1]) >> self.layout.off_bits) in self.objects
                 continue
             if kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST) and not kids:
                 v = None if numeral else parse(T.name(x))

@@ -122,7 +122,7 @@ def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
     ``reads``: :func:`memory_reads` of ``phi``, when known."""
     if isinstance(phi, bool):
         return phi
-    V, L = engine.V, engine.L
+    V, L = engine.values, engine.layout
     for addr, n, write in accesses:
         if not _valid(st, L, addr, n, write):
             return None

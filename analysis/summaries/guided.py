@@ -161,7 +161,7 @@ class AssertionGuided(Dpor):
     def start(self, explorer) -> None:
         super().start(explorer)
         E = explorer.engine
-        self.X = Variables(E.V.ctx, E.ptr_bits)
+        self.X = Variables(E.values.ctx, E.ptr_bits)
         self.W = WeakestPreconditions(E, self.X, self.target)
         self._reads = ReadsMemo(self.X)
         if self.use_slicing:
@@ -236,7 +236,7 @@ class AssertionGuided(Dpor):
             return False
         if val is True:
             return True
-        return not E.solver.is_sat(node.state.pc, [E.item(E.V.not_(val))])
+        return not E.solver.is_sat(node.state.pc, [E.item(E.values.not_(val))])
 
     def _branch(self, node: Node) -> list[int]:
         g = self.guide
@@ -462,7 +462,7 @@ class AssertionGuided(Dpor):
             self._give(parent, node.state, phi, accesses, acc)
 
     def _combine(self, node: Node):
-        V = self.V
+        V = self.values
         wps = node.store.get("wps", {})
         parts, accesses = [], frozenset()
         for c in node.done:

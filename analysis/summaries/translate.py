@@ -35,8 +35,8 @@ class Translator:
 
     def __init__(self, engine):
         self.E = engine
-        self.V = engine.V
-        self.L = engine.L
+        self.values = engine.values
+        self.layout = engine.layout
         self.pb = engine.ptr_bits
 
     def bits(self, t) -> int:
@@ -64,7 +64,7 @@ class Translator:
             oid = E.global_oids.get(e.name)
         if oid is None:
             raise Untranslatable(f"unknown object {e.name}")
-        return self.L.make(oid)
+        return self.layout.make(oid)
 
 
 class _Placeholders(Evaluator):
@@ -75,7 +75,7 @@ class _Placeholders(Evaluator):
     __slots__ = ("T", "reg_of", "stack", "checks")
 
     def __init__(self, T: Translator, reg, stack, checks: list):
-        Evaluator.__init__(self, T.V, T.L, T.pb)
+        Evaluator.__init__(self, T.values, T.layout, T.pb)
         self.T, self.reg_of, self.stack, self.checks = T, reg, stack, checks
 
     def reg(self, e: Reg):

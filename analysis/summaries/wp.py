@@ -103,7 +103,7 @@ class WeakestPreconditions:
         self.E = engine
         self.X = variables
         self.T = translate.Translator(engine)
-        self.V = engine.V
+        self.values = engine.values
         self.pb = engine.ptr_bits
         self.target = target
         self.bails = 0
@@ -130,7 +130,7 @@ class WeakestPreconditions:
     def _subst(self, phi, pairs):
         if isinstance(phi, bool) or not pairs:
             return phi
-        V, Tm = self.V, self.V.terms
+        V, Tm = self.values, self.values.terms
         out = []
         for a, b in pairs:
             if isinstance(b, bool):
@@ -149,14 +149,14 @@ class WeakestPreconditions:
         key = ("load", addr, n)
         hit = self._made.get(key)
         if hit is None:
-            hit = self._made[key] = translate.load(self.X.memory, addr, n, self.V, self.pb)
+            hit = self._made[key] = translate.load(self.X.memory, addr, n, self.values, self.pb)
         return hit
 
     def _store(self, addr: int, val, n: int):
         key = ("store", addr, n, val if isinstance(val, int) else val.get_id())
         hit = self._made.get(key)
         if hit is None:
-            hit = self._made[key] = (translate.store(self.X.memory, addr, val, n, self.V, self.pb), val)
+            hit = self._made[key] = (translate.store(self.X.memory, addr, val, n, self.values, self.pb), val)
         return hit[0]
 
     def _tr(self, e, tid: int, depth: int, fi: FrameInfo, reg, stack, checks: list, cond: bool = False):
@@ -236,7 +236,7 @@ class WeakestPreconditions:
                 if phi is False:
                     return False, frozenset()
             if not isinstance(phi, bool):
-                phi = self.V.concrete(z3.simplify(phi))
+                phi = self.values.concrete(z3.simplify(phi))
             return phi, frozenset(acc)
         except (Bail, Untranslatable):
             self.bails += 1
@@ -262,7 +262,7 @@ class WeakestPreconditions:
         same = [c for m, c in checks if m == message]
         if len(same) != 1 or len(checks) != len(same):
             return False
-        return self.V.not_(same[0])
+        return self.values.not_(same[0])
 
     def _instruction(self, st: State, tid: int | None):
         if tid is None or tid >= len(st.threads) or not st.threads[tid].frames:
@@ -294,7 +294,7 @@ class WeakestPreconditions:
             c = self.T.cond(i.args[0], self._reg_ph(tid, depth, fi), self._stack_ph(tid, depth, fi), checks)
         except Untranslatable:
             return False
-        return self.V.and_(*translate.conds(checks), self.V.not_(c))
+        return self.values.and_(*translate.conds(checks), self.values.not_(c))
 
     # ------------------------------------------------------------------ forward: where each effect ran
 
@@ -329,7 +329,7 @@ class WeakestPreconditions:
 
             def stack(name, fi=fi):
                 if fi.stack_objs is not None and name in fi.stack_objs:
-                    return E.L.make(fi.stack_objs[name])
+                    return E.layout.make(fi.stack_objs[name])
                 if any(sv.name == name for sv in fi.func.stack):
                     raise Untranslatable("stack object of an unknown frame")
                 return None
@@ -339,7 +339,7 @@ class WeakestPreconditions:
                     v = self.T.expr(e, reg, stack, [])
                 except Untranslatable:
                     return None
-                v = self.V.simplified(v)
+                v = self.values.simplified(v)
                 return v if isinstance(v, int) else None
 
             extra = None
@@ -347,7 +347,7 @@ class WeakestPreconditions:
                 callee = i.callee
                 if not (isinstance(callee, ir.Addr) and callee.kind is ir.ObjKind.FUNCTION):
                     raise Bail("indirect call")
-                f = E.P.function(callee.name)
+                f = E.program.function(callee.name)
                 if f is None:
                     raise Bail("call without body")
                 extra = f
@@ -366,7 +366,7 @@ class WeakestPreconditions:
                     routine = i.args[2]
                     if not (isinstance(routine, ir.Addr) and routine.kind is ir.ObjKind.FUNCTION):
                         raise Bail("thread routine through a pointer")
-                    rf = E.P.function(routine.name)
+                    rf = E.program.function(routine.name)
                     new = nthreads
                     nthreads += 1
                     stacks[new] = [FrameInfo(None, rf, None, None)]
@@ -374,7 +374,7 @@ class WeakestPreconditions:
                     if rf.params:
                         ab = self.T.bits(i.args[3].type) if len(i.args) > 3 else self.pb
                         overlay[(new, 0, rf.name, rf.params[0].name)] = (
-                            self.V.convert(arg, ab, self.T.bits(rf.params[0].type), False)
+                            self.values.convert(arg, ab, self.T.bits(rf.params[0].type), False)
                             if arg is not None else _UNKNOWN)
                     extra = (new, value(i.args[0]), rf)
                 elif op is Op.THREAD_JOIN:
@@ -408,7 +408,7 @@ class WeakestPreconditions:
 
     def _back(self, item, phi, acc: set):
         eff, depth, fi, extra = item
-        V, T, X, pb = self.V, self.T, self.X, self.pb
+        V, T, X, pb = self.values, self.T, self.X, self.pb
         tid = eff.tid
         i = eff.instr
         reg = self._reg_ph(tid, depth, fi)
@@ -469,7 +469,7 @@ class WeakestPreconditions:
         raise Bail(f"instruction {t.__name__}")
 
     def _intrinsic(self, i, eff, depth, fi, extra, phi, reg, stack, checks):
-        V, T, X, pb = self.V, self.T, self.X, self.pb
+        V, T, X, pb = self.values, self.T, self.X, self.pb
         tid = eff.tid
         op = i.op
         dst = reg(i.dst) if i.dst is not None else None

@@ -105,7 +105,7 @@ class ThreadEvaluator(Evaluator):
     __slots__ = ("engine", "st", "tid")
 
     def __init__(self, engine: "Engine", st: State, tid: int | None):  # one per expression: kept cheap
-        self.V, self.L, self.ptr_bits = engine.V, engine.L, engine.ptr_bits
+        self.values, self.layout, self.ptr_bits = engine.values, engine.layout, engine.ptr_bits
         self.engine, self.st, self.tid = engine, st, tid
 
     def reg(self, e: Reg) -> Val:
@@ -136,7 +136,7 @@ class Engine:
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None):
-        self.P = program
+        self.program = program
         self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
@@ -146,7 +146,7 @@ class Engine:
         self.spurious_wakeups = spurious_wakeups  # a condition wait may return unsignalled, once per thread
         self.park_blocked = park_blocked  # the "park_blocked" optimisation (see _park_blocked)
         self.counters: dict[str, int] = {}
-        self.V = values
+        self.values = values
         self.solver = solver
         self.unwind = unwind
         self.budget = budget
@@ -163,7 +163,7 @@ class Engine:
         self.context_hooks = None
         self.reached = False  # the target assertion was executed on a feasible path
         self.ptr_bits = program.data_model.pointer_bits
-        self.L = PointerLayout.for_bits(self.ptr_bits)
+        self.layout = PointerLayout.for_bits(self.ptr_bits)
         self.span = ir.NO_SPAN  # span of the instruction being executed
         self.func_oids: dict[str, int] = {}
         self.oid_funcs: dict[int, str] = {}
@@ -183,7 +183,7 @@ class Engine:
         mem = st.memory
         mem.add(MemObject(0, "NULL", "null", 0, None, None, True, {}))
         oid = 1
-        for g in self.P.globals:
+        for g in self.program.globals:
             zeroed = g.is_string or not fresh_globals
             obj = MemObject(oid, g.name, "string" if g.is_string else "global", type_size(g.type),
                             g.type, g.span, zeroed, {}, readonly=g.is_string)
@@ -192,7 +192,7 @@ class Engine:
             mem.add(obj)
             self.global_oids[g.name] = oid
             oid += 1
-        for name in [f.name for f in self.P.functions] + list(self.P.externals):
+        for name in [f.name for f in self.program.functions] + list(self.program.externals):
             if name in self.func_oids:
                 continue
             mem.add(MemObject(oid, name, "function", 0, None, None, True, {}))
@@ -200,14 +200,14 @@ class Engine:
             self.oid_funcs[oid] = name
             oid += 1
         st.next_oid = oid
-        for g in self.P.globals:
+        for g in self.program.globals:
             if fresh_globals and not g.is_string:
                 continue
             for iv in g.init:
                 v = self.constant(st, iv.value)
                 n = type_size(iv.type)
                 if n:
-                    mem.store(self.global_oids[g.name], iv.offset, n, v, self.V, self.L)
+                    mem.store(self.global_oids[g.name], iv.offset, n, v, self.values, self.layout)
         return st
 
     def constant(self, st: State, e) -> Val:
@@ -218,7 +218,7 @@ class Engine:
     def initial_state(self) -> State:
         """``main`` about to run, its parameters symbolic (see the module docstring)."""
         st = self.base_state()
-        main = self.P.function(self.P.entry)
+        main = self.program.function(self.program.entry)
         if main is None:
             st.ended = True
             return st
@@ -227,7 +227,7 @@ class Engine:
             p0 = main.params[0]
             b0 = bits_of(p0.type, self.ptr_bits)
             argc = self._fresh(st, 0, "argc", b0, True, main.span, thread_name="main")
-            self.constrain(st, self.V.and_(self.V.le(1, argc, b0, True), self.V.le(argc, ARGV_COUNT, b0, True)))
+            self.constrain(st, self.values.and_(self.values.le(1, argc, b0, True), self.values.le(argc, ARGV_COUNT, b0, True)))
             args.append(argc)
         if len(main.params) > 1:
             pb = self.ptr_bits // 8
@@ -235,9 +235,9 @@ class Engine:
             for i in range(ARGV_COUNT):
                 s = self.allocate(st, f"argv[{i}]", "global", ARGV_LEN, None, main.span, zeroed=True)
                 chars = self._fresh(st, 0, f"argv[{i}]", 8 * (ARGV_LEN - 1), False, main.span, thread_name="main")
-                st.memory.store(s, 0, ARGV_LEN - 1, chars, self.V, self.L)
-                st.memory.store(argv, i * pb, pb, self.L.make(s), self.V, self.L)
-            args.append(self.L.make(argv))
+                st.memory.store(s, 0, ARGV_LEN - 1, chars, self.values, self.layout)
+                st.memory.store(argv, i * pb, pb, self.layout.make(s), self.values, self.layout)
+            args.append(self.layout.make(argv))
         self.spawn(st, main, args, "main", ends_process=True)
         return st
 
@@ -246,7 +246,7 @@ class Engine:
 
     def allocate(self, st: State, name: str, kind: str, size: Val, ctype, span, zeroed: bool) -> int:
         oid = st.next_oid
-        if oid >= self.L.max_objects:
+        if oid >= self.layout.max_objects:
             raise EngineLimit("too many memory objects for the pointer layout")
         st.next_oid += 1
         st.memory.add(MemObject(oid, name, kind, size, ctype, span, zeroed, {}))
@@ -280,7 +280,7 @@ class Engine:
 
     def thread_queue(self, st: State, tid: int) -> int:
         """The address naming the wait queue of ``tid``'s joiners."""
-        return self.L.make(st.threads[tid].qobj)
+        return self.layout.make(st.threads[tid].qobj)
 
     def _fresh(self, st: State, tid: int, label: str, bits: int, signed: bool, span, is_input=True,
                thread_name: str | None = None, origin: str = "") -> Val:
@@ -289,17 +289,17 @@ class Engine:
         k = st.sym_counts.get(base, 0) + 1
         st.sym_counts[base] = k
         name = base if k == 1 else f"{base}#{k}"
-        term = self.V.fresh(name, bits)
+        term = self.values.fresh(name, bits)
         st.add_symbol(Symbol(name, term, bits, signed, span or ir.NO_SPAN, is_input, origin))
         if self.fixed_inputs is not None and name in self.fixed_inputs:
-            self.constrain(st, term == self.V.const(self.fixed_inputs[name] & mask(bits), bits))
+            self.constrain(st, term == self.values.const(self.fixed_inputs[name] & mask(bits), bits))
         return term
 
     # ==================================================================
     # path condition and forks
 
     def item(self, cond) -> PathCond:
-        return PathCond(cond, self.V.symbols(cond), cond.get_id())
+        return PathCond(cond, self.values.symbols(cond), cond.get_id())
 
     def constrain(self, st: State, cond) -> None:
         """Add ``cond`` to the path condition (the caller knows it is feasible)."""
@@ -308,7 +308,7 @@ class Engine:
         if cond is False:
             raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=self.span))
         d = st.pc.depth + 1 if st.pc is not None else 1
-        st.pc = PathCond(cond, self.V.symbols(cond), cond.get_id(), st.pc, d)
+        st.pc = PathCond(cond, self.values.symbols(cond), cond.get_id(), st.pc, d)
 
     def is_sat(self, st: State, cond) -> bool:
         if cond is True:
@@ -383,7 +383,7 @@ class Engine:
             return
         if ok is False:
             raise LeafReached(Leaf(LeafKind.ERROR, message, self.span, st.current))
-        opt = self.fork(st, lambda: [Option(self.V.not_(ok), "error"), Option(ok, "ok")], exhaustive=True)
+        opt = self.fork(st, lambda: [Option(self.values.not_(ok), "error"), Option(ok, "ok")], exhaustive=True)
         if opt.payload == "error":
             raise LeafReached(Leaf(LeafKind.ERROR, message, self.span, st.current))
 
@@ -392,24 +392,24 @@ class Engine:
         value (at most VALUE_LIMIT)."""
         if isinstance(v, int):
             return v
-        v2 = self.V.simplified(v)
+        v2 = self.values.simplified(v)
         if isinstance(v2, int):
             return v2
 
         def options():
             vals = self._values_of(st, v, bits, what)
-            return [Option(self.V.eq(v, k, bits), k) for k in vals]
+            return [Option(self.values.eq(v, k, bits), k) for k in vals]
 
         return self.fork(st, options, by_value=True, known_feasible=True).payload
 
     def _values_of(self, st: State, v, bits: int, what: str) -> list[int]:
         leaves = _ite_leaves(v)
         if leaves is not None:
-            return [k for k in sorted(leaves) if self.is_sat(st, self.V.eq(v, k, bits))]
+            return [k for k in sorted(leaves) if self.is_sat(st, self.values.eq(v, k, bits))]
         found: list[int] = []
         while True:
             self.budget.poll()
-            excl = [self.item(self.V.ne(v, k, bits)) for k in found]
+            excl = [self.item(self.values.ne(v, k, bits)) for k in found]
             m = self.solver.model(st.pc, excl)
             if m is None:
                 return found
@@ -556,7 +556,7 @@ class Engine:
             a = t.phase_arg if op is Op.COND_WAIT else self.peek(st, t.tid, i.args[0])
             if isinstance(a, int) and a in st.locks and st.locks[a] != t.tid:  # its own: a relock
 
-                name = lvalue(st, self.L, a)
+                name = lvalue(st, self.layout, a)
                 return a, f"{name} (held by {st.threads[st.locks[a]].name})", i.span
         elif op is Op.THREAD_JOIN:
             h = self.peek(st, t.tid, i.args[0])
@@ -581,14 +581,14 @@ class Engine:
             p, o = self.peek(st, tid, e.ptr), self.peek(st, tid, e.offset)
             if p is None or o is None:
                 return None
-            o = self.V.convert(o, bits_of(e.offset.type, self.ptr_bits), self.ptr_bits, is_signed(e.offset.type))
-            return self.L.add(p, o, self.V)
+            o = self.values.convert(o, bits_of(e.offset.type, self.ptr_bits), self.ptr_bits, is_signed(e.offset.type))
+            return self.layout.add(p, o, self.values)
         if t is Cast and ir.is_scalar(e.type) and ir.is_scalar(e.arg.type) and not (
                 isinstance(e.type, IntType) and e.type.is_bool):
             v = self.peek(st, tid, e.arg)
             if v is None:
                 return None
-            return self.V.convert(v, bits_of(e.arg.type, self.ptr_bits), bits_of(e.type, self.ptr_bits),
+            return self.values.convert(v, bits_of(e.arg.type, self.ptr_bits), bits_of(e.type, self.ptr_bits),
                                   is_signed(e.arg.type))
         return None
 
@@ -703,9 +703,9 @@ class Engine:
     def _lazy_object(self, st: State, label: str, ptype) -> int:
         """A pointer to a new object standing for what a fresh pointer points to."""
         pointee = ptype.pointee if isinstance(ptype, PtrType) else None
-        size = (1 << self.L.off_bits) - 1
+        size = (1 << self.layout.off_bits) - 1
         oid = self.allocate(st, f"*{label}", "lazy", size, pointee, self.span, zeroed=False)
-        return self.L.make(oid)
+        return self.layout.make(oid)
 
     def address_of(self, st: State, tid: int | None, e: Addr, create: bool = True) -> int:
         k = e.kind
@@ -721,7 +721,7 @@ class Engine:
             oid = self.global_oids.get(e.name)
         if oid is None:
             raise EngineLimit(f"unknown object {e.name}")
-        return self.L.make(oid)
+        return self.layout.make(oid)
 
     def _thread_copy(self, st: State, tid: int, name: str, create: bool) -> int | None:
         """Thread ``tid``'s own copy of the thread-local ``name``, made from
@@ -755,7 +755,7 @@ class Engine:
         """The object and offset ``ptr`` designates, after the checks of a
         ``nbytes`` access: null/invalid pointer, dead object, read-only
         object, bounds (each a possible run-time error)."""
-        V, L = self.V, self.L
+        V, L = self.values, self.layout
         oidv = L.obj(ptr, V)
         if not isinstance(oidv, int):
             oidv = V.simplified(oidv)
@@ -808,12 +808,12 @@ class Engine:
         and functions are passed over; when the object is not known without
         forking, the memory is left as it was and the rest of the run depends
         on ``origin`` (``State.taint``)."""
-        p = self.V.simplified(p)
+        p = self.values.simplified(p)
         if not isinstance(p, int):
             if origin not in st.taint:
                 st.taint = st.taint + (origin,)
             return
-        oid = self.L.obj(p, self.V)
+        oid = self.layout.obj(p, self.values)
         obj = st.memory.get(oid) if isinstance(oid, int) else None
         if obj is None or obj.readonly or obj.kind in ("string", "function") or not obj.alive:
             return
@@ -829,7 +829,7 @@ class Engine:
                 if bits == self.ptr_bits:
                     return self._lazy_object(st, name, ctype)
                 return plain(name, bits)
-        v = st.memory.load(oid, off, n, self.V, self.L, fresh)
+        v = st.memory.load(oid, off, n, self.values, self.layout, fresh)
         return v, oid, off
 
     def note_access(self, st: State, write: bool, addr: Val, size: int, kind: Kind = Kind.GLOBAL) -> None:
@@ -864,7 +864,7 @@ class Engine:
             caller.regs[f.ret_dst.name] = v
 
     def call_function(self, st: State, tid: int, name: str, args: list[Val], dst, span) -> None:
-        f = self.P.function(name)
+        f = self.program.function(name)
         t = st.threads[tid]
         depth = sum(1 for fr in t.frames if fr.func is f)
         if depth > self.unwind:
@@ -874,20 +874,20 @@ class Engine:
         st.wthread(tid).frames.append(frame)
 
     def resolve_function(self, st: State, fp: Val) -> str:
-        oidv = self.L.obj(fp, self.V)
+        oidv = self.layout.obj(fp, self.values)
         if not isinstance(oidv, int):
-            oidv = self.V.simplified(oidv)
+            oidv = self.values.simplified(oidv)
         if isinstance(oidv, int):
             oid = oidv
         elif self.context_hooks is not None:
             oid = self.context_hooks.resolve_function(self, st, fp, oidv)
         else:
-            oid = self.concretize(st, oidv, self.L.id_bits, "a function pointer")
-        offv = self.V.simplified(self.L.off(fp, self.V))
+            oid = self.concretize(st, oidv, self.layout.id_bits, "a function pointer")
+        offv = self.values.simplified(self.layout.off(fp, self.values))
         name = self.oid_funcs.get(oid)
         if name is None:
             raise LeafReached(Leaf(LeafKind.ERROR, "call through an invalid function pointer", self.span, st.current))
-        self.require(st, self.V.eq(offv, 0, self.ptr_bits), "call through an invalid function pointer")
+        self.require(st, self.values.eq(offv, 0, self.ptr_bits), "call through an invalid function pointer")
         return name
 
     def _has_exit(self, func: ir.Function, head: int, end: int) -> bool:
@@ -1024,7 +1024,7 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     v = E.ev(st, tid, i.value)
     n = type_size(i.type)
     oid, off = E.resolve(st, p, n, True)
-    st.memory.store(oid, off, n, v, E.V, E.L)
+    st.memory.store(oid, off, n, v, E.values, E.layout)
     if E.context_hooks is not None:  # a store through a primary object writes its aliases too
         E.context_hooks.after_store(E, st, oid, off, n, v)
     f = st.wframe(tid)
@@ -1046,7 +1046,7 @@ def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
     c = E.cond(st, tid, i.cond)
     if E.concrete_loops and (type(c) is not bool or E.decided_elsewhere(st.threads[tid].frames[-1])):
         st.wthread(tid).decisions += 1
-    opt = E.fork(st, lambda: [Option(c, True), Option(E.V.not_(c), False)], exhaustive=True)
+    opt = E.fork(st, lambda: [Option(c, True), Option(E.values.not_(c), False)], exhaustive=True)
     taken = opt.payload
     target = i.then if taken else i.other
     pc = st.threads[tid].frames[-1].pc
@@ -1072,7 +1072,7 @@ def _call(E: Engine, st: State, tid: int, i: Call) -> None:
     else:
         name = E.resolve_function(st, E.ev(st, tid, i.callee))
     args = [E.ev(st, tid, a) for a in i.args]
-    f = E.P.function(name)
+    f = E.program.function(name)
     if f is None:  # an external reached through a pointer: a fresh result
         for a, v in zip(i.args, args):
             if isinstance(a.type, PtrType):
@@ -1088,7 +1088,7 @@ def _call(E: Engine, st: State, tid: int, i: Call) -> None:
     conv = []
     for k, a in enumerate(args):
         if k < len(params) and i.args[k].type != params[k].type and ir.is_scalar(params[k].type):
-            a = E.V.convert(a, bits_of(i.args[k].type, E.ptr_bits), bits_of(params[k].type, E.ptr_bits),
+            a = E.values.convert(a, bits_of(i.args[k].type, E.ptr_bits), bits_of(params[k].type, E.ptr_bits),
                             is_signed(i.args[k].type))
         conv.append(a)
     E.call_function(st, tid, name, conv, i.dst, i.span)

@@ -62,7 +62,7 @@ def _assert(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         E.reached = True
     # every assertion forks the same way whatever the target, so that a trace's
     # recorded choices replay under any target; only the failing side differs
-    opt = E.fork(st, lambda: [Option(E.V.not_(c), "fail"), Option(c, "hold")], exhaustive=True)
+    opt = E.fork(st, lambda: [Option(E.values.not_(c), "fail"), Option(c, "hold")], exhaustive=True)
     if opt.payload == "fail":
         if unreach:
             st.add_step(tid, i.span, f"call {text}: reached")
@@ -128,14 +128,14 @@ def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     label = f"{i.name}()" if i.op is Op.EXTERNAL else _label(i)
     v = E._fresh(st, tid, label, b, is_signed(i.dst.type), i.span, origin=origin)
     if isinstance(i.dst.type, IntType) and i.dst.type.is_bool:
-        E.constrain(st, E.V.le(v, 1, b, False))  # a _Bool holds 0 or 1 only
+        E.constrain(st, E.values.le(v, 1, b, False))  # a _Bool holds 0 or 1 only
     st.add_step(tid, i.span, f"{label} = ", ("v", v, i.dst.type))
     _next(E, st, tid, i, v)
 
 
 def _string_at(E: Engine, e) -> str | None:
     if isinstance(e, ir.Addr):
-        g = E.P.global_var(e.name)
+        g = E.program.global_var(e.name)
         if g is not None and g.is_string:
             data = bytes(iv.value.value & 0xFF for iv in sorted(g.init, key=lambda iv: iv.offset)
                          if isinstance(iv.value, ir.Const))
@@ -144,7 +144,7 @@ def _string_at(E: Engine, e) -> str | None:
 
 
 def _make_symbolic(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     p = E.ev(st, tid, i.args[0])
     n = E.concretize(st, V.convert(E.ev(st, tid, i.args[1]), bits_of(i.args[1].type, pb), pb, False),
                      pb, "a symbolic object's size")
@@ -153,14 +153,14 @@ def _make_symbolic(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     for k in range(0, n, CHUNK):
         w = min(CHUNK, n - k)
         v = E._fresh(st, tid, label if n <= CHUNK else f"{label}[{k}]", 8 * w, False, i.span)
-        st.memory.store(oid, V.add(off, k, pb), w, v, V, E.L)
+        st.memory.store(oid, V.add(off, k, pb), w, v, V, E.layout)
     E.note_access(st, True, p, n, i.kind)
     st.add_step(tid, i.span, "make ", ("lv", p), f" symbolic ({n} bytes)")
     _next(E, st, tid, i)
 
 
 def _alloc(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     vals = [V.convert(E.ev(st, tid, a), bits_of(a.type, pb), pb, False) for a in i.args]
     if i.op is Op.CALLOC:
         size = V.mul(vals[0], vals[1], pb) if len(vals) > 1 else vals[0]
@@ -171,13 +171,13 @@ def _alloc(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
                    i.span, zeroed=i.op is Op.CALLOC)
     if kind == "alloca":
         st.wframe(tid).allocas.append(oid)
-    p = E.L.make(oid)
+    p = E.layout.make(oid)
     st.add_step(tid, i.span, f"{i.name or i.op.value}(", ("v", size, IntType(pb, False)), ") = ", ("v", p, PtrType(ir.VoidType(), pb)))
     _next(E, st, tid, i, p)
 
 
 def _free(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V, L, pb = E.V, E.L, E.ptr_bits
+    V, L, pb = E.values, E.layout, E.ptr_bits
     p = E.ev(st, tid, i.args[0])
     is_null = V.eq(p, 0, pb)
     if is_null is not False:
@@ -200,11 +200,11 @@ def _free(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _size_arg(E: Engine, st: State, tid: int, e) -> int:
     pb = E.ptr_bits
-    return E.concretize(st, E.V.convert(E.ev(st, tid, e), bits_of(e.type, pb), pb, False), pb, "a memory size")
+    return E.concretize(st, E.values.convert(E.ev(st, tid, e), bits_of(e.type, pb), pb, False), pb, "a memory size")
 
 
 def _memset(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     p = E.ev(st, tid, i.args[0])
     byte = V.trunc(E.ev(st, tid, i.args[1]), 8)
     n = _size_arg(E, st, tid, i.args[2])
@@ -214,14 +214,14 @@ def _memset(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         for k in range(lo, hi, CHUNK):
             w = min(CHUNK, hi - k)
             v = V.concat([(byte, 8)] * w)
-            st.memory.store(oid, V.add(off, k, pb), w, v, V, E.L)
+            st.memory.store(oid, V.add(off, k, pb), w, v, V, E.layout)
         E.note_access(st, True, V.add(p, lo, pb), hi - lo, i.kind)
     st.add_step(tid, i.span, "memset ", ("lv", p), f" ({_bytes(lo, hi, n)}) to ", ("v", byte, IntType(8, False)))
     _advance(E, st, tid, i, hi, n, p)
 
 
 def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     d = E.ev(st, tid, i.args[0])
     s = E.ev(st, tid, i.args[1])
     n = _size_arg(E, st, tid, i.args[2])
@@ -236,9 +236,9 @@ def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         chunks = []
         for k in range(lo, hi, CHUNK):
             w = min(CHUNK, hi - k)
-            chunks.append((k, w, st.memory.load(soid, V.add(soff, k, pb), w, V, E.L, fresh)))
+            chunks.append((k, w, st.memory.load(soid, V.add(soff, k, pb), w, V, E.layout, fresh)))
         for k, w, v in chunks:
-            st.memory.store(doid, V.add(doff, k, pb), w, v, V, E.L)
+            st.memory.store(doid, V.add(doff, k, pb), w, v, V, E.layout)
         E.note_access(st, False, V.add(s, lo, pb), hi - lo, i.kind)
         E.note_access(st, True, V.add(d, lo, pb), hi - lo, i.kind)
     st.add_step(tid, i.span, f"copy {_bytes(lo, hi, n)} from ", ("lv", s), " to ", ("lv", d))

@@ -71,7 +71,7 @@ def _fit(E, value, bits: int):
     """A model's value (a Python int of any size, or a term) as ``bits`` bits."""
     if isinstance(value, int):
         return value & mask(bits)
-    return E.V.convert(value, value.size(), bits, True)
+    return E.values.convert(value, value.size(), bits, True)
 
 
 def _bits(E, t) -> int:
@@ -87,13 +87,13 @@ def _unknown(E, st: State, tid: int, i: ir.Intrinsic, why: str = "", lo: int | N
     b = _bits(E, i.dst.type)
     v = E._fresh(st, tid, f"{i.name}()", b, is_signed(i.dst.type), i.span, origin=i.name)
     if lo is not None:
-        E.constrain(st, E.V.le(lo, v, b, True))
+        E.constrain(st, E.values.le(lo, v, b, True))
     _finish(E, st, tid, i, v)
 
 
 def _int(E, v, bits: int, signed: bool) -> int | None:
     """A concrete argument's value read as a C integer of ``bits`` bits."""
-    v = E.V.simplified(v)
+    v = E.values.simplified(v)
     if not isinstance(v, int):
         return None
     v &= mask(bits)
@@ -109,7 +109,7 @@ def read_string(E, st: State, tid: int, p, limit: int = MAX_STRING, terminated: 
     out = bytearray()
     uchar = IntType(8, False)
     for k in range(limit):
-        v, _, _ = E.load(st, tid, E.L.add(p, k, E.V), uchar)
+        v, _, _ = E.load(st, tid, E.layout.add(p, k, E.values), uchar)
         b = _int(E, v, 8, False)
         if b is None:
             return None
@@ -125,7 +125,7 @@ def write_bytes(E, st: State, p, data: bytes) -> None:
         return
     oid, off = E.resolve(st, p, len(data), True)
     for k, b in enumerate(data):
-        st.memory.store(oid, E.V.add(off, k, E.ptr_bits), 1, b, E.V, E.L)
+        st.memory.store(oid, E.values.add(off, k, E.ptr_bits), 1, b, E.values, E.layout)
 
 
 # --------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def _abs(bits_of_type: Callable):
     """abs/labs/llabs: |x| in the function's type; the most negative value has
     no absolute value (undefined behaviour, reported as a signed overflow)."""
     def run(E, st, tid, i):
-        V = E.V
+        V = E.values
         b = bits_of_type(E, i)
         if not i.args:
             return _unknown(E, st, tid, i)
@@ -208,14 +208,14 @@ def _strto(signed: bool, bits_of_result: Callable, clamp: bool):
         if not (isinstance(endp, int) and endp == 0):
             pb = E.ptr_bits
             oid, off = E.resolve(st, endp, pb // 8, True)
-            st.memory.store(oid, off, pb // 8, E.L.add(args[0], used, E.V), E.V, E.L)
+            st.memory.store(oid, off, pb // 8, E.layout.add(args[0], used, E.values), E.values, E.layout)
         _finish(E, st, tid, i, value & mask(b))
 
     return run
 
 
 def _long_bits(E, i) -> int:
-    return E.P.data_model.long_bits
+    return E.program.data_model.long_bits
 
 
 def _int_bits(E, i) -> int:
@@ -232,7 +232,7 @@ def _rand(E, st, tid, i):
         return _finish(E, st, tid, i, None)
     b = _bits(E, i.dst.type)
     v = E._fresh(st, tid, "rand()", b, True, i.span)
-    E.constrain(st, E.V.le(v, RAND_MAX, b, False))
+    E.constrain(st, E.values.le(v, RAND_MAX, b, False))
     _finish(E, st, tid, i, v)
 
 
@@ -248,12 +248,12 @@ def _memchr(E, st, tid, i):
         return _unknown(E, st, tid, i, "symbolic argument")
     uchar = IntType(8, False)
     for k in range(min(n, MAX_STRING)):
-        v, _, _ = E.load(st, tid, E.L.add(args[0], k, E.V), uchar)
+        v, _, _ = E.load(st, tid, E.layout.add(args[0], k, E.values), uchar)
         b = _int(E, v, 8, False)
         if b is None:
             return _unknown(E, st, tid, i, "symbolic byte")
         if b == c:
-            return _finish(E, st, tid, i, E.L.add(args[0], k, E.V))
+            return _finish(E, st, tid, i, E.layout.add(args[0], k, E.values))
     if n > MAX_STRING:
         return _unknown(E, st, tid, i, "long search")
     _finish(E, st, tid, i, 0)
@@ -268,7 +268,7 @@ def _strchr(last: bool):
             return _unknown(E, st, tid, i, "symbolic argument")
         data = s + b"\0"  # the terminator is part of the string for the search
         k = data.rfind(bytes([c])) if last else data.find(bytes([c]))
-        _finish(E, st, tid, i, 0 if k < 0 else E.L.add(args[0], k, E.V))
+        _finish(E, st, tid, i, 0 if k < 0 else E.layout.add(args[0], k, E.values))
     return run
 
 
@@ -352,7 +352,7 @@ def _convert(E, st, tid, conv, flags, width, prec, length, v, t) -> bytes | None
         s = read_string(E, st, tid, v, int(prec or 0), terminated=False) if prec is not None \
             else read_string(E, st, tid, v)
         return None if s is None else (spec + "s").encode() % s
-    bits = {"hh": 8, "h": 16, "l": E.P.data_model.long_bits, "ll": 64, "j": 64, "z": E.ptr_bits,
+    bits = {"hh": 8, "h": 16, "l": E.program.data_model.long_bits, "ll": 64, "j": 64, "z": E.ptr_bits,
             "t": E.ptr_bits}.get(length, 32)
     if conv == "c":
         c = _int(E, v, 8, False)
@@ -406,7 +406,7 @@ def _sprintf(bounded: bool):
                 E.havoc(st, args[0], i.name)
             return _unknown(E, st, tid, i, "text not computed")
         if bounded:
-            n = E.concretize(st, E.V.convert(args[1], _bits(E, i.args[1].type), E.ptr_bits, False),
+            n = E.concretize(st, E.values.convert(args[1], _bits(E, i.args[1].type), E.ptr_bits, False),
                              E.ptr_bits, "snprintf's size")
             if n > 0:
                 write_bytes(E, st, args[0], text[: n - 1] + b"\0")
@@ -431,7 +431,7 @@ def _puts(E, st, tid, i):
 def _putchar(E, st, tid, i):
     """putchar/fputc/putc: the character written, as an unsigned char."""
     args = _args(E, st, tid, i)
-    _finish(E, st, tid, i, E.V.zext(E.V.trunc(args[0], 8), 8, 32) if args else 0)
+    _finish(E, st, tid, i, E.values.zext(E.values.trunc(args[0], 8), 8, 32) if args else 0)
 
 
 def _zero(E, st, tid, i):
@@ -454,7 +454,7 @@ def _pthread_equal(E, st, tid, i):
     args = _args(E, st, tid, i)
     b = _bits(E, i.args[0].type) if i.args else E.ptr_bits
     a, c = (args + [0, 0])[:2]
-    _finish(E, st, tid, i, E.V.of_cond(E.V.eq(a, c, b), 32))
+    _finish(E, st, tid, i, E.values.of_cond(E.values.eq(a, c, b), 32))
 
 
 def _key_create(E, st, tid, i):
@@ -465,8 +465,8 @@ def _key_create(E, st, tid, i):
     oid, off = E.resolve(st, args[0], 4, True)  # may fork: before any change
     key = st.next_key
     st.next_key += 1
-    st.memory.store(oid, off, 4, key, E.V, E.L)
-    destructor = E.V.simplified(args[1]) if len(args) > 1 else 0
+    st.memory.store(oid, off, 4, key, E.values, E.layout)
+    destructor = E.values.simplified(args[1]) if len(args) > 1 else 0
     if not (isinstance(destructor, int) and destructor == 0):
         st.specific = {**st.specific, ("destructor", key): True}
     _finish(E, st, tid, i, 0, f"{i.name}: key {key}")
@@ -501,7 +501,7 @@ def _realloc(E, st, tid, i):
     """A new block of the new size holding the old block's first bytes; the
     old block is freed. ``realloc(NULL, n)`` is ``malloc(n)``; a size of 0
     is implementation-defined (an unknown result)."""
-    V, L, pb = E.V, E.L, E.ptr_bits
+    V, L, pb = E.values, E.layout, E.ptr_bits
     args = _args(E, st, tid, i)
     p = V.simplified(args[0])
     n = E.concretize(st, V.convert(args[1], _bits(E, i.args[1].type), pb, False), pb, "realloc's size")
@@ -534,7 +534,7 @@ def _mutexattr(E, st, tid, i):
     args = _args(E, st, tid, i)
     kind = args[1] if i.name.endswith("settype") and len(args) > 1 else 0
     oid, off = E.resolve(st, args[0], 4, True)
-    st.memory.store(oid, off, 4, kind, E.V, E.L)
+    st.memory.store(oid, off, 4, kind, E.values, E.layout)
     _finish(E, st, tid, i, 0)
 
 
@@ -542,7 +542,7 @@ def _mutexattr_gettype(E, st, tid, i):
     args = _args(E, st, tid, i)
     kind, _, _ = E.load(st, tid, args[0], IntType(32, True))
     oid, off = E.resolve(st, args[1], 4, True)
-    st.memory.store(oid, off, 4, kind, E.V, E.L)
+    st.memory.store(oid, off, 4, kind, E.values, E.layout)
     _finish(E, st, tid, i, 0)
 
 

@@ -85,7 +85,7 @@ MAX_SUBSET_ENTRIES = 8
 def notify_one(E: Engine, st: State, p) -> int | None:
     """Choose which entry of the wait queue a notify on ``p`` wakes (an index
     into ``st.wq``, or None). Forks; changes nothing."""
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
 
     def options():
         opts = []
@@ -105,7 +105,7 @@ def notify_one(E: Engine, st: State, p) -> int | None:
 def notify_all(E: Engine, st: State, p) -> tuple[int, ...]:
     """Choose the set of entries a notify-all on ``p`` wakes (indices into
     ``st.wq``). Forks; changes nothing."""
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     must, may = [], []
     for i, (a, _) in enumerate(st.wq):
         eq = V.eq(a, p, pb)
@@ -198,7 +198,7 @@ def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:
 
 
 def _name(E: Engine, st: State, a: int) -> str:
-    return lvalue(st, E.L, a)
+    return lvalue(st, E.layout, a)
 
 
 def _next(E: Engine, st: State, tid: int, i: ir.Intrinsic, value=None) -> None:
@@ -216,13 +216,13 @@ def _next(E: Engine, st: State, tid: int, i: ir.Intrinsic, value=None) -> None:
 
 
 def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     handle, routine = i.args[0], i.args[2]
     if isinstance(routine, ir.Addr) and routine.kind is ir.ObjKind.FUNCTION:
         name = routine.name
     else:
         name = E.resolve_function(st, E.ev(st, tid, routine))
-    f = E.P.function(name)
+    f = E.program.function(name)
     if f is None:
         raise EngineLimit(f"thread routine {name} has no body")
     arg = E.ev(st, tid, i.args[3]) if len(i.args) > 3 else 0
@@ -235,7 +235,7 @@ def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         pt = f.params[0].type
         args.append(V.convert(arg, bits_of(i.args[3].type, pb) if len(i.args) > 3 else pb, bits_of(pt, pb), False))
     new = E.spawn(st, f, args, f.name, ends_process=False)
-    st.memory.store(oid, off, hsize, new, V, E.L)
+    st.memory.store(oid, off, hsize, new, V, E.layout)
     E.note_access(st, True, hp, hsize)
     _note(st, Op.THREAD_CREATE.value, new)
     st.add_step(tid, i.span, f"create {st.threads[new].name}")
@@ -243,7 +243,7 @@ def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 
 def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V, pb = E.V, E.ptr_bits
+    V, pb = E.values, E.ptr_bits
     h = i.args[0]
     hv = E.ev(st, tid, h)
     if E.context_hooks is not None and not isinstance(hv, int):  # a handle the context does not know
@@ -273,7 +273,7 @@ def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         value = tt.retval
         if size != pb // 8:  # C11's thrd_join stores an int
             value = V.convert(value, value.size() if not isinstance(value, int) else pb, size * 8, True)
-        st.memory.store(oid, off, size, value, V, E.L)
+        st.memory.store(oid, off, size, value, V, E.layout)
         E.note_access(st, True, rp, size)
     _note(st, Op.THREAD_JOIN.value, target)
     st.add_step(tid, i.span, f"join {tt.name}")
@@ -324,9 +324,9 @@ def _mutex_type(E: Engine, st: State, tid: int, attr) -> int:
     """The type a mutex attribute object holds (pthread_mutexattr_settype
     stores it there); 0, normal, for a null attribute."""
     p = E.ev(st, tid, attr)
-    null = E.V.eq(p, 0, E.ptr_bits)
+    null = E.values.eq(p, 0, E.ptr_bits)
     if null is not True and null is not False:
-        null = E.fork(st, lambda: [Option(null, True), Option(E.V.not_(null), False)], exhaustive=True).payload
+        null = E.fork(st, lambda: [Option(null, True), Option(E.values.not_(null), False)], exhaustive=True).payload
     if null:
         return 0
     v, _, _ = E.load(st, tid, p, IntType(32, True))
@@ -505,7 +505,7 @@ def _cond_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 def _barrier_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a barrier address")
     ce = i.args[2] if len(i.args) > 2 else i.args[-1]
-    n = E.V.convert(E.ev(st, tid, ce), bits_of(ce.type, E.ptr_bits), 32, False)
+    n = E.values.convert(E.ev(st, tid, ce), bits_of(ce.type, E.ptr_bits), 32, False)
     st.barriers[a] = (n, 0)
     _note(st, i.op.value, a)
     st.add_step(tid, i.span, f"init barrier {_name(E, st, a)} for ", ("v", n, IntType(32, False)), " threads")
@@ -513,7 +513,7 @@ def _barrier_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 
 def _barrier_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
-    V = E.V
+    V = E.values
     a = _addr(E, st, tid, i.args[0], "a barrier address")
     entry = st.barriers.get(a)
     if entry is None and E.context_hooks is not None:  # a barrier initialised before the context
@@ -616,7 +616,7 @@ def _sem_getvalue(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     v = _sem_value(E, st, tid, i, a)
     p = E.ev(st, tid, i.args[1])
     oid, off = E.resolve(st, p, 4, True)
-    st.memory.store(oid, off, 4, v, E.V, E.L)
+    st.memory.store(oid, off, 4, v, E.values, E.layout)
     E.note_access(st, True, p, 4)
     _note(st, i.op.value, a)
     st.add_step(tid, i.span, f"sem_getvalue {_name(E, st, a)}: {v}")

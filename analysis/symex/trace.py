@@ -167,7 +167,7 @@ def finish_trace(E: Engine, st: State, leaf: Leaf) -> Trace:
     condition, and for a run-time error a last step naming it."""
     if leaf.kind is LeafKind.ERROR and leaf.tid is not None:
         st.add_step(leaf.tid, leaf.span or ir.NO_SPAN, leaf.message)
-    return build_trace(st, E.L, small_model(E, st))
+    return build_trace(st, E.layout, small_model(E, st))
 
 
 SMALL = 1000
@@ -176,7 +176,7 @@ SMALL = 1000
 def small_model(E: Engine, st: State):
     """A model of the path condition, preferring inputs within +-SMALL (one
     extra query) so that counterexamples read naturally."""
-    V = E.V
+    V = E.values
     bounds = []
     for sym in cons_list(st.symbols):
         if sym.input and sym.bits <= 64:

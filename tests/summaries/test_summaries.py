@@ -48,7 +48,7 @@ def test_variables_name_what_they_stand_for():
 def test_translation_collects_the_engines_checks():
     _, ex = _explorer()
     T = translate.Translator(ex.engine)
-    X = Variables(ex.engine.V.ctx, 64)
+    X = Variables(ex.engine.values.ctx, 64)
     a, b = ir.Reg("a", I32), ir.Reg("b", I32)
     reg = lambda r: X.reg(0, 0, "main", r.name, 32)  # noqa: E731
     checks: list = []
@@ -66,10 +66,10 @@ def test_translation_collects_the_engines_checks():
 def test_a_summary_is_evaluated_under_the_states_memory():
     _, ex = _explorer()
     E = ex.engine
-    X = Variables(E.V.ctx, 64)
+    X = Variables(E.values.ctx, 64)
     st = E.initial_state()
-    x = E.L.make(E.global_oids["x"])
-    read = translate.load(X.memory, x, 4, E.V, 64)
+    x = E.layout.make(E.global_oids["x"])
+    read = translate.load(X.memory, x, 4, E.values, 64)
     assert instantiate(read == 3, frozenset({(x, 4, False)}), st, E, X) is True
     assert instantiate(z3.ULT(read, 3), frozenset(), st, E, X) is False
     # a register the state does not have is an unknown value
@@ -82,10 +82,10 @@ def test_a_summary_is_evaluated_under_the_states_memory():
 def test_memory_reads_are_found_once_per_byte_and_shared_between_summaries():
     _, ex = _explorer()
     E = ex.engine
-    X = Variables(E.V.ctx, 64)
+    X = Variables(E.values.ctx, 64)
     st = E.initial_state()
-    x = E.L.make(E.global_oids["x"])
-    read = z3.simplify(translate.load(X.memory, x, 4, E.V, 64))  # constant indices, as in a summary
+    x = E.layout.make(E.global_oids["x"])
+    read = z3.simplify(translate.load(X.memory, x, 4, E.values, 64))  # constant indices, as in a summary
     memo = ReadsMemo(X)
     one = memory_reads(read == 3, X, memo)
     assert sorted(a for _, a in one) == [x, x + 1, x + 2, x + 3]
@@ -137,8 +137,8 @@ def _printing():
     global ``x`` as the translation builds it."""
     program, ex = _explorer()
     E = ex.engine
-    X = Variables(E.V.ctx, 64)
-    read = translate.load(X.memory, E.L.make(E.global_oids["x"]), 4, E.V, 64)
+    X = Variables(E.values.ctx, 64)
+    read = translate.load(X.memory, E.layout.make(E.global_oids["x"]), 4, E.values, 64)
     return Printer(E, program), X, read
 
 
