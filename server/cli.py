@@ -47,7 +47,7 @@ from distaff.analysis.ir import DataModel, Span
 from distaff.analysis.irtext import format_program
 from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
-from distaff.server import render
+from distaff.server import render, wording
 from distaff.server.render import FileReport
 
 EXIT_OK = 0
@@ -596,7 +596,7 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
             if kind is None:
                 header = f"{span}: error: assertion can fail: {item.get('text', '')}{render.inputs_text(trace)}"
             else:
-                severity, msg = render.finding_message(Finding(kind, span, item.get("message", ""), trace))
+                severity, msg = wording.finding_message(Finding(kind, span, item.get("message", ""), trace))
                 header = f"{span}: {severity}: {msg}"
             lines += [header, *render.trace_lines(trace, path)]
         replayed += ok
@@ -618,7 +618,7 @@ def _cmd_ir(args: argparse.Namespace) -> int:
     program = parse_file(args.file, text, DataModel(args.data_model or DataModel.LP64.value),
                          build_flags(args, args.file))
     for f in program.findings:
-        severity, msg = render.finding_message(Finding(f.kind, f.span, f.message))
+        severity, msg = wording.finding_message(Finding(f.kind, f.span, f.message))
         _error(f"{f.span}: {severity}: {msg}")
     print(format_program(program), end="")
     return EXIT_BAD_INPUT if any(f.kind.value == "syntax" for f in program.findings) else EXIT_OK

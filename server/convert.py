@@ -1,9 +1,7 @@
 """From distaff's results to LSP values: diagnostics, hovers, code lenses,
 code actions. Pure functions of their arguments; no I/O and no analysis.
 
-Wording: every outcome says what it is (violated, holds for all
-interleavings, holds within the unwind bound, unreachable, undecided and
-why, not checked and why) and never claims more.
+The words come from :mod:`distaff.server.wording`.
 """
 
 from __future__ import annotations
@@ -14,9 +12,10 @@ from lsprotocol import types as lsp
 
 from distaff.analysis import ir
 from distaff.analysis.ir import AssertionSite, Span
-from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, Trace
 from distaff.analysis.symex.unmodelled import phrase
 from distaff.server.documents import Snapshot
+from distaff.server.wording import verdict_phrase
 
 SOURCE = "distaff"
 CONTEXT_SOURCE = "distaff (context)"
@@ -66,78 +65,11 @@ def _where(snapshot: Snapshot, span: Span) -> str:
 # words
 
 
-def stats_phrase(stats: Stats) -> str:
-    parts = [f"{stats.runs} run{'s' if stats.runs != 1 else ''}"]
-    if stats.pruned_runs:
-        parts.append(f"{stats.pruned_runs} pruned")
-    if stats.bound_cuts:
-        parts.append(f"{stats.bound_cuts} cut by the bound")
-    return ", ".join(parts)
-
-
 def inputs_phrase(snapshot: Snapshot, trace: Trace | None) -> str:
     if trace is None or not trace.inputs:
         return ""
     shown = [f"{i.name.split('@')[0]} = {i.value} ({_where(snapshot, i.span)})" for i in trace.inputs]
     return " with " + ", ".join(shown)
-
-
-_UNDECIDED = {
-    Reason.TIMEOUT: "undecided: the time limit ran out",
-    Reason.MAX_RUNS: "undecided: the run budget ran out",
-    Reason.SOLVER: "undecided: the solver gave up",
-    Reason.CANCELLED: "not checked: the check was cancelled",
-    Reason.SKIPPED: "not checked",
-    Reason.CRASHED: "not checked: the checker crashed",
-    Reason.UNSUPPORTED: "undecided: the program uses C that distaff does not cover",
-    Reason.UNMODELLED: "undecided",  # the message says what it depends on
-}
-
-
-def verdict_phrase(result: AssertionResult) -> str:
-    """What the result says about the assertion, e.g. "holds for all
-    interleavings, unwind 8: 13 runs, 9 pruned"."""
-    s = result.stats
-    if result.status is Status.VIOLATED:
-        return "can fail"
-    if result.status is Status.HOLDS:
-        scope = f"within unwind {result.unwind}" if result.bounded else f"for all interleavings, unwind {result.unwind}"
-        note = f" ({result.message})" if result.message else ""  # e.g. no run reached it within the bound
-        return f"holds {scope}: {stats_phrase(s)}{note}"
-    if result.status is Status.UNREACHABLE:
-        scope = f" within unwind {result.unwind}" if result.bounded else ""
-        return f"is not reached by any run{scope}: {stats_phrase(s)}"
-    phrase = _UNDECIDED.get(result.reason, "undecided")
-    if s.runs and result.reason is not Reason.SKIPPED:
-        phrase += f" after {stats_phrase(s)}"
-    if result.message and result.message not in phrase:
-        phrase += f" ({result.message})"
-    return phrase
-
-
-def lens_title(result: AssertionResult | None, checking: bool, not_checked: str = "not checked") -> str:
-    if checking and result is None:
-        return "checking…"
-    if result is None:
-        return not_checked
-    if result.status is Status.HOLDS:
-        scope = f" within unwind {result.unwind}" if result.bounded else ""
-        return f"holds{scope} · {result.stats.runs} runs"
-    if result.status is Status.VIOLATED:
-        # as the diagnostic, a warning: real only if what it depends on can be so
-        return "may fail" if result.depends_on else "fails"
-    if result.status is Status.UNREACHABLE:
-        return "unreachable"
-    return {
-        Reason.TIMEOUT: "undecided: timeout",
-        Reason.MAX_RUNS: "undecided: run budget",
-        Reason.SOLVER: "undecided: solver",
-        Reason.CANCELLED: "cancelled",
-        Reason.SKIPPED: "skipped",
-        Reason.CRASHED: "not checked: crashed",
-        Reason.UNSUPPORTED: "undecided: unsupported C",
-        Reason.UNMODELLED: "undecided: unmodelled library call",
-    }.get(result.reason, "undecided")
 
 
 # --------------------------------------------------------------------------

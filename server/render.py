@@ -24,6 +24,9 @@ from dataclasses import dataclass
 from distaff.analysis.check import Options
 from distaff.analysis.ir import Span
 from distaff.analysis.symex.unmodelled import phrase
+from distaff.server.wording import (
+    FINDING_NOUNS, finding_message, input_names, inputs_text, plural, runs_phrase, scope_phrase, undecided_reason,
+)
 from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace, to_json,
 )
@@ -91,61 +94,6 @@ def sorted_findings(report: FileReport) -> list[Finding]:
 # Messages shared by every format
 
 
-def _seconds(x: float) -> str:
-    return f"{x:g}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word if n == 1 else word + 's'}"
-
-
-def _input_names(trace: Trace) -> list[str]:
-    """Short names for the inputs: the symbol's name up to its ``@`` suffix,
-    unless two inputs would then read the same."""
-    short = [i.name.split("@", 1)[0] or i.name for i in trace.inputs]
-    return [s if short.count(s) == 1 else i.name for s, i in zip(short, trace.inputs)]
-
-
-def inputs_text(trace: Trace | None) -> str:
-    """`` [inputs: x=3, y=-1]`` or the empty string."""
-    if trace is None or not trace.inputs:
-        return ""
-    pairs = (f"{n}={i.value}" for n, i in zip(_input_names(trace), trace.inputs))
-    return f" [inputs: {', '.join(pairs)}]"
-
-
-def _scope(a: AssertionResult, options: Options) -> str:
-    unwind = a.unwind or options.unwind
-    return f"all interleavings within unwind {unwind}" if a.bounded else f"all interleavings, unwind {unwind}"
-
-
-def _runs(s: Stats) -> str:
-    text = _plural(s.runs, "run")
-    if s.pruned_runs:
-        text += f", {s.pruned_runs} pruned"
-    return text
-
-
-def undecided_reason(a: AssertionResult, options: Options) -> str:
-    """Why an UNKNOWN assertion was not decided, in a few words."""
-    r = a.reason
-    if r is Reason.TIMEOUT:
-        if a.message.startswith("not checked"):  # the whole check's time ran out before it started
-            return a.message
-        return f"timeout after {_seconds(options.timeout_s)} s" if options.timeout_s else "timeout"
-    if r is Reason.MAX_RUNS:
-        return f"run limit of {options.max_runs} reached" if options.max_runs else "run limit reached"
-    if r is Reason.CANCELLED:
-        return "cancelled"
-    if r is Reason.SOLVER:
-        return "the solver gave up" + (f": {a.message}" if a.message else "")
-    if r is Reason.SKIPPED:
-        return "skipped" + (f": {a.message}" if a.message else "")
-    if r is Reason.CRASHED:
-        return "the checker crashed" + (f": {a.message}" if a.message else "")
-    return a.message or "no reason given"
-
-
 def _context_suffix(a: AssertionResult, report: FileReport) -> str:
     label = a.context or report.context
     return f" [context: {label}]" if label else ""
@@ -160,32 +108,9 @@ def assertion_message(a: AssertionResult, options: Options, report: FileReport) 
         return "error", f"assertion can fail: {a.text}{inputs_text(a.trace)}{ctx}"
     if a.status in (Status.HOLDS, Status.UNREACHABLE):
         remark = f"; {a.message}" if a.message else ""
-        return "note", f"assertion {a.status.label} ({_scope(a, options)}): {_runs(a.stats)}{remark}{ctx}"
-    runs = f": {_runs(a.stats)}" if a.stats.runs else ""
+        return "note", f"assertion {a.status.label} ({scope_phrase(a, options)}): {runs_phrase(a.stats)}{remark}{ctx}"
+    runs = f": {runs_phrase(a.stats)}" if a.stats.runs else ""
     return "warning", f"assertion undecided ({undecided_reason(a, options)}){runs}{ctx}"
-
-
-_FINDING_WORDS = {
-    FindingKind.ASSERTION: ("error", "assertion can fail"),
-    FindingKind.DEADLOCK: ("warning", "deadlock"),
-    FindingKind.DATA_RACE: ("warning", "data race"),
-    FindingKind.ERROR: ("error", ""),
-    FindingKind.SYNTAX: ("error", "syntax error"),
-    FindingKind.UNSUPPORTED: ("warning", "unsupported"),
-}
-
-
-def finding_message(f: Finding, with_inputs: bool = True) -> tuple[str, str]:
-    """(severity, message) of a finding; the kind's words prefix the message
-    unless it already starts with them."""
-    severity, words = _FINDING_WORDS[f.kind]
-    msg = f.message.strip() or f.kind.value
-    if words and not msg.lower().startswith(words):
-        msg = f"{words}: {msg}"
-    msg += inputs_text(f.trace) if with_inputs else ""
-    if f.depends_on:
-        severity, msg = "warning", f"{msg} ({phrase(f.depends_on, False)})"
-    return severity, msg
 
 
 # --------------------------------------------------------------------------
@@ -200,17 +125,10 @@ def trace_lines(trace: Trace, fallback_path: str) -> list[str]:
     """The inputs and then the steps of a trace, as ``note`` lines."""
     out = [
         f"{_where(i.span, fallback_path)}: note: input {n} = {i.value}"
-        for n, i in zip(_input_names(trace), trace.inputs)
+        for n, i in zip(input_names(trace), trace.inputs)
     ]
     out += [f"{_where(s.span, fallback_path)}: note: [{s.thread}] {s.action}" for s in trace.steps]
     return out
-
-
-_FINDING_NOUNS = {
-    FindingKind.ASSERTION: "failed assertion", FindingKind.DEADLOCK: "deadlock",
-    FindingKind.DATA_RACE: "data race", FindingKind.ERROR: "run-time error",
-    FindingKind.SYNTAX: "syntax error", FindingKind.UNSUPPORTED: "unsupported construct",
-}
 
 
 def summary_line(report: FileReport) -> str:
@@ -219,7 +137,7 @@ def summary_line(report: FileReport) -> str:
     for a in report.assertions:
         counts[a.status] = counts.get(a.status, 0) + 1
     parts = [f"{counts[s]} {s.label}" for s in sorted(counts, reverse=True)]
-    head = _plural(len(report.assertions), "assertion")
+    head = plural(len(report.assertions), "assertion")
     text = f"{report.path}"
     if report.context:
         text += f" (from {report.context})"
@@ -228,12 +146,12 @@ def summary_line(report: FileReport) -> str:
     for f in report.findings:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
     if kinds:
-        text += "; " + ", ".join(_plural(kinds[k], _FINDING_NOUNS[k]) for k in FindingKind if k in kinds)
+        text += "; " + ", ".join(plural(kinds[k], FINDING_NOUNS[k]) for k in FindingKind if k in kinds)
     s = report.stats
     detail = [f"{s.full_runs} full", f"{s.pruned_runs} pruned"]
     if s.bound_cuts:
-        detail.append(_plural(s.bound_cuts, "bound cut"))
-    text += f"; {_plural(s.runs, 'run')} ({', '.join(detail)}), {report.time_s:.2f} s"
+        detail.append(plural(s.bound_cuts, "bound cut"))
+    text += f"; {plural(s.runs, 'run')} ({', '.join(detail)}), {report.time_s:.2f} s"
     left = sorted(a.span.line for a in report.assertions if a.reason is Reason.TIMEOUT)
     if left:
         text += f"; time ran out, undecided: line{'s' if len(left) > 1 else ''} {', '.join(map(str, left))}"

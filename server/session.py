@@ -39,6 +39,7 @@ from distaff.server import convert
 from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
 from distaff.server.documents import ParsedDocument, Snapshot, build_flags_for, parse_snapshot, syntax_findings
 from distaff.server.progress import CheckProgress
+from distaff.server import wording
 from distaff.server.scheduler import (
     DEFAULT_CHECK_FN, DONE, CheckRequest, CheckRun, Finished, Item, RunState, Scheduler, Started,
 )
@@ -96,20 +97,6 @@ def _digest(program: ir.Program) -> ProgramDigest | None:
     except Exception:
         log.exception("digest of %s failed", program.path)
         return None
-
-
-def _counts(results) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for r in results:
-        key = r.reason.value if r.status is Status.UNKNOWN and r.reason else r.status.label
-        out[key] = out.get(key, 0) + 1
-    return out
-
-
-def _summary_line(results) -> str:
-    c = _counts(results)
-    words = {"holds": "hold", "violated": "fail"}
-    return ", ".join(f"{n} {words.get(k, k)}" for k, n in sorted(c.items())) or "no assertions"
 
 
 class Session:
@@ -359,7 +346,7 @@ class Session:
         if isinstance(event, Finished):
             found = self._current(run)
             results = found[1].results.values() if found else ()
-            self.progress.end(run.id, _summary_line(results) if event.outcome is DONE
+            self.progress.end(run.id, wording.counts_line(results) if event.outcome is DONE
                               else event.outcome.value)
             if found:
                 self._finished(*found, run, event)
@@ -525,10 +512,10 @@ class Session:
         for site in program.assertions():
             if not snap.covers(site.span):
                 continue
-            title = convert.lens_title(st.program.results.get(site.id), st.program.checking, not_checked)
+            title = wording.lens_title(st.program.results.get(site.id), st.program.checking, not_checked)
             ctx = st.context
             if ctx is not None and (ctx.checking or site.id in ctx.results):
-                title += " · from here: " + convert.lens_title(ctx.results.get(site.id), ctx.checking)
+                title += " · from here: " + wording.lens_title(ctx.results.get(site.id), ctx.checking)
             lenses.append(convert.assertion_lens(snap, site, title))
         for name in program.thread_routines():
             f = program.function(name)
@@ -564,7 +551,7 @@ class Session:
         outcomes = st.program if kind == PROGRAM else st.context
         results = outcomes.results.values() if outcomes is not None else ()
         return {"uri": st.snapshot.uri, "version": st.snapshot.version, "outcome": "done" if outcome is DONE else outcome.value,
-                "counts": _counts(results), "summary": _summary_line(results)}
+                "counts": wording.counts(results), "summary": wording.counts_line(results)}
 
     async def check_file(self, uri: str) -> dict:
         parsed = await self.current_parse(uri)

@@ -7,7 +7,7 @@ from distaff.analysis.check import Options
 from distaff.analysis.report import (
     Finding, FindingKind, Reason, Status, stats_from_json, trace_from_json,
 )
-from distaff.server import render
+from distaff.server import render, wording
 from distaff.server.render import FileReport
 from tests.cli.reports import PATH, RACE_TRACE, deadlock, holds, syntax, unknown, violated
 
@@ -67,13 +67,13 @@ def test_findings_carry_their_kind_once():
     dl = render.text_lines(report(deadlock(12)), OPTIONS)
     assert dl[0] == "prog.c:12:5: warning: deadlock: threads t#1, u#2 wait for each other"
     assert dl[1:3] == ["prog.c:12:5: note: [t#1] lock a", "prog.c:18:5: note: [u#2] lock b"]
-    assert render.finding_message(syntax())[1] == "syntax error: unexpected '}'"
+    assert wording.finding_message(syntax())[1] == "syntax error: unexpected '}'"
     already = Finding(FindingKind.SYNTAX, syntax().span, "syntax error: missing ';'")
-    assert render.finding_message(already) == ("error", "syntax error: missing ';'")
+    assert wording.finding_message(already) == ("error", "syntax error: missing ';'")
     div = Finding(FindingKind.ERROR, syntax().span, "division by zero")
-    assert render.finding_message(div) == ("error", "division by zero")
+    assert wording.finding_message(div) == ("error", "division by zero")
     unsup = Finding(FindingKind.UNSUPPORTED, syntax().span, "setjmp")
-    assert render.finding_message(unsup) == ("warning", "unsupported: setjmp")
+    assert wording.finding_message(unsup) == ("warning", "unsupported: setjmp")
 
 
 def test_output_is_in_source_order_whatever_order_results_came_in():

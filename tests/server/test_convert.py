@@ -8,7 +8,7 @@ from distaff.analysis.ir import AssertionSite, AssertKind, Span
 from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Input, Reason, StatementSummary, Stats, Status, Step, Trace,
 )
-from distaff.server import convert
+from distaff.server import convert, wording
 from distaff.server.documents import Snapshot
 
 TEXT = """int x;
@@ -101,14 +101,14 @@ def test_positions_count_utf16_units_after_astral_characters():
 
 
 def test_lens_titles():
-    assert convert.lens_title(result(Status.HOLDS), False) == "holds · 13 runs"
-    assert convert.lens_title(result(Status.HOLDS, bounded=True), False) == "holds within unwind 8 · 13 runs"
-    assert convert.lens_title(result(Status.VIOLATED), False) == "fails"
+    assert wording.lens_title(result(Status.HOLDS), False) == "holds · 13 runs"
+    assert wording.lens_title(result(Status.HOLDS, bounded=True), False) == "holds within unwind 8 · 13 runs"
+    assert wording.lens_title(result(Status.VIOLATED), False) == "fails"
     unsure = result(Status.VIOLATED, depends_on=("context:counter",))
-    assert convert.lens_title(unsure, False) == "may fail"
+    assert wording.lens_title(unsure, False) == "may fail"
     assert convert.assertion_diagnostic(SNAP, unsure, fold=False).severity == lsp.DiagnosticSeverity.Warning
-    assert convert.lens_title(None, True) == "checking…"
-    assert convert.lens_title(result(Status.UNKNOWN, reason=Reason.TIMEOUT), False) == "undecided: timeout"
+    assert wording.lens_title(None, True) == "checking…"
+    assert wording.lens_title(result(Status.UNKNOWN, reason=Reason.TIMEOUT), False) == "undecided: timeout"
 
 
 def test_hover_parts():
