@@ -563,11 +563,6 @@ class Session:
         run = self._start(st, PROGRAM)
         return await self._await_run(st, run, PROGRAM)
 
-    def _context_of(self, program: ir.Program, positions: list[tuple[int, int]]):
-        """The engine's context at these positions, with every ingredient of
-        its initial state."""
-        return program_context(program, positions)
-
     async def check_from_here(self, uri: str, line0: int, character: int) -> dict:
         parsed = await self.current_parse(uri)
         st = self.docs.get(uri)
@@ -576,7 +571,7 @@ class Session:
         cursor = parsed.snapshot.span_position(line0, character)
         pins = [p for p in st.pins if p != cursor]
         try:
-            context = self._context_of(parsed.program, [cursor] + pins)
+            context = program_context(parsed.program, [cursor] + pins)
         except ValueError as e:  # a position with no statement
             return self._refuse(uri, f"Check from here at line {cursor[0]}: {e}")
         label = f"line {cursor[0]}" + (f" with {len(pins)} pinned thread{'s' if len(pins) > 1 else ''}" if pins else "")
@@ -590,7 +585,7 @@ class Session:
             return self._refuse(uri, "Pin this thread here needs the file's parse; try again")
         pos = parsed.snapshot.span_position(line0, character)
         try:
-            self._context_of(parsed.program, [pos])
+            program_context(parsed.program, [pos])
         except (ValueError, ImportError, AttributeError) as e:
             return self._refuse(uri, f"Pin this thread here at line {pos[0]}: {e}")
         if pos not in st.pins:

@@ -35,6 +35,7 @@ to a whole-program run.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -249,14 +250,18 @@ class _Constants(Evaluator):
         return _NoResult(what)
 
 
-_CONSTANTS = _Constants(Values(), None, 64)  # on Python integers: its z3 context is never used
+@functools.cache
+def _constants() -> _Constants:
+    """Made on the first fold, not at import: its Values owns a z3 context
+    (never used on Python integers) that costs start-up time."""
+    return _Constants(Values(), None, 64)
 
 
 def _folded(t) -> int | None:
     """The value of ``t`` (a Binary or Unary of constants) in the canonical
     range of its type, or None when C gives it none."""
     try:
-        return _norm(_CONSTANTS.value(t), t.type)
+        return _norm(_constants().value(t), t.type)
     except _NoResult:
         return None
 
