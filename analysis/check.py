@@ -103,7 +103,7 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
     syntax = [f for f in program.findings if f.kind is ir.FindingKind.SYNTAX]
     if syntax:
         first = syntax[0]
-        msg = f"not checked: syntax error at line {first.span.line}: {first.message}"
+        msg = f"syntax error at line {first.span.line}"
         for site in sites:
             yield undecided(site, options, Reason.SKIPPED, msg, context)
         return

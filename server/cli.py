@@ -593,11 +593,15 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
                 trace = races.replayed(trace, stored_trace)
             ok += 1
             same += trace == stored_trace
+            depends_on = tuple(item.get("depends_on", ()))
             if kind is None:
-                header = f"{span}: error: assertion can fail: {item.get('text', '')}{render.inputs_text(trace)}"
+                violated = AssertionResult(item.get("id", ""), span, item.get("text", ""), Status.VIOLATED,
+                                           trace=trace, depends_on=depends_on)
+                severity, msg = wording.assertion_message(violated)
             else:
-                severity, msg = wording.finding_message(Finding(kind, span, item.get("message", ""), trace))
-                header = f"{span}: {severity}: {msg}"
+                severity, msg = wording.finding_message(Finding(kind, span, item.get("message", ""), trace,
+                                                                depends_on))
+            header = f"{span}: {severity}: {msg}"
             lines += [header, *render.trace_lines(trace, path)]
         replayed += ok
         lines.append(f"{path}: replayed {ok} of {len(items)} counterexample{'s' if len(items) != 1 else ''}, "

@@ -12,10 +12,10 @@ from lsprotocol import types as lsp
 
 from distaff.analysis import ir
 from distaff.analysis.ir import AssertionSite, Span
-from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, Trace
-from distaff.analysis.symex.unmodelled import phrase
+from distaff.analysis.options import Options
+from distaff.analysis.report import AssertionResult, Finding, Status, Trace
 from distaff.server.documents import Snapshot
-from distaff.server.wording import verdict_phrase
+from distaff.server.wording import assertion_message, finding_message, input_names
 
 SOURCE = "distaff"
 CONTEXT_SOURCE = "distaff (context)"
@@ -62,17 +62,6 @@ def _where(snapshot: Snapshot, span: Span) -> str:
 
 
 # --------------------------------------------------------------------------
-# words
-
-
-def inputs_phrase(snapshot: Snapshot, trace: Trace | None) -> str:
-    if trace is None or not trace.inputs:
-        return ""
-    shown = [f"{i.name.split('@')[0]} = {i.value} ({_where(snapshot, i.span)})" for i in trace.inputs]
-    return " with " + ", ".join(shown)
-
-
-# --------------------------------------------------------------------------
 # diagnostics
 
 
@@ -80,18 +69,20 @@ def _trace_parts(snapshot: Snapshot, trace: Trace | None, fold: bool):
     """(text to append to the message, relatedInformation)."""
     if trace is None or not trace.steps:
         return "", None
+    names = input_names(trace)
     if fold:
-        lines = [
+        lines = [f"input {n} = {i.value} ({_where(snapshot, i.span)})" for n, i in zip(names, trace.inputs)]
+        steps = [
             f"{n}. {s.thread} ({_where(snapshot, s.span)}): {s.action}"
             for n, s in enumerate(trace.steps, 1)
         ]
-        if len(lines) > MAX_FOLDED_STEPS:  # a message is read, not scrolled: keep the start and the end
+        if len(steps) > MAX_FOLDED_STEPS:  # a message is read, not scrolled: keep the start and the end
             head, tail = MAX_FOLDED_STEPS // 4, MAX_FOLDED_STEPS - MAX_FOLDED_STEPS // 4
-            lines = lines[:head] + [f"… {len(lines) - head - tail} more steps …"] + lines[-tail:]
-        return "\nSchedule:\n" + "\n".join(lines), None
+            steps = steps[:head] + [f"… {len(steps) - head - tail} more steps …"] + steps[-tail:]
+        return "\nSchedule:\n" + "\n".join(lines + steps), None
     related = [
-        lsp.DiagnosticRelatedInformation(_location(snapshot, i.span), f"input {i.name} = {i.value}")
-        for i in trace.inputs
+        lsp.DiagnosticRelatedInformation(_location(snapshot, i.span), f"input {n} = {i.value}")
+        for n, i in zip(names, trace.inputs)
     ]
     related += [
         lsp.DiagnosticRelatedInformation(_location(snapshot, s.span), f"{n}. {s.thread}: {s.action}")
@@ -100,12 +91,11 @@ def _trace_parts(snapshot: Snapshot, trace: Trace | None, fold: bool):
     return "", related
 
 
-def _severity(result: AssertionResult) -> lsp.DiagnosticSeverity:
-    if result.status is Status.VIOLATED:  # relying on body-less functions of the program's own: a warning
-        return lsp.DiagnosticSeverity.Warning if result.depends_on else lsp.DiagnosticSeverity.Error
-    if result.status is Status.UNKNOWN:
-        return lsp.DiagnosticSeverity.Warning
-    return lsp.DiagnosticSeverity.Information
+SEVERITY = {
+    "error": lsp.DiagnosticSeverity.Error,
+    "warning": lsp.DiagnosticSeverity.Warning,
+    "note": lsp.DiagnosticSeverity.Information,
+}
 
 
 def _code(result: AssertionResult) -> str:
@@ -115,22 +105,18 @@ def _code(result: AssertionResult) -> str:
 
 
 def assertion_diagnostic(
-    snapshot: Snapshot, result: AssertionResult, *, fold: bool,
+    snapshot: Snapshot, result: AssertionResult, options: Options | None = None, *, fold: bool,
     source: str = SOURCE, prefix: str = "",
 ) -> lsp.Diagnostic:
-    text = f"assertion `{result.text}` " if result.text else "assertion "
-    message = prefix + text + verdict_phrase(result)
-    related = None
-    if result.status is Status.VIOLATED:
-        message += inputs_phrase(snapshot, result.trace)
-        if result.depends_on:
-            message += f" ({phrase(result.depends_on, False)})"
-        extra, related = _trace_parts(snapshot, result.trace, fold)
-        message += extra
+    """An assertion's verdict in the words of the command line
+    (:func:`distaff.server.wording.assertion_message`), its counterexample
+    folded into the message or as related information."""
+    severity, message = assertion_message(result, options)
+    extra, related = _trace_parts(snapshot, result.trace, fold) if result.status is Status.VIOLATED else ("", None)
     return lsp.Diagnostic(
         range=lsp_range(snapshot, result.span),
-        message=message,
-        severity=_severity(result),
+        message=prefix + message + extra,
+        severity=SEVERITY[severity],
         code=_code(result),
         source=source,
         related_information=related,
@@ -138,35 +124,17 @@ def assertion_diagnostic(
     )
 
 
-_FINDING_SEVERITY = {
-    FindingKind.ERROR: lsp.DiagnosticSeverity.Error,
-    FindingKind.SYNTAX: lsp.DiagnosticSeverity.Error,
-    FindingKind.DEADLOCK: lsp.DiagnosticSeverity.Warning,
-    FindingKind.DATA_RACE: lsp.DiagnosticSeverity.Warning,
-    FindingKind.UNSUPPORTED: lsp.DiagnosticSeverity.Warning,
-}
-_FINDING_PREFIX = {FindingKind.DEADLOCK: "deadlock: ", FindingKind.DATA_RACE: "data race: "}
-
-
 def finding_diagnostic(
     snapshot: Snapshot, finding: Finding, *, fold: bool, source: str = SOURCE, prefix: str = "",
 ) -> lsp.Diagnostic:
-    """A finding of a check (deadlock, race, run-time error)."""
-    message = finding.message
-    kind_prefix = _FINDING_PREFIX.get(finding.kind, "")
-    if not message.lower().startswith(kind_prefix.strip(": ")):
-        message = kind_prefix + message
+    """A finding of a check (deadlock, race, run-time error), in the words
+    of the command line."""
+    severity, message = finding_message(finding)
     extra, related = _trace_parts(snapshot, finding.trace, fold)
-    if finding.trace is not None:
-        message += inputs_phrase(snapshot, finding.trace)
-    severity = _FINDING_SEVERITY.get(finding.kind, lsp.DiagnosticSeverity.Warning)
-    if finding.depends_on:
-        message += f" ({phrase(finding.depends_on, False)})"
-        severity = lsp.DiagnosticSeverity.Warning
     return lsp.Diagnostic(
         range=lsp_range(snapshot, finding.span),
         message=prefix + message + extra,
-        severity=severity,
+        severity=SEVERITY[severity],
         code=finding.kind.value,
         source=source,
         related_information=related,
@@ -174,15 +142,15 @@ def finding_diagnostic(
 
 
 def front_end_diagnostic(snapshot: Snapshot, finding: ir.Finding) -> lsp.Diagnostic:
-    """A syntax error or unsupported construct met by the front end."""
-    syntax = finding.kind is ir.FindingKind.SYNTAX
-    message = finding.message
+    """A syntax error or unsupported construct met by the front end; one in
+    another file (a header) names where."""
+    severity, message = finding_message(Finding(finding.kind, finding.span, finding.message))
     if not snapshot.covers(finding.span) and finding.span.line > 0:
         message = f"{_where(snapshot, finding.span)}: {message}"
     return lsp.Diagnostic(
         range=lsp_range(snapshot, finding.span),
         message=message,
-        severity=lsp.DiagnosticSeverity.Error if syntax else lsp.DiagnosticSeverity.Warning,
+        severity=SEVERITY[severity],
         code=finding.kind.value,
         source=SOURCE,
     )
@@ -213,12 +181,12 @@ def contains(span: Span, line: int, col: int) -> bool:
     return (span.line, span.col) <= (line, col) < (span.end_line, span.end_col)
 
 
-def assertion_hover(result: AssertionResult | None, site: AssertionSite, checking: bool) -> str:
-    head = f"**distaff** · `{site.text or 'assertion'}`"
+def assertion_hover(result: AssertionResult | None, site: AssertionSite, checking: bool,
+                    options: Options | None = None) -> str:
     if result is None:
-        return head + (": checking…" if checking else ": not checked yet")
+        return f"**distaff** · `{site.text or 'assertion'}`: " + ("checking…" if checking else "not checked yet")
     s = result.stats
-    lines = [f"{head}: {verdict_phrase(result)}"]
+    lines = [f"**distaff** · {assertion_message(result, options)[1]}"]
     detail = [f"{s.runs} runs ({s.full_runs} full, {s.pruned_runs} pruned)"]
     if s.bound_cuts:
         detail.append(f"{s.bound_cuts} cut by the bound")

@@ -23,10 +23,8 @@ from dataclasses import dataclass
 
 from distaff.analysis.check import Options
 from distaff.analysis.ir import Span
-from distaff.analysis.symex.unmodelled import phrase
-from distaff.server.wording import (
-    FINDING_NOUNS, finding_message, input_names, inputs_text, plural, runs_phrase, scope_phrase, undecided_reason,
-)
+from distaff.server import wording
+from distaff.server.wording import FINDING_NOUNS, finding_message, input_names, plural
 from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace, to_json,
 )
@@ -100,17 +98,11 @@ def _context_suffix(a: AssertionResult, report: FileReport) -> str:
 
 
 def assertion_message(a: AssertionResult, options: Options, report: FileReport) -> tuple[str, str]:
-    """(severity, message) of one assertion's verdict."""
-    ctx = _context_suffix(a, report)
-    if a.status is Status.VIOLATED:
-        if a.depends_on:  # real only if the program's own body-less functions can return those values
-            return "warning", f"assertion can fail: {a.text}{inputs_text(a.trace)} ({phrase(a.depends_on, False)}){ctx}"
-        return "error", f"assertion can fail: {a.text}{inputs_text(a.trace)}{ctx}"
-    if a.status in (Status.HOLDS, Status.UNREACHABLE):
-        remark = f"; {a.message}" if a.message else ""
-        return "note", f"assertion {a.status.label} ({scope_phrase(a, options)}): {runs_phrase(a.stats)}{remark}{ctx}"
-    runs = f": {runs_phrase(a.stats)}" if a.stats.runs else ""
-    return "warning", f"assertion undecided ({undecided_reason(a, options)}){runs}{ctx}"
+    """(severity, message) of one assertion's verdict: the words of
+    :func:`distaff.server.wording.assertion_message` and, for a check from a
+    context, which context."""
+    severity, message = wording.assertion_message(a, options)
+    return severity, message + _context_suffix(a, report)
 
 
 # --------------------------------------------------------------------------

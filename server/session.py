@@ -34,6 +34,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from distaff.analysis import ir
+from distaff.analysis.options import Options
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 from distaff.server import convert
 from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
@@ -69,6 +70,7 @@ class Outcomes:
     problem: str = ""
     complete: bool = False  # every assertion decided and the run's findings known
     options: str = ""  # options_key of the results
+    check_options: Options | None = None  # the options they were checked with (their words quote its limits)
     label: str = ""  # for a context: where it starts
     approximate: bool = True
 
@@ -276,7 +278,7 @@ class Session:
         results, findings = self.cache.lookup(st.digest, options)
         outcomes = st.program
         outcomes.results.update(results)
-        outcomes.options = options_key(options)
+        outcomes.options, outcomes.check_options = options_key(options), options
         if findings is not None and len(results) == len(st.digest.sites):
             outcomes.findings = list(findings)
             outcomes.complete = True
@@ -309,15 +311,15 @@ class Session:
             if same and (running.state is RunState.RUNNING or delay > 0):
                 return running  # already checking this text (a save does not restart it)
             if outcomes.options != okey:
-                st.program = outcomes = Outcomes(PROGRAM, version, options=okey)
+                st.program = outcomes = Outcomes(PROGRAM, version, options=okey, check_options=options)
                 self._reuse_cached(st)
             # what the last run left undecided is checked again; its findings come again
             outcomes.results = {k: r for k, r in outcomes.results.items() if r.status in DECIDED}
             outcomes.findings = []
         else:
             approximate = getattr(context, "approximate", getattr(context, "naive", True))
-            outcomes = st.context = Outcomes(CONTEXT, version, options=okey, label=label,
-                                             approximate=approximate)
+            outcomes = st.context = Outcomes(CONTEXT, version, options=okey, check_options=options,
+                                             label=label, approximate=approximate)
         outcomes.run_id = None  # the run this replaces is not current any more
         request = CheckRequest(
             st.snapshot.uri, version, kind, program, options, context,
@@ -441,7 +443,7 @@ class Session:
         for r in sorted(outcomes.results.values(), key=lambda r: (r.span.line, r.span.col)):
             if context and r.status is Status.UNREACHABLE:
                 continue  # not reached from this context: nothing to say
-            out.append(convert.assertion_diagnostic(snap, r, fold=fold, source=source, prefix=prefix(r.context)))
+            out.append(convert.assertion_diagnostic(snap, r, outcomes.check_options, fold=fold, source=source, prefix=prefix(r.context)))
         for f in outcomes.findings:
             out.append(convert.finding_diagnostic(snap, f, fold=fold, source=source, prefix=prefix()))
         if outcomes.problem:
@@ -473,9 +475,10 @@ class Session:
         parts = []
         for site in program.assertions():
             if convert.contains(site.span, line, col):
-                parts.append(convert.assertion_hover(st.program.results.get(site.id), site, st.program.checking))
+                parts.append(convert.assertion_hover(st.program.results.get(site.id), site, st.program.checking,
+                                                     st.program.check_options))
                 if st.context is not None and (r := st.context.results.get(site.id)) is not None:
-                    parts.append(convert.assertion_hover(r, site, False))
+                    parts.append(convert.assertion_hover(r, site, False, st.context.check_options))
         results = list(st.program.results.values())
         if st.context is not None:
             results += list(st.context.results.values())

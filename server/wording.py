@@ -1,13 +1,15 @@
 """The words distaff uses for its results, in one place.
 
-Verdicts, the reasons an assertion is undecided, run counts, failing inputs,
-the kinds of findings and the counts of a file's results are phrased here, for
-the command line's text, JSON and SARIF (:mod:`distaff.server.render`) and
-for the language server's diagnostics, hovers, code lenses and progress
-(:mod:`distaff.server.convert`, :mod:`distaff.server.session`). Each outcome
-says what it is (violated, holds for all interleavings, holds within the
-unwind bound, unreachable, undecided and why, not checked and why) and never
-claims more.
+An assertion's verdict and a finding are each one message, the same on the
+command line (:mod:`distaff.server.render`: text, JSON and SARIF) and in the
+editor (:mod:`distaff.server.convert`: diagnostics and hovers), e.g.
+``assertion `hits == 2` can fail with n = 3``; the front ends add only where
+(a position, the context a check started from) and the counterexample's steps
+in their own form. ``tests/server/test_same_words.py`` compares the two on
+every example. Each outcome says what it is (violated, holds for all
+interleavings, holds within the unwind bound, unreachable, undecided and why,
+not checked and why) and never claims more. Code lens titles, run counts and
+the counts of a file's results are phrased here too.
 """
 
 from __future__ import annotations
@@ -17,78 +19,7 @@ from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reaso
 from distaff.analysis.symex.unmodelled import phrase
 
 # --------------------------------------------------------------------------
-# the editor's phrases
-
-
-def stats_phrase(stats: Stats) -> str:
-    parts = [f"{stats.runs} run{'s' if stats.runs != 1 else ''}"]
-    if stats.pruned_runs:
-        parts.append(f"{stats.pruned_runs} pruned")
-    if stats.bound_cuts:
-        parts.append(f"{stats.bound_cuts} cut by the bound")
-    return ", ".join(parts)
-
-
-UNDECIDED = {
-    Reason.TIMEOUT: "undecided: the time limit ran out",
-    Reason.MAX_RUNS: "undecided: the run budget ran out",
-    Reason.SOLVER: "undecided: the solver gave up",
-    Reason.CANCELLED: "not checked: the check was cancelled",
-    Reason.SKIPPED: "not checked",
-    Reason.CRASHED: "not checked: the checker crashed",
-    Reason.UNSUPPORTED: "undecided: the program uses C that distaff does not cover",
-    Reason.UNMODELLED: "undecided",  # the message says what it depends on
-}
-
-
-def verdict_phrase(result: AssertionResult) -> str:
-    """What the result says about the assertion, e.g. "holds for all
-    interleavings, unwind 8: 13 runs, 9 pruned"."""
-    s = result.stats
-    if result.status is Status.VIOLATED:
-        return "can fail"
-    if result.status is Status.HOLDS:
-        scope = f"within unwind {result.unwind}" if result.bounded else f"for all interleavings, unwind {result.unwind}"
-        note = f" ({result.message})" if result.message else ""  # e.g. no run reached it within the bound
-        return f"holds {scope}: {stats_phrase(s)}{note}"
-    if result.status is Status.UNREACHABLE:
-        scope = f" within unwind {result.unwind}" if result.bounded else ""
-        return f"is not reached by any run{scope}: {stats_phrase(s)}"
-    phrase = UNDECIDED.get(result.reason, "undecided")
-    if s.runs and result.reason is not Reason.SKIPPED:
-        phrase += f" after {stats_phrase(s)}"
-    if result.message and result.message not in phrase:
-        phrase += f" ({result.message})"
-    return phrase
-
-
-def lens_title(result: AssertionResult | None, checking: bool, not_checked: str = "not checked") -> str:
-    if checking and result is None:
-        return "checking…"
-    if result is None:
-        return not_checked
-    if result.status is Status.HOLDS:
-        scope = f" within unwind {result.unwind}" if result.bounded else ""
-        return f"holds{scope} · {result.stats.runs} runs"
-    if result.status is Status.VIOLATED:
-        # as the diagnostic, a warning: real only if what it depends on can be so
-        return "may fail" if result.depends_on else "fails"
-    if result.status is Status.UNREACHABLE:
-        return "unreachable"
-    return {
-        Reason.TIMEOUT: "undecided: timeout",
-        Reason.MAX_RUNS: "undecided: run budget",
-        Reason.SOLVER: "undecided: solver",
-        Reason.CANCELLED: "cancelled",
-        Reason.SKIPPED: "skipped",
-        Reason.CRASHED: "not checked: crashed",
-        Reason.UNSUPPORTED: "undecided: unsupported C",
-        Reason.UNMODELLED: "undecided: unmodelled library call",
-    }.get(result.reason, "undecided")
-
-
-# --------------------------------------------------------------------------
-# the command line's phrases
+# small words
 
 
 def seconds(x: float) -> str:
@@ -99,6 +30,16 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word if n == 1 else word + 's'}"
 
 
+def stats_phrase(stats: Stats) -> str:
+    """``13 runs, 9 pruned, 2 cut by the bound``."""
+    parts = [plural(stats.runs, "run")]
+    if stats.pruned_runs:
+        parts.append(f"{stats.pruned_runs} pruned")
+    if stats.bound_cuts:
+        parts.append(f"{stats.bound_cuts} cut by the bound")
+    return ", ".join(parts)
+
+
 def input_names(trace: Trace) -> list[str]:
     """Short names for the inputs: the symbol's name up to its ``@`` suffix,
     unless two inputs would then read the same."""
@@ -107,43 +48,102 @@ def input_names(trace: Trace) -> list[str]:
 
 
 def inputs_text(trace: Trace | None) -> str:
-    """`` [inputs: x=3, y=-1]`` or the empty string."""
+    """`` with x = 3, y = -1`` or the empty string."""
     if trace is None or not trace.inputs:
         return ""
-    pairs = (f"{n}={i.value}" for n, i in zip(input_names(trace), trace.inputs))
-    return f" [inputs: {', '.join(pairs)}]"
+    return " with " + ", ".join(f"{n} = {i.value}" for n, i in zip(input_names(trace), trace.inputs))
 
 
-def scope_phrase(a: AssertionResult, options: Options) -> str:
-    unwind = a.unwind or options.unwind
-    return f"all interleavings within unwind {unwind}" if a.bounded else f"all interleavings, unwind {unwind}"
+# --------------------------------------------------------------------------
+# an assertion's verdict: one message for the command line, JSON, SARIF,
+# diagnostics and hovers
+
+# reasons for which the assertion was never explored at all
+_NOT_CHECKED = (Reason.SKIPPED, Reason.CANCELLED, Reason.CRASHED)
 
 
-def runs_phrase(s: Stats) -> str:
-    text = plural(s.runs, "run")
-    if s.pruned_runs:
-        text += f", {s.pruned_runs} pruned"
-    return text
-
-
-def undecided_reason(a: AssertionResult, options: Options) -> str:
-    """Why an UNKNOWN assertion was not decided, in a few words."""
+def undecided_reason(a: AssertionResult, options: Options | None = None) -> str:
+    """Why an UNKNOWN assertion was not decided, in a few words; the limits
+    are quoted from ``options`` when given."""
     r = a.reason
     if r is Reason.TIMEOUT:
         if a.message.startswith("not checked"):  # the whole check's time ran out before it started
-            return a.message
-        return f"timeout after {seconds(options.timeout_s)} s" if options.timeout_s else "timeout"
+            return a.message.removeprefix("not checked: ")
+        return f"timeout after {seconds(options.timeout_s)} s" if options and options.timeout_s else "timeout"
     if r is Reason.MAX_RUNS:
-        return f"run limit of {options.max_runs} reached" if options.max_runs else "run limit reached"
+        return f"run limit of {options.max_runs} reached" if options and options.max_runs else "run limit reached"
     if r is Reason.CANCELLED:
         return "cancelled"
     if r is Reason.SOLVER:
         return "the solver gave up" + (f": {a.message}" if a.message else "")
     if r is Reason.SKIPPED:
-        return "skipped" + (f": {a.message}" if a.message else "")
+        return a.message or "skipped"
     if r is Reason.CRASHED:
         return "the checker crashed" + (f": {a.message}" if a.message else "")
-    return a.message or "no reason given"
+    return a.message or "no reason given"  # unmodelled, unsupported: the message says what
+
+
+def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
+    """What the result says of the assertion, e.g. ``holds for all
+    interleavings, unwind 8: 13 runs, 9 pruned`` or ``can fail with n = 3``."""
+    unwind = a.unwind or (options.unwind if options else 0)
+    if a.status is Status.VIOLATED:
+        text = f"can fail{inputs_text(a.trace)}"
+        return text + (f" ({phrase(a.depends_on, False)})" if a.depends_on else "")
+    if a.status is Status.HOLDS:
+        scope = f"within unwind {unwind}" if a.bounded else f"for all interleavings, unwind {unwind}"
+        note = f" ({a.message})" if a.message else ""  # e.g. no run reached it within the bound
+        return f"holds {scope}: {stats_phrase(a.stats)}{note}"
+    if a.status is Status.UNREACHABLE:
+        scope = f" within unwind {unwind}" if a.bounded else ""
+        return f"is not reached by any run{scope}: {stats_phrase(a.stats)}"
+    not_checked = a.reason in _NOT_CHECKED or (a.reason is Reason.TIMEOUT and a.message.startswith("not checked"))
+    runs = f": {stats_phrase(a.stats)}" if a.stats.runs and not not_checked else ""
+    return f"{'not checked' if not_checked else 'undecided'} ({undecided_reason(a, options)}){runs}"
+
+
+def assertion_message(a: AssertionResult, options: Options | None = None) -> tuple[str, str]:
+    """(severity, message) of an assertion's verdict: ``error`` for a
+    violation that needs nothing assumed, ``warning`` for one that relies on
+    the program's own body-less functions and for an undecided assertion,
+    ``note`` for one that holds or is not reached."""
+    head = f"assertion `{a.text}`" if a.text else "assertion"
+    message = f"{head} {verdict_phrase(a, options)}"
+    if a.status is Status.VIOLATED:
+        return ("warning" if a.depends_on else "error"), message
+    if a.status in (Status.HOLDS, Status.UNREACHABLE):
+        return "note", message
+    return "warning", message
+
+
+def lens_title(result: AssertionResult | None, checking: bool, not_checked: str = "not checked") -> str:
+    """The code lens's short label of a result."""
+    if checking and result is None:
+        return "checking…"
+    if result is None:
+        return not_checked
+    if result.status is Status.HOLDS:
+        scope = f" within unwind {result.unwind}" if result.bounded else ""
+        return f"holds{scope} · {plural(result.stats.runs, 'run')}"
+    if result.status is Status.VIOLATED:
+        # as the diagnostic, a warning: real only if what it depends on can be so
+        return "may fail" if result.depends_on else "fails"
+    if result.status is Status.UNREACHABLE:
+        return "unreachable"
+    return {
+        Reason.TIMEOUT: "undecided: timeout",
+        Reason.MAX_RUNS: "undecided: run limit",
+        Reason.SOLVER: "undecided: solver",
+        Reason.CANCELLED: "not checked: cancelled",
+        Reason.SKIPPED: "not checked: skipped",
+        Reason.CRASHED: "not checked: crashed",
+        Reason.UNSUPPORTED: "undecided: unsupported C",
+        Reason.UNMODELLED: "undecided: unmodelled library call",
+    }.get(result.reason, "undecided")
+
+
+# --------------------------------------------------------------------------
+# findings
 
 
 FINDING_WORDS = {

@@ -105,7 +105,7 @@ def test_the_command_line_runs_on_the_cluster(cluster, capsys):
     status = main(["check", "--mode", "baseline", "--scheduler", cluster.scheduler_address,
                    str(PROGRAMS / "reorder_bad.c")])
     out = capsys.readouterr().out
-    assert status == 1 and "assertion can fail: first == second" in out
+    assert status == 1 and "assertion `first == second` can fail" in out
 
 
 def test_the_time_budget_holds_on_the_cluster(cluster):

@@ -34,7 +34,7 @@ def parsed(lines):
 def test_violation_is_an_error_line_followed_by_its_inputs_and_schedule():
     lines = render.text_lines(report(violated(25)), OPTIONS)
     rows = parsed(lines)
-    assert lines[0] == "prog.c:25:5: error: assertion can fail: hits == 2 [inputs: n=3]"
+    assert lines[0] == "prog.c:25:5: error: assertion `hits == 2` can fail with n = 3"
     assert [r["sev"] for r in rows[1:]] == ["note"] * (1 + len(RACE_TRACE.steps))
     assert rows[1]["msg"] == "input n = 3" and rows[1]["line"] == "20"
     assert [r["msg"] for r in rows[2:]] == [f"[{s.thread}] {s.action}" for s in RACE_TRACE.steps]
@@ -44,22 +44,22 @@ def test_violation_is_an_error_line_followed_by_its_inputs_and_schedule():
 def test_holds_says_whether_the_unwind_bound_cut_some_run():
     exact = render.text_lines(report(holds(30)), OPTIONS)[0]
     bounded = render.text_lines(report(holds(30, bounded=True)), OPTIONS)[0]
-    assert exact == "prog.c:30:5: note: assertion holds (all interleavings, unwind 8): 7 runs, 2 pruned"
-    assert bounded == "prog.c:30:5: note: assertion holds (all interleavings within unwind 8): 7 runs, 2 pruned"
+    assert exact == "prog.c:30:5: note: assertion `a <= b` holds for all interleavings, unwind 8: 7 runs, 2 pruned"
+    assert bounded == "prog.c:30:5: note: assertion `a <= b` holds within unwind 8: 7 runs, 2 pruned"
     unreached = replace(holds(30, bounded=True), message="no run reached it within the unwind bound")
     assert render.text_lines(report(unreached), OPTIONS)[0].endswith(
-        "7 runs, 2 pruned; no run reached it within the unwind bound")
+        "7 runs, 2 pruned (no run reached it within the unwind bound)")
 
 
 def test_undecided_assertions_are_warnings_that_say_why():
     def first(a, options=OPTIONS):
         return render.text_lines(report(a), options)[0]
 
-    assert first(unknown(40)) == "prog.c:40:5: warning: assertion undecided (timeout after 5 s): 2 runs"
+    assert first(unknown(40)) == "prog.c:40:5: warning: assertion `x != 3` undecided (timeout after 5 s): 2 runs"
     assert "(run limit of 9 reached)" in first(unknown(40, Reason.MAX_RUNS), Options(max_runs=9))
-    assert "(skipped: the file has syntax errors)" in first(
+    assert "not checked (the file has syntax errors)" in first(
         unknown(40, Reason.SKIPPED, "the file has syntax errors"))
-    assert "(cancelled)" in first(unknown(40, Reason.CANCELLED))
+    assert "not checked (cancelled)" in first(unknown(40, Reason.CANCELLED))
     assert not first(unknown(40)).startswith("prog.c:40:5: note")
 
 

@@ -5,6 +5,7 @@ from lsprotocol import types as lsp
 
 from distaff.analysis import ir
 from distaff.analysis.ir import AssertionSite, AssertKind, Span
+from distaff.analysis.options import Options
 from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Input, Reason, StatementSummary, Stats, Status, Step, Trace,
 )
@@ -41,9 +42,9 @@ def result(status, **kw):
 def test_violation_with_related_information():
     d = convert.assertion_diagnostic(SNAP, result(Status.VIOLATED, trace=TRACE), fold=False)
     assert d.severity == lsp.DiagnosticSeverity.Error and d.source == "distaff"
-    assert d.message == "assertion `a1 <= b` can fail with x = 5 (line 4)"
+    assert d.message == "assertion `a1 <= b` can fail with x = 5"
     assert [r.message for r in d.related_information] == [
-        "input x@main:4 = 5", "1. main: create thread t2#1", "2. t2#1: read x == 5", "3. t1#1: write x = 10"]
+        "input x = 5", "1. main: create thread t2#1", "2. t2#1: read x == 5", "3. t1#1: write x = 10"]
     assert d.related_information[2].location.range.start == lsp.Position(2, 24)
     assert d.range == lsp.Range(lsp.Position(2, 43), lsp.Position(2, 59))
 
@@ -52,7 +53,7 @@ def test_violation_folded_into_message_numbered():
     d = convert.assertion_diagnostic(SNAP, result(Status.VIOLATED, trace=TRACE), fold=True)
     assert d.related_information is None
     assert d.message.splitlines()[1:] == [
-        "Schedule:", "1. main (line 4): create thread t2#1", "2. t2#1 (line 3): read x == 5",
+        "Schedule:", "input x = 5 (line 4)", "1. main (line 4): create thread t2#1", "2. t2#1 (line 3): read x == 5",
         "3. t1#1 (line 2): write x = 10"]
 
 
@@ -70,12 +71,15 @@ def test_holds_says_how_far_it_holds():
 
 
 def test_undecided_outcomes_are_warnings_and_never_say_holds():
-    for reason, words in [(Reason.TIMEOUT, "time limit"), (Reason.MAX_RUNS, "run budget"),
-                          (Reason.CANCELLED, "cancelled"), (Reason.CRASHED, "crashed"),
-                          (Reason.SOLVER, "solver gave up")]:
-        d = convert.assertion_diagnostic(SNAP, result(Status.UNKNOWN, reason=reason), fold=False)
+    options = Options(timeout_s=5, max_runs=100)
+    for reason, words in [(Reason.TIMEOUT, "undecided (timeout after 5 s): 13 runs, 9 pruned"),
+                          (Reason.MAX_RUNS, "undecided (run limit of 100 reached): 13 runs, 9 pruned"),
+                          (Reason.CANCELLED, "not checked (cancelled)"),
+                          (Reason.CRASHED, "not checked (the checker crashed)"),
+                          (Reason.SOLVER, "undecided (the solver gave up): 13 runs, 9 pruned")]:
+        d = convert.assertion_diagnostic(SNAP, result(Status.UNKNOWN, reason=reason), options, fold=False)
         assert d.severity == lsp.DiagnosticSeverity.Warning
-        assert words in d.message and "holds" not in d.message
+        assert d.message == f"assertion `a1 <= b` {words}"
         assert d.code == reason.value
 
 
@@ -88,7 +92,8 @@ def test_deadlock_finding_with_trace_and_front_end_findings():
     unsupported = convert.front_end_diagnostic(SNAP, ir.Finding(ir.FindingKind.UNSUPPORTED, "setjmp", span(2, 3, 4)))
     assert syntax.severity == lsp.DiagnosticSeverity.Error and unsupported.severity == lsp.DiagnosticSeverity.Warning
     header = convert.front_end_diagnostic(SNAP, ir.Finding(ir.FindingKind.SYNTAX, "bad", Span("/tmp/h.h", 7, 1, 7, 2)))
-    assert header.message == "h.h:7: bad" and header.range.start == lsp.Position(0, 0)
+    assert syntax.message == "syntax error: expected ';'" and unsupported.message == "unsupported: setjmp"
+    assert header.message == "h.h:7: syntax error: bad" and header.range.start == lsp.Position(0, 0)
 
 
 def test_positions_count_utf16_units_after_astral_characters():

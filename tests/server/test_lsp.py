@@ -178,7 +178,9 @@ async def test_failing_and_holding_assertions_with_their_trace(client):
     hold = next(d for d in final.diagnostics if d.range.start.line == HOLD_LINE)
     assert fail.severity == lsp.DiagnosticSeverity.Error and fail.code == "violated"
     assert fail.message.startswith("assertion `seen == 0 || n > 0` can fail with ")
-    assert f"(line {line_of(FAIL_AND_HOLD, 'nondet_int()') + 1})" in fail.message  # the failing input
+    the_input = fail.related_information[0]  # the failing input, where it is read
+    assert the_input.message.startswith("input nondet_int = ")
+    assert the_input.location.range.start.line == line_of(FAIL_AND_HOLD, "nondet_int()")
     steps = [r.message for r in fail.related_information]
     assert any(m.endswith("write x = 1") and "writer" in m for m in steps)
     assert any(m.endswith("read x == 1") and "main" in m for m in steps)
@@ -343,7 +345,8 @@ async def test_trace_is_folded_into_the_message_without_related_information(plai
     first, *rest = fail.message.splitlines()
     assert first.startswith("assertion `seen == 0 || n > 0` can fail with ")
     assert rest[0] == "Schedule:"
-    steps = rest[1:]
+    assert rest[1].startswith("input nondet_int = ") and rest[1].endswith(f"(line {line_of(FAIL_AND_HOLD, 'nondet_int()') + 1})")
+    steps = rest[2:]
     assert [s.split(".", 1)[0] for s in steps] == [str(n) for n in range(1, len(steps) + 1)]
     assert any(s.endswith(f"writer#1 (line {line_of(FAIL_AND_HOLD, 'x = 1;') + 1}): write x = 1") for s in steps)
 
