@@ -78,7 +78,8 @@ from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.options import MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
-from distaff.analysis.report import GRACE_S, AssertionResult, Finding, Reason, Status
+from distaff.analysis.executor import CANCELLED, Lost, Watch, crashed, overran
+from distaff.analysis.report import AssertionResult, Finding, Reason, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
 
 # --------------------------------------------------------------------------
@@ -174,14 +175,14 @@ class _Budget:
                        total_timeout_s=None)
 
     def ran_out(self, site, context):
-        return _lost(site, self._options, Reason.TIMEOUT, "not checked: the check's time budget ran out first",
+        return _lost(site, self._options, Lost(Reason.TIMEOUT, "not checked: the check's time budget ran out first"),
                      context)
 
 
 def _check_in_process(program, sites, options, cancel, context, budget):
     for site in sites:
         if cancel is not None and cancel.cancelled:
-            yield undecided(site, options, Reason.CANCELLED, "cancelled", context), [], False
+            yield _lost(site, options, CANCELLED, context)
             continue
         if budget.spent():
             yield budget.ran_out(site, context)
@@ -192,12 +193,12 @@ def _check_in_process(program, sites, options, cancel, context, budget):
 FINDINGS = "findings"  # the pool's task that searches for deadlocks and run-time errors
 
 
-def _lost(site, options, reason: Reason, message: str, context):
+def _lost(site, options, lost: Lost, context):
     """What a task that gave no result yields: an undecided assertion, or for
     the search for findings, a search check() need not run again."""
     if site == FINDINGS:
         return None, [], True
-    return undecided(site, options, reason, message, context), [], False
+    return undecided(site, options, lost.reason, lost.message, context), [], False
 
 
 def _pool_worker(conn, program, site, options, context) -> None:
@@ -214,9 +215,10 @@ def _pool_worker(conn, program, site, options, context) -> None:
 
 def _check_in_pool(program, sites, options, cancel, context, budget, search=False):
     """Sub-checks in up to ``options.workers`` processes, each killable; results
-    in the order they finish. A cancel terminates the running workers; a worker
-    exceeding its time budget by more than a grace period is terminated
-    (UNKNOWN, TIMEOUT); a worker that dies is reported as CRASHED.
+    in the order they finish. Deadline, cancel and crash as every runner
+    (:mod:`distaff.analysis.executor`): a cancel terminates the running
+    workers, a worker past its allowance is terminated (TIMEOUT), one that
+    dies is CRASHED.
 
     With ``search``, the search for findings is one more task, started beside
     the last sub-checks (yielded as ``(None, findings, True)``), unless a
@@ -227,14 +229,15 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
 
     mpc = mp.get_context("spawn")
     pending = list(sites) + ([FINDINGS] if search else [])
-    running: dict = {}  # connection -> (process, site, start time)
+    running: dict = {}  # connection -> (process, site)
+    watch = Watch()
     complete = False
     try:
         while pending or running:
             if complete and FINDINGS in pending:
                 pending.remove(FINDINGS)
             if complete:  # a sub-check met every finding: the search is not needed
-                for conn, (proc, site, _, _) in list(running.items()):
+                for conn, (proc, site) in list(running.items()):
                     if site == FINDINGS:
                         proc.terminate()
                         running.pop(conn)
@@ -250,18 +253,20 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                 proc = mpc.Process(target=_pool_worker, args=(child, program, site, launch, context), daemon=True)
                 proc.start()
                 child.close()
-                running[parent] = (proc, site, time.monotonic(), launch.timeout_s)
+                running[parent] = (proc, site)
+                watch.start(parent, launch.timeout_s)
             if cancel is not None and cancel.cancelled:
-                for conn, (proc, site, _, _) in list(running.items()):
+                for conn, (proc, site) in list(running.items()):
                     proc.terminate()
-                    yield _lost(site, options, Reason.CANCELLED, "cancelled", context)
+                    yield _lost(site, options, CANCELLED, context)
                 running.clear()
                 for site in pending:
-                    yield _lost(site, options, Reason.CANCELLED, "cancelled", context)
+                    yield _lost(site, options, CANCELLED, context)
                 pending.clear()
                 break
             for conn in wait(list(running), timeout=0.1):
-                proc, site, _, _ = running.pop(conn)
+                proc, site = running.pop(conn)
+                watch.done(conn)
                 try:
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
@@ -271,15 +276,14 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                     complete = complete or (site != FINDINGS and payload[2])
                     yield payload
                 else:
-                    yield _lost(site, options, Reason.CRASHED, payload, context)
-            now = time.monotonic()
-            for conn, (proc, site, started, timeout) in list(running.items()):
-                if timeout is not None and now - started > timeout + GRACE_S:
+                    yield _lost(site, options, crashed(payload), context)
+            for conn in watch.overdue():
+                if conn in running:
+                    proc, site = running.pop(conn)
                     proc.terminate()
-                    running.pop(conn)
-                    yield _lost(site, options, Reason.TIMEOUT, "the worker overran its time budget", context)
+                    yield _lost(site, options, overran("the worker"), context)
     finally:
-        for proc, _, _, _ in running.values():
+        for proc, _ in running.values():
             proc.terminate()
 
 

@@ -16,8 +16,8 @@ Contract of :func:`check_on_cluster` (the pool's, over the network):
   running sub-checks' tokens on the workers (``client.run``), so the workers
   are free again within the engine's polling interval;
 * the time budget is enforced by the engine on the worker, as locally; a task
-  still running ``GRACE_S`` past its budget (counted from the moment it
-  started on a worker) is given up and told to stop: UNKNOWN/TIMEOUT;
+  past its allowance (:mod:`distaff.analysis.executor`, counted from the
+  moment it started on a worker) is given up and told to stop: UNKNOWN/TIMEOUT;
 * a task whose workers died (Dask retries it up to its ``allowed-failures``)
   or that raised is UNKNOWN/CRASHED with a message saying so; a lost
   scheduler connection likewise: never a hang or a wrong verdict;
@@ -37,12 +37,11 @@ from __future__ import annotations
 
 import atexit
 import threading
-import time
 import uuid
 from dataclasses import replace
 
+from distaff.analysis.executor import CANCELLED, Lost, Watch, crashed, overran
 from distaff.analysis.options import CancelToken
-from distaff.analysis.report import GRACE_S, Reason
 from distaff.analysis.subcheck import check_findings, run, undecided
 
 POLL_S = 0.05  # how often the client looks at the cancel token and the budgets
@@ -177,12 +176,11 @@ def stop_on_worker(check_id: str, key: str | None = None) -> None:
 def check_on_cluster(program, sites, options, cancel, context):
     """The sub-checks of ``sites`` on the scheduler ``options.scheduler`` (see
     the module docstring); yields ``(result, findings, complete)``."""
-    reasons = {"cancelled": Reason.CANCELLED, "timeout": Reason.TIMEOUT, "crash": Reason.CRASHED}
-    for site, (kind, payload) in _run_tasks(program, sites, options, cancel, context):
-        if kind == "ok":
-            yield payload
+    for site, answer in _run_tasks(program, sites, options, cancel, context):
+        if isinstance(answer, Lost):
+            yield undecided(site, options, answer.reason, answer.message, context), [], False
         else:
-            yield undecided(site, options, reasons[kind], payload, context), [], False
+            yield answer
 
 
 def findings_on_cluster(program, options, cancel, context) -> list:
@@ -190,22 +188,22 @@ def findings_on_cluster(program, options, cancel, context) -> list:
     (:func:`distaff.analysis.subcheck.check_findings`) as one task: its findings, or none
     when it was cancelled, overran its budget or crashed (as a local one that
     stops early reports what it met, and nothing says it stopped)."""
-    [(_, (kind, payload))] = _run_tasks(program, [None], options, cancel, context)
-    return payload if kind == "ok" else []
+    [(_, answer)] = _run_tasks(program, [None], options, cancel, context)
+    return [] if isinstance(answer, Lost) else answer
 
 
 def _run_tasks(program, sites, options, cancel, context):
     """One task per site (None: the exploration for findings); yields
-    ``(site, (kind, payload))`` as they finish, ``kind`` one of ``ok``,
-    ``cancelled``, ``timeout``, ``crash`` (payload then the message)."""
+    ``(site, answer)`` as they finish: the task's result, or the
+    :class:`~distaff.analysis.executor.Lost` saying why there is none."""
     import distributed
     from distributed.scheduler import KilledWorker
 
     client = client_for(options.scheduler)
     check_id = uuid.uuid4().hex
     topic = f"distaff-started-{check_id}"
-    started: dict = {}  # task key -> monotonic time it began on a worker
-    client.subscribe_topic(topic, lambda event: started.setdefault(event[1], time.monotonic()))
+    watch = Watch()  # the tasks that began on a worker
+    client.subscribe_topic(topic, lambda event: watch.start(event[1], options.timeout_s))
     remote = replace(options, scheduler=None, workers=1)
     try:
         program_ref = client.scatter(program, hash=False)
@@ -217,27 +215,20 @@ def _run_tasks(program, sites, options, cancel, context):
         fut = client.submit(remote_sub_check, program_ref, site, remote, context, check_id, key,
                             pure=False, key=key)
         futures[fut] = (site, key)
-    overran: set = set()
     finished = threading.Event()
 
-    def watch() -> None:
-        """Cancels everything on a cancel, and tasks overrunning their budget."""
+    def keep_watch() -> None:
+        """Cancels everything on a cancel, and tasks past their allowance."""
         while not finished.wait(POLL_S):
             if cancel is not None and cancel.cancelled:
                 _stop_tasks(client, check_id, list(futures))
                 return
-            if options.timeout_s is None:
-                continue
-            now = time.monotonic()
+            late = set(watch.overdue())
             for fut, (_, key) in list(futures.items()):
-                began = started.get(key)
-                if key in overran or began is None or fut.done():
-                    continue
-                if now - began > options.timeout_s + GRACE_S:
-                    overran.add(key)
+                if key in late and not fut.done():
                     _stop_tasks(client, check_id, [fut], key)
 
-    watcher = threading.Thread(target=watch, daemon=True, name="distaff-cluster-watch")
+    watcher = threading.Thread(target=keep_watch, daemon=True, name="distaff-cluster-watch")
     watcher.start()
     try:
         for fut in distributed.as_completed(list(futures), loop=client.loop):
@@ -247,23 +238,21 @@ def _run_tasks(program, sites, options, cancel, context):
                     kind, payload = fut.result()
                 except Exception as e:  # noqa: BLE001 - e.g. the result did not unpickle here
                     kind, payload = "crash", f"{type(e).__name__}: {_first_line(e)}"
-                if kind != "ok":
-                    payload = f"the sub-check failed on a Dask worker: {payload}"
-                yield site, (kind, payload)
+                yield site, payload if kind == "ok" else crashed(f"the sub-check failed on a Dask worker: {payload}")
             elif cancel is not None and cancel.cancelled:
-                yield site, ("cancelled", "cancelled")
-            elif key in overran:
-                yield site, ("timeout", "the Dask worker overran its time budget")
+                yield site, CANCELLED
+            elif watch.overran(key):
+                yield site, overran("the Dask worker")
             elif fut.status == "error":
                 exc = fut.exception()
                 if isinstance(exc, KilledWorker):
-                    yield site, ("crash", _killed_message(exc))
+                    yield site, crashed(_killed_message(exc))
                 else:
-                    yield site, ("crash", f"the sub-check failed on a Dask worker: {type(exc).__name__}: "
-                                          f"{_first_line(exc)}")
+                    yield site, crashed(f"the sub-check failed on a Dask worker: {type(exc).__name__}: "
+                                        f"{_first_line(exc)}")
             else:  # cancelled by no one here: the connection broke or the scheduler dropped it
-                yield site, ("crash", "lost the connection to the Dask scheduler" if client.status != "running"
-                             else f"the Dask scheduler dropped it ({fut.status})")
+                yield site, crashed("lost the connection to the Dask scheduler" if client.status != "running"
+                                    else f"the Dask scheduler dropped it ({fut.status})")
     finally:
         finished.set()
         if any(not f.done() for f in futures):  # the caller stopped early

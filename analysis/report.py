@@ -26,12 +26,6 @@ class Status(enum.IntEnum):
         return self.name.lower()
 
 
-GRACE_S = 5.0
-"""How long past its time budget an executor (the local pool, the Dask
-runner) lets a sub-check run before it gives it up as a timeout: the engine
-stops itself at the budget, this covers the time to say so."""
-
-
 class Reason(enum.Enum):
     """Why a check ended without exploring everything (status UNKNOWN)."""
 

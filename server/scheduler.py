@@ -15,10 +15,12 @@ with :class:`Started`, :class:`Item` and :class:`Finished` events. Its promises:
   later: cancellation takes effect even inside a long solver call.
 * A debounce delay holds a run back; a newer submission replaces it unseen.
 * At most ``max_parallel`` workers run at once; later runs queue, in order.
-* A run also has a hard deadline when the options set a timeout per assertion
-  (the engine enforces the timeout; the deadline catches an engine that does not).
-* A worker that dies or raises ends its run with outcome CRASHED and a message;
-  the server itself is not affected.
+* Deadline, cancel and crash follow :mod:`distaff.analysis.executor`, as the
+  command line's runners do: a run with a timeout per assertion is stopped as
+  TIMEOUT past its allowance (each assertion's timeout and the search for
+  findings', plus the grace: the engine keeps the timeout, the deadline
+  catches one that does not); a worker that dies or raises ends its run as
+  CRASHED with how; the server itself is not affected.
 
 The check function is a parameter (``check_fn``, ``module:name``, default
 :func:`distaff.analysis.check.check`): tests pass a fake slow check through it.
@@ -43,6 +45,7 @@ from pathlib import Path
 from typing import Callable
 
 from distaff.analysis.check import Context, Options
+from distaff.analysis.executor import allowance_s, crashed, overran
 from distaff.analysis.ir import Program
 from distaff.analysis.report import Reason
 from distaff.server.worker import Job, read_message, write_message
@@ -188,7 +191,7 @@ class Scheduler:
         python: str = sys.executable,
         loop: asyncio.AbstractEventLoop | None = None,
         keep_spare: bool = True,
-        deadline_grace_s: float = 10.0,
+        grace_s: float | None = None,
     ):
         self.on_event = on_event
         self.check_fn = check_fn
@@ -197,7 +200,7 @@ class Scheduler:
         self.python = python
         self.loop = loop or asyncio.get_event_loop()
         self.keep_spare = keep_spare
-        self.deadline_grace_s = deadline_grace_s
+        self.grace_s = grace_s  # None: the executor's
         self._runs: dict[tuple[str, str], CheckRun] = {}
         self._queue: list[CheckRun] = []
         self._active: set[CheckRun] = set()  # runs whose worker has not exited yet
@@ -276,6 +279,9 @@ class Scheduler:
             run.finished.set_result(outcome)
         self._emit(Finished(run, outcome, message))
 
+    def _lose(self, run: CheckRun, lost) -> None:
+        self._finish(run, lost.reason, lost.message)
+
     def _enqueue(self, run: CheckRun) -> None:
         run.timer = None
         if run.state is RunState.PENDING:
@@ -310,7 +316,7 @@ class Scheduler:
         try:
             worker = self._take_worker()
         except OSError as e:
-            self._finish(run, Reason.CRASHED, f"could not start a worker process: {e}")
+            self._lose(run, crashed(f"could not start a worker process: {e}"))
             return
         run.worker = worker
         run.state = RunState.RUNNING
@@ -318,13 +324,11 @@ class Scheduler:
         self._active.add(run)
         threading.Thread(target=self._serve, args=(run, worker, job), daemon=True).start()
         self.loop.call_soon(self._replenish)
-        timeout = request.options.timeout_s
-        if timeout is not None:
-            deadline = timeout * max(1, request.expected) + self.deadline_grace_s
-            run.timer = self.loop.call_later(
-                deadline, self.stop, run, Reason.TIMEOUT,
-                f"the check did not end within {deadline:.0f} s",
-            )
+        tasks = request.expected + (1 if request.options.findings else 0)  # the search for findings
+        deadline = allowance_s(request.options.timeout_s, tasks, self.grace_s)
+        if deadline is not None:
+            lost = overran("the check", deadline)
+            run.timer = self.loop.call_later(deadline, self.stop, run, lost.reason, lost.message)
         # Started is delivered after submit() returned, so the caller knows the run.
         self.loop.call_soon(lambda: run.state is RunState.RUNNING and self._emit(Started(run)))
 
@@ -364,10 +368,10 @@ class Scheduler:
             self._finish(run, DONE)
         else:
             last = str(payload).strip().splitlines()[-1:] or ["unknown error"]
-            self._finish(run, Reason.CRASHED, f"the check raised {last[0]}")
+            self._lose(run, crashed(f"the check raised {last[0]}"))
 
     def _on_exit(self, run: CheckRun, code: int) -> None:
         self._active.discard(run)
         if run.state is RunState.RUNNING:
-            self._finish(run, Reason.CRASHED, f"the worker process died ({describe_exit(code)})")
+            self._lose(run, crashed(f"the worker process died ({describe_exit(code)})"))
         self._pump()

@@ -21,6 +21,7 @@ distributed = pytest.importorskip("distributed", reason="the 'cluster' extra (in
 import dask  # noqa: E402
 
 from distaff.analysis import cluster as dask_cluster  # noqa: E402
+from distaff.analysis import executor  # noqa: E402
 from distaff.analysis.check import CancelToken, Options, check  # noqa: E402
 from distaff.analysis.frontend import parse_program  # noqa: E402
 from distaff.analysis.report import AssertionResult, Finding, Reason, Status  # noqa: E402
@@ -135,7 +136,7 @@ def wait_until_idle(address: str, seconds: float = 5.0) -> int:
 def test_a_task_overrunning_its_budget_is_given_up_and_stopped(cluster, monkeypatch):
     # a grace of -19 s on a 20 s budget: the client gives up on the task a second
     # after it started, long before the engine's own budget would end it
-    monkeypatch.setattr(dask_cluster, "GRACE_S", -19.0)
+    monkeypatch.setattr(executor, "GRACE_S", -19.0)
     out = []
     t0 = time.monotonic()
     first_verdict(program_of("hard_solver.c"), Options(mode="baseline", timeout_s=20.0,

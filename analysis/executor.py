@@ -1,0 +1,94 @@
+"""What every runner of sub-checks does when a sub-check does not answer.
+
+Three runners run sub-checks (:mod:`distaff.analysis.subcheck`) away from
+their caller: the local process pool of :mod:`distaff.analysis.check`, the Dask
+runner of :mod:`distaff.analysis.cluster` and the language server's scheduler
+(:mod:`distaff.server.scheduler`). The engine keeps each sub-check's time
+budget itself; a runner steps in only when that fails, and all three do it
+the same way, in :class:`~distaff.analysis.report.Reason`'s words:
+
+* **deadline and grace**: work given ``timeout_s`` per sub-check for ``n``
+  sub-checks run one after another may take ``n * timeout_s + GRACE_S``
+  (:func:`allowance_s`), counted from when it started where it runs; past
+  that it is stopped and reported TIMEOUT, "... overran its time budget";
+* **cancel**: the running work is stopped and every outstanding sub-check is
+  answered at once, CANCELLED;
+* **crash**: work that raised, or whose process died, is CRASHED with how.
+
+An assertion a runner gives up on is reported undecided for that reason
+(:func:`distaff.analysis.subcheck.undecided`), never as a verdict.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from distaff.analysis.report import Reason
+
+GRACE_S = 5.0  # what a runner adds to the engine's own time budget before it steps in
+
+
+@dataclass(frozen=True, slots=True)
+class Lost:
+    """Why a sub-check gave no result: the reason and a message saying how."""
+
+    reason: Reason
+    message: str
+
+
+CANCELLED = Lost(Reason.CANCELLED, "cancelled")
+
+
+def overran(who: str, allowance_s: float | None = None) -> Lost:
+    return Lost(Reason.TIMEOUT, f"{who} overran its time budget" + (f" of {allowance_s:.0f} s" if allowance_s else ""))
+
+
+def crashed(how: str) -> Lost:
+    return Lost(Reason.CRASHED, how)
+
+
+def allowance_s(timeout_s: float | None, tasks: int = 1, grace_s: float | None = None) -> float | None:
+    """Seconds ``tasks`` sub-checks of ``timeout_s`` each, run one after
+    another, may take before their runner stops them; None without a
+    timeout (the runner then waits)."""
+    if timeout_s is None:
+        return None
+    return timeout_s * max(1, tasks) + (GRACE_S if grace_s is None else grace_s)
+
+
+class Watch:
+    """The work a runner has started and when it is due; thread-safe (the
+    Dask runner learns of starts on Dask's thread and looks on its own)."""
+
+    def __init__(self) -> None:
+        self._due: dict = {}
+        self._overran: set = set()
+        self._lock = threading.Lock()
+
+    def start(self, key, timeout_s: float | None, tasks: int = 1) -> None:
+        """``key`` started now, with ``tasks`` sub-checks of ``timeout_s`` each."""
+        allowance = allowance_s(timeout_s, tasks)
+        if allowance is not None:
+            with self._lock:
+                self._due.setdefault(key, time.monotonic() + allowance)
+
+    def done(self, key) -> None:
+        with self._lock:
+            self._due.pop(key, None)
+
+    def overdue(self) -> list:
+        """The keys past their allowance, each returned once; they count as
+        :meth:`overran` from then on."""
+        now = time.monotonic()
+        with self._lock:
+            late = [k for k, due in self._due.items() if now > due]
+            for k in late:
+                del self._due[k]
+            self._overran.update(late)
+        return late
+
+    def overran(self, key) -> bool:
+        with self._lock:
+            return key in self._overran
