@@ -208,6 +208,16 @@ def is_signed(t: CType) -> bool:
     return isinstance(t, IntType) and t.signed
 
 
+def mask(bits: int) -> int:
+    return (1 << bits) - 1
+
+
+def to_signed(v: int, bits: int) -> int:
+    """The two's complement reading of the bit pattern ``v`` (in
+    ``range(0, 2**bits)``)."""
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
 def bits_of(t: CType, ptr_bits: int) -> int:
     """Bit width of a value of type ``t`` where pointers have ``ptr_bits``
     bits (the data model's): an array-typed value is its address, and so is

@@ -19,6 +19,8 @@ literal), ``&f`` (function); ``(a + b)``, ``(i64)e``, ``(p +p off)`` for
 
 from __future__ import annotations
 
+from typing import Callable
+
 from distaff.analysis.ir import (
     ArrayType,
     FuncType,
@@ -49,6 +51,8 @@ from distaff.analysis.ir import (
     Span,
     Store,
     Unary,
+    mask,
+    to_signed,
 )
 
 _KIND = {Kind.LOCAL: "L", Kind.BRANCH: "B", Kind.GLOBAL: "G"}
@@ -71,29 +75,59 @@ def format_type(t) -> str:
     return str(t)
 
 
-def format_expr(e: Expr) -> str:
+_COMPOUND = (Binary, Ite, PtrAdd, PtrDiff)
+
+
+def format_expr(e: Expr, c: bool = False, leaf: Callable[[object], str | None] | None = None) -> str:
+    """An expression as text, the one printer of expressions.
+
+    By default in this dump's notation (above), exact: types of constants,
+    casts, address sigils, every compound parenthesised, so equal texts are
+    equal expressions. With ``c``, as C for a user: constants signed as their
+    type reads them, ``NULL``, ``&x``, no casts, parentheses only around
+    compound operands. ``leaf(node)`` may name any node first (a register by
+    its value in a counterexample, a context's symbols); None lets it print as
+    usual."""
+    if leaf is not None:
+        text = leaf(e)
+        if text is not None:
+            return text
+
+    def sub(x) -> str:
+        text = format_expr(x, c, leaf)
+        while c and isinstance(x, Cast):  # casts are not written in C notation: what they cast decides
+            x = x.arg
+        return f"({text})" if c and isinstance(x, _COMPOUND) else text
+
+    def compound(text: str) -> str:
+        return text if c else f"({text})"
+
     if isinstance(e, Const):
         if isinstance(e.type, PtrType) and e.value == 0:
-            return "null"
+            return "NULL" if c else "null"
+        if c:
+            t = e.type
+            return str(to_signed(e.value & mask(t.bits), t.bits) if isinstance(t, IntType) and t.signed else e.value)
         return str(e.value) if e.type == _INT else f"{e.value}:{format_type(e.type)}"
     if isinstance(e, Reg):
         return e.name
     if isinstance(e, Addr):
-        sigil = {ObjKind.GLOBAL: "@", ObjKind.STRING: "@", ObjKind.STACK: "$", ObjKind.FUNCTION: "&"}[e.kind]
-        return sigil + e.name
+        if c:
+            return e.name if e.kind is ObjKind.FUNCTION else f"&{e.name}"
+        return {ObjKind.GLOBAL: "@", ObjKind.STRING: "@", ObjKind.STACK: "$", ObjKind.FUNCTION: "&"}[e.kind] + e.name
     if isinstance(e, Unary):
-        return f"{e.op}{format_expr(e.arg)}"
+        return f"{e.op}{sub(e.arg)}"
     if isinstance(e, Binary):
-        return f"({format_expr(e.left)} {e.op} {format_expr(e.right)})"
+        return compound(f"{sub(e.left)} {e.op} {sub(e.right)}")
     if isinstance(e, Cast):
-        return f"({format_type(e.type)}){format_expr(e.arg)}"
+        return format_expr(e.arg, c, leaf) if c else f"({format_type(e.type)}){sub(e.arg)}"
     if isinstance(e, PtrAdd):
-        return f"({format_expr(e.ptr)} +p {format_expr(e.offset)})"
+        return compound(f"{sub(e.ptr)} {'+' if c else '+p'} {sub(e.offset)}")
     if isinstance(e, PtrDiff):
-        return f"({format_expr(e.left)} -p {format_expr(e.right)})"
+        return compound(f"{sub(e.left)} {'-' if c else '-p'} {sub(e.right)}")
     if isinstance(e, Ite):
-        return f"({format_expr(e.cond)} ? {format_expr(e.then)} : {format_expr(e.other)})"
-    return repr(e)
+        return compound(f"{sub(e.cond)} ? {sub(e.then)} : {sub(e.other)}")
+    return "?" if c else repr(e)
 
 
 def _dst(r: Reg | None) -> str:

@@ -49,7 +49,7 @@ from distaff.analysis.context.reaching import (
 )
 from distaff.analysis.context.terms import ObjRef, Sym
 from distaff.analysis.context.threads import ThreadStart, create_sites, thread_starts
-from distaff.analysis.ir import Intrinsic, IntType, Op, PtrType, type_size
+from distaff.analysis.ir import Intrinsic, IntType, Op, PtrType, bits_of, type_size
 from distaff.analysis.memo import ProgramMemo
 from distaff.analysis.static.facts import Facts, analyze
 from distaff.analysis.static.pointsto import ObjectKind
@@ -352,7 +352,7 @@ class _Builder:
             if size is None:
                 size = (1 << self.layout.off_bits) - 1
             else:
-                size = self.values.convert(size, terms._bits(size_t.type), self.pb, False)
+                size = self.values.convert(size, bits_of(size_t.type, self.pb), self.pb, False)
             oid = E.allocate(st, label, "heap", size, None, span, zeroed=zeroed)
         else:
             name = key.rsplit(":", 1)[1]
@@ -405,7 +405,7 @@ class _Builder:
                     self.constraints.append(V.lt(sel, len(sites), 32, False))
                     chosen = vals[-1]
                     for j in range(len(sites) - 2, -1, -1):
-                        chosen = V.ite(V.eq(sel, j, 32), vals[j], chosen, terms._bits(param.type))
+                        chosen = V.ite(V.eq(sel, j, 32), vals[j], chosen, bits_of(param.type, self.pb))
                 self.args[(k, param_symbol(routine, param.name))] = chosen
                 per_inst.append((k, sel, ivs))
             # distinct instances: different creations (a site outside loops runs
@@ -443,7 +443,7 @@ class _Builder:
         v = self.value(inst, k)
         if v is None:
             return None
-        bits = terms._bits(sym.type)
+        bits = bits_of(sym.type, self.pb)
         trip = barriers._trip_count(walker, act, _head(f, body), body)
         init_v = self.value(init, k)
         if trip is not None and init_v is not None and step == 1:
@@ -751,10 +751,10 @@ class _Builder:
             if any(v is None for v in vals) or not vals:
                 n = self.symbol(f"count@{sync_name(self.E, st, a)}", IntType(32, False), None)
             elif len(vals) == 1:
-                n = V.convert(vals[0], terms._bits(count_ts[0].type), 32, False)
+                n = V.convert(vals[0], bits_of(count_ts[0].type, self.pb), 32, False)
             else:
                 n = self.symbol(f"count@{sync_name(self.E, st, a)}", IntType(32, False), None)
-                self.constraints.append(V.or_(*[V.eq(n, V.convert(v, terms._bits(c.type), 32, False), 32)
+                self.constraints.append(V.or_(*[V.eq(n, V.convert(v, bits_of(c.type, self.pb), 32, False), 32)
                                                for v, c in zip(vals, count_ts)]))
             self.constraints.append(V.lt(arrived, n, 32, False))
             st.barriers[a] = (n, arrived)
@@ -772,7 +772,7 @@ class _Builder:
             va = self._induction_value(sa, ka)
             vb = self._induction_value(sb, kb)
             if va is not None and vb is not None:
-                self.constraints.append(V.eq(va, vb, terms._bits(sa.type)))
+                self.constraints.append(V.eq(va, vb, bits_of(sa.type, self.pb)))
 
     def _induction_value(self, sym: Sym, k: int):
         if self.rd:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from distaff.analysis.context.terms import may_equal, show
+from distaff.analysis.context.terms import may_equal
 
 
 class _Any:
@@ -108,11 +108,6 @@ class LockState:
             return frozenset(out)
 
         return LockState(may(self.held_may), must(self.held_must), may(self.released_may), must(self.released_must))
-
-    def describe(self) -> str:
-        may = ", ".join(sorted("?" if t is ANY else show(t) for t in self.held_may))
-        must = ", ".join(sorted(show(t) for t in self.held_must))
-        return f"may hold {{{may}}}, must hold {{{must}}}"
 
 
 TOP = LockState(frozenset({ANY}), frozenset(), frozenset({ANY}), frozenset())

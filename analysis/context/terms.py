@@ -42,9 +42,10 @@ from typing import Callable
 from distaff.analysis import ir
 from distaff.analysis.evaluate import NO_RESULT, Evaluator
 from distaff.analysis.ir import (
-    Addr, Binary, Cast, Const, CType, Ite, PtrAdd, PtrDiff, PtrType, Unary, IntType,
+    Addr, Binary, Cast, Const, CType, Ite, PtrAdd, PtrDiff, PtrType, Unary, IntType, mask, to_signed, value_bits,
 )
-from distaff.analysis.symex.values import Val, Values, mask
+from distaff.analysis.irtext import format_expr
+from distaff.analysis.symex.values import Val, Values
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,22 +160,17 @@ def substitute(t, sub: Callable[[object], object | None]):
 # normal form
 
 
-def _bits(t: CType) -> int:
-    return t.bits if isinstance(t, (IntType, PtrType)) else 64
-
-
 def _signed(t: CType) -> bool:
     return isinstance(t, IntType) and t.signed
 
 
 def _as_signed(v: int, bits: int) -> int:
-    v &= mask(bits)
-    return v - (1 << bits) if v >> (bits - 1) else v
+    return to_signed(v & mask(bits), bits)
 
 
 def _norm(v: int, t: CType) -> int:
     """A concrete value in the canonical range of its type (signed types signed)."""
-    b = _bits(t)
+    b = value_bits(t)
     if isinstance(t, IntType) and t.is_bool:
         return 1 if v else 0
     return _as_signed(v, b) if _signed(t) else v & mask(b)
@@ -202,7 +198,7 @@ def fold(t):
             total = Const(_as_signed(t.ptr.offset.value + off.value, 64), IntType(64, True))
             return fold(PtrAdd(t.ptr.ptr, total, t.type))
         if isinstance(off, Const) and not (isinstance(off.type, IntType) and off.type.bits == 64 and off.type.signed):
-            return PtrAdd(t.ptr, Const(_as_signed(off.value, _bits(off.type)) if _signed(off.type)
+            return PtrAdd(t.ptr, Const(_as_signed(off.value, value_bits(off.type)) if _signed(off.type)
                                        else off.value, IntType(64, True)), t.type)
         return t
     if (isinstance(t, Unary) and isinstance(t.arg, Const)) or (
@@ -277,7 +273,7 @@ def address_parts(t) -> tuple[object, int] | None:
     while isinstance(t, PtrAdd):
         if not isinstance(t.offset, Const):
             return None
-        off += _as_signed(t.offset.value, _bits(t.offset.type)) if _signed(t.offset.type) else t.offset.value
+        off += _as_signed(t.offset.value, value_bits(t.offset.type)) if _signed(t.offset.type) else t.offset.value
         t = t.ptr
     if isinstance(t, Cast) and isinstance(t.type, PtrType):
         return address_parts(t.arg)
@@ -333,27 +329,16 @@ def condition(t, V: Values, L, ptr_bits: int, leaf) -> object:
 
 
 def show(t) -> str:
-    """A short C-like rendering, for messages and tests."""
-    if isinstance(t, Const):
-        return str(_as_signed(t.value, _bits(t.type)) if _signed(t.type) else t.value)
-    if isinstance(t, Addr):
-        return f"&{t.name}"
+    """A term as text, in the IR dump's exact notation
+    (:func:`distaff.analysis.irtext.format_expr`) with symbols by name and
+    heap objects as ``&key``: equal texts are equal terms, so barrier
+    matching compares trip counts by their text."""
+    return format_expr(t, leaf=_term_leaf)
+
+
+def _term_leaf(t) -> str | None:
     if isinstance(t, Sym):
         return t.name
     if isinstance(t, ObjRef):
         return f"&{t.key}"
-    if isinstance(t, ir.Reg):
-        return t.name
-    if isinstance(t, PtrAdd):
-        return f"({show(t.ptr)} +p {show(t.offset)})"
-    if isinstance(t, Binary):
-        return f"({show(t.left)} {t.op} {show(t.right)})"
-    if isinstance(t, Unary):
-        return f"{t.op}{show(t.arg)}"
-    if isinstance(t, Cast):
-        return f"({t.type}){show(t.arg)}"
-    if isinstance(t, PtrDiff):
-        return f"({show(t.left)} -p {show(t.right)})"
-    if isinstance(t, Ite):
-        return f"({show(t.cond)} ? {show(t.then)} : {show(t.other)})"
-    return repr(t)
+    return None

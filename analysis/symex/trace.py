@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
 from distaff.analysis.ir import ArrayType, IntType, PtrType, StructType, type_size
+from distaff.analysis.irtext import format_expr
 from distaff.analysis.report import Input, Step, Trace
 from distaff.analysis.symex.memory import PointerLayout
 from distaff.analysis.symex.pivots import Leaf, LeafKind
@@ -84,44 +85,6 @@ def value_text(st: State, L: PointerLayout, v: int, ctype) -> str:
     return str(v)
 
 
-def c_expr(e, reg_text=None) -> str:
-    """An IR expression printed as C: registers by name, or as ``reg_text(reg)``
-    says when that gives a string (temporaries of lowering by their value)."""
-    t = type(e)
-    if reg_text is not None and t is ir.Reg:
-        s = reg_text(e)
-        if s is not None:
-            return s
-    if t is ir.Const:
-        if isinstance(e.type, PtrType) and e.value == 0:
-            return "NULL"
-        if isinstance(e.type, IntType) and e.type.signed:
-            return str(to_signed(e.value & ((1 << e.type.bits) - 1), e.type.bits))
-        return str(e.value)
-    if t is ir.Reg:
-        return e.name
-    if t is ir.Addr:
-        return e.name if e.kind is ir.ObjKind.FUNCTION else f"&{e.name}"
-    if t is ir.Unary:
-        return f"{e.op}{_paren(e.arg, reg_text)}"
-    if t is ir.Binary:
-        return f"{_paren(e.left, reg_text)} {e.op} {_paren(e.right, reg_text)}"
-    if t is ir.Cast:
-        return c_expr(e.arg, reg_text)
-    if t is ir.PtrAdd:
-        return f"{_paren(e.ptr, reg_text)} + {_paren(e.offset, reg_text)}"
-    if t is ir.PtrDiff:
-        return f"{_paren(e.left, reg_text)} - {_paren(e.right, reg_text)}"
-    if t is ir.Ite:
-        return f"{_paren(e.cond, reg_text)} ? {_paren(e.then, reg_text)} : {_paren(e.other, reg_text)}"
-    return "?"
-
-
-def _paren(e, reg_text=None) -> str:
-    s = c_expr(e, reg_text)
-    return f"({s})" if type(e) in (ir.Binary, ir.Ite, ir.PtrAdd, ir.PtrDiff) else s
-
-
 def render(st: State, L: PointerLayout, model, parts) -> str:
     out = []
     for p in parts:
@@ -135,11 +98,12 @@ def render(st: State, L: PointerLayout, model, parts) -> str:
             values = p[2] if len(p) > 2 else {}
 
             def reg_text(r, values=values):
-                if r.name in values and values[r.name] is not None:
+                """A temporary of the lowering by its value in the run."""
+                if type(r) is ir.Reg and values.get(r.name) is not None:
                     return value_text(st, L, model_value(model, values[r.name]), r.type)
                 return None
 
-            out.append(c_expr(p[1], reg_text))
+            out.append(format_expr(p[1], c=True, leaf=reg_text))
     return "".join(out)
 
 

@@ -27,17 +27,10 @@ from typing import Union
 import z3
 from z3 import z3core
 
+from distaff.analysis.ir import mask, to_signed  # noqa: F401 - part of this module's interface
+
 Val = Union[int, z3.BitVecRef]
 Cond = Union[bool, z3.BoolRef]
-
-
-def mask(bits: int) -> int:
-    return (1 << bits) - 1
-
-
-def to_signed(v: int, bits: int) -> int:
-    """The two's complement reading of a concrete bit pattern."""
-    return v - (1 << bits) if v >> (bits - 1) else v
 
 
 class Values:

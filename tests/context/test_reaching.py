@@ -147,9 +147,9 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_create(&h, 0,
 def test_locksets_may_and_must_with_relative_summaries_of_calls():
     _, [(_, here)] = facts_at(LOCKS, 11)
     may, must = {show(t) for t in here.locks.held_may}, {show(t) for t in here.locks.held_must}
-    assert may == {"&m", "&n"} and must == {"&n"}  # m on one path only; take() returns holding n
+    assert may == {"@m", "@n"} and must == {"@n"}  # m on one path only; take() returns holding n
     _, [(_, there)] = facts_at(LOCKS, 13)
-    assert {show(t) for t in there.locks.held_may} == {"&n"}  # drop() must release m
+    assert {show(t) for t in there.locks.held_may} == {"@n"}  # drop() must release m
     assert ANY not in there.locks.held_may
 
 
@@ -179,7 +179,7 @@ def test_barrier_counts_and_matching_equate_the_round_counters():
 
     program = parse_program(HEAD + ROUNDS, "t.c")
     p = initial.plan(program, program_context(program, [(10, 9), (10, 9)]))
-    assert {show(a): [show(c) for c in cs] for a, cs in p.counts.items()} == {"&b": ["2"]}
+    assert {show(a): [show(c) for c in cs] for a, cs in p.counts.items()} == {"@b": ["2:u32"]}
     ((ka, sa, kb, sb),) = p.matches
     assert (ka, kb) == (0, 1) and sa == sb and sa.per_thread  # one symbol, renamed per thread
     three = initial.plan(program, program_context(program, [(10, 9), (10, 9), (10, 9)]))
@@ -235,5 +235,5 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); return 0; }
 def test_a_timed_lock_may_not_take_the_lock():
     # pthread_mutex_timedlock may time out: the thread may hold m, not must
     _, [(_, here)] = facts_at(TIMED, 6)
-    assert {show(t) for t in here.locks.held_may} == {"&m", "&n"}
-    assert {show(t) for t in here.locks.held_must} == {"&n"}
+    assert {show(t) for t in here.locks.held_may} == {"@m", "@n"}
+    assert {show(t) for t in here.locks.held_must} == {"@n"}
