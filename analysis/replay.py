@@ -21,7 +21,7 @@ from __future__ import annotations
 import z3
 
 from distaff.analysis import ir
-from distaff.analysis.context.initial import initial_state
+from distaff.analysis.context.initial import ContextStart
 from distaff.analysis.report import Trace
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.pivots import Budget, EngineLimit, Leaf, LeafKind, Pivot
@@ -39,14 +39,13 @@ def replay(program: ir.Program, trace: Trace, options, target: str | None = None
     ctx = z3.Context()
     values = Values(ctx)
     solver = build_solver(options, ctx, SolverStats())
+    start = ContextStart(program, context) if context is not None else None
     E = Engine(program, values, solver, options.unwind, Budget(), target=target,
                spurious_wakeups=options.spurious_wakeups,
                replay=(iter(trace.schedule), iter(trace.choices)),
-               fixed_inputs={i.name: i.value for i in trace.inputs})
-    if context is None:
-        st = E.initial_state()
-    else:  # the same state the check started from
-        st = initial_state(E, program, context)
+               fixed_inputs={i.name: i.value for i in trace.inputs},
+               context_hooks=start.hooks if start is not None else None)
+    st = E.initial_state() if start is None else start(E)  # the same state the check started from
     try:
         out = E.advance(st)
     except EngineLimit as e:

@@ -4,9 +4,9 @@
 the threads and their call stacks (:mod:`.threads`), the must-reaching
 definitions and locksets along each thread's path (:mod:`.reaching`,
 :mod:`.locksets`), barrier counts and matching (:mod:`.barriers`).
-:func:`initial_state` turns the plan into an engine
+:class:`ContextStart` turns the plan into an engine
 :class:`~distaff.analysis.symex.state.State` in the engine's own z3 context, and
-installs :class:`ContextHooks` on the engine: the symbolic heap
+gives the engine its :class:`ContextHooks`: the symbolic heap
 (:mod:`.heap`) and the synchronization invariants (:mod:`.invariants`) it
 consults while running.
 
@@ -133,10 +133,16 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
 
 
 class ContextHooks:
-    """What the engine asks a context run (``Engine.context_hooks``)."""
+    """What the engine asks a context run (``Engine.context_hooks``); its
+    symbolic heap is made with the initial state (:class:`ContextStart`)."""
 
-    def __init__(self, heap: SymbolicHeap):
-        self.heap = heap
+    def __init__(self):
+        self.heap: SymbolicHeap | None = None
+
+    def __bool__(self) -> bool:
+        """False until the initial state is built: the build itself runs as
+        a plain run (``if E.context_hooks:`` is how the engine asks)."""
+        return self.heap is not None
 
     def resolve_object(self, E, st, ptr, oid_term) -> int:
         return self.heap.resolve_object(E, st, ptr, oid_term)
@@ -178,15 +184,23 @@ class ContextHooks:
         return barrier_entry(E, st, a)
 
 
-def initial_state(E, program: ir.Program, context):
-    """The engine state at ``context`` (see the module docstring)."""
-    p = plan(program, context)
-    return _Builder(E, p, context).build()
+class ContextStart:
+    """How runs from ``context`` begin: the engine is made with ``hooks``
+    (its ``context_hooks``), and calling this with the engine gives the
+    initial state (see the module docstring), completing the hooks."""
+
+    def __init__(self, program: ir.Program, context):
+        self.program, self.context = program, context
+        self.hooks = ContextHooks()
+
+    def __call__(self, E):
+        return _Builder(E, plan(self.program, self.context), self.context, self.hooks).build()
 
 
 class _Builder:
-    def __init__(self, E, p: Plan, context):
+    def __init__(self, E, p: Plan, context, hooks: ContextHooks):
         self.E = E
+        self.hooks = hooks
         self.p = p
         self.program = p.program
         self.rd = bool(getattr(context, "reaching_defs", False))
@@ -229,7 +243,7 @@ class _Builder:
             if c is not True:
                 E.constrain(st, c)
         st.ctx = replace(st.ctx, premises=st.pc)
-        E.context_hooks = ContextHooks(self._heap())
+        self.hooks.heap = self._heap()
         return st
 
     def spawn(self, k: int, tp: ThreadPlan) -> int:
@@ -865,4 +879,4 @@ def _regs(f: ir.Function) -> list:
     return out
 
 
-__all__ = ["initial_state", "plan", "ContextHooks", "Plan"]
+__all__ = ["ContextStart", "plan", "ContextHooks", "Plan"]

@@ -69,17 +69,19 @@ class Explorer:
     """One exploration of ``program`` with ``target`` (an
     :class:`~distaff.analysis.ir.AssertionSite`, or None to look for findings only),
     pruned by ``reduction``. ``initial`` builds the first state from the
-    engine (a program context's, :mod:`distaff.analysis.context.initial`); None starts
-    at ``main``. :func:`distaff.analysis.subcheck.explorer_for` builds an explorer for
-    a mode and a context."""
+    engine (a program context's, :mod:`distaff.analysis.context.initial`),
+    whose ``context_hooks`` the engine is made with; None starts at ``main``.
+    :func:`distaff.analysis.subcheck.explorer_for` builds an explorer for a
+    mode and a context."""
 
     def __init__(self, program: ir.Program, options, target: ir.AssertionSite | None, cancel,
-                 reduction: Reduction, initial: Callable[[Engine], State] | None = None):
+                 reduction: Reduction, initial: Callable[[Engine], State] | None = None, context_hooks=None):
         self.program = program
         self.options = options = exploration_options(options)
         self.target = target
         self.cancel = cancel
         self.initial = initial
+        self.context_hooks = context_hooks
         self.reduction = reduction
         self.stack: list[Node] = []
         self.full_runs = 0
@@ -111,10 +113,9 @@ class Explorer:
                                  concrete_loops=opts.enabled("concrete_loops"),
                                  thread_cuts=opts.enabled("thread_cuts"),
                                  pivot_on_single=self.reduction.pivot_on_single,
-                                 observer=self.reduction.on_event)
+                                 observer=self.reduction.on_event, placed_accesses=opts.report_races,
+                                 context_hooks=self.context_hooks)
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
-        if self.races is not None:
-            E.access_note = self.races.note
         s0 = time.monotonic()
         self.reduction.start(self)
         self.static_s = time.monotonic() - s0

@@ -73,25 +73,10 @@ from distaff.analysis.ir import IntType
 from distaff.analysis.report import Finding, FindingKind, Trace
 from distaff.analysis.symex.pivots import BudgetExpired
 from distaff.analysis.symex.solver import SolverUnknown
-from distaff.analysis.symex.state import Access, State
+from distaff.analysis.symex.state import PlacedAccess, State
 from distaff.analysis.symex.trace import build_trace, lvalue, model_value, small_model
 
 RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of a race's trace
-
-
-@dataclass(slots=True)
-class RaceAccess(Access):
-    """An :class:`~distaff.analysis.symex.state.Access` that also says where it was
-    made: the instruction's ``span``, the thread, whether an atomic region
-    was open, ``steps``, the run's step list before the access's own step
-    (so its step can be found in the trace), and ``pc``, the path condition
-    then (under which a symbolic overlap is decided)."""
-
-    span: ir.Span = ir.NO_SPAN
-    tid: int = 0
-    atomic: bool = False
-    steps: object = None
-    pc: object = None  # the path condition when the access was made
 
 
 def exploration_options(options):
@@ -120,13 +105,14 @@ class _Seen:
 
     tid: int
     seq: int
-    access: RaceAccess
+    access: PlacedAccess
 
 
 class RaceDetector:
     """Finds the data races of each run of one exploration (module docstring).
-    ``note`` is the engine's ``access_note``; ``on_run`` is called at every
-    leaf and returns the new findings."""
+    The engine must record where each access was made
+    (``placed_accesses``); ``on_run`` is called at every leaf and returns the
+    new findings."""
 
     def __init__(self, engine, reuse_prefixes: bool = True):
         self.E = engine
@@ -138,11 +124,6 @@ class RaceDetector:
 
     def count(self, name: str, n: int = 1) -> None:
         self.counters[name] = self.counters.get(name, 0) + n
-
-    def note(self, st: State, write: bool, addr, size: int) -> RaceAccess:
-        tid = st.current if st.current is not None else 0
-        atomic = st.threads[tid].atomic > 0 if tid < len(st.threads) else False
-        return RaceAccess(write, addr, size, self.E.span, tid, atomic, st.steps, st.pc)
 
     # ------------------------------------------------------------------
 
@@ -273,7 +254,7 @@ class _Run:
                 c = self.acquire(t, s.op, s.obj, c)
             atomic = atomic or s.op == "atomic_begin"
         for a in ev.accesses:
-            if not isinstance(a, RaceAccess):
+            if not isinstance(a, PlacedAccess):
                 continue
             if a.atomic or atomic:
                 c = self.atomic_access(a, c)
@@ -326,7 +307,7 @@ class _Run:
         elif op in ("cond_signal", "cond_broadcast"):
             self.put(self.signals, obj, self.signals.get(obj, ()) + ((index, c),))
 
-    def atomic_access(self, a: RaceAccess, c: tuple) -> tuple:
+    def atomic_access(self, a: PlacedAccess, c: tuple) -> tuple:
         if not isinstance(a.addr, int):
             return c
         if a.write:
@@ -343,7 +324,7 @@ class _Run:
         hi = E.values.simplified(E.values.extract(addr, E.ptr_bits - 1, E.layout.off_bits))
         return hi if isinstance(hi, int) else None
 
-    def access(self, a: RaceAccess, t: int, n: int, c: tuple) -> None:
+    def access(self, a: PlacedAccess, t: int, n: int, c: tuple) -> None:
         det = self.det
         det.count("races_checked")
         oid = self.object_of(a.addr)
@@ -378,7 +359,7 @@ class _Run:
         addr_key = a.addr if isinstance(a.addr, int) else a.addr.get_id()
         self.put(group, (t, a.span, a.write, addr_key, a.size), _Seen(t, n, a))
 
-    def overlap(self, x: RaceAccess, y: RaceAccess):
+    def overlap(self, x: PlacedAccess, y: PlacedAccess):
         """When do the byte ranges of ``x`` and ``y`` meet: True, False or a condition."""
         if isinstance(x.addr, int) and isinstance(y.addr, int):
             return x.addr < y.addr + y.size and y.addr < x.addr + x.size
@@ -399,7 +380,7 @@ class _Run:
 
     # ------------------------------------------------------------------ the finding
 
-    def finding(self, first: RaceAccess, second: RaceAccess, overlap) -> Finding:
+    def finding(self, first: PlacedAccess, second: PlacedAccess, overlap) -> Finding:
         E, st = self.E, self.st
         model = None
         if overlap is not True:  # inputs that make the addresses meet, on the whole run if it can
@@ -412,7 +393,7 @@ class _Run:
         where = lvalue(st, E.layout, model_value(model, second.addr), IntType(8 * second.size, True))
         threads = st.threads
 
-        def side(a: RaceAccess) -> str:
+        def side(a: PlacedAccess) -> str:
             verb = "write" if a.write else "read"
             return f"{verb} at line {a.span.line} (thread {threads[a.tid].name})"
 

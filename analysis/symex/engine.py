@@ -80,7 +80,7 @@ from distaff.analysis.symex.pivots import (
     EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
 )
 from distaff.analysis.symex.state import (
-    BLOCKED, CUT, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, State, Symbol, Thread,
+    BLOCKED, CUT, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, PlacedAccess, State, Symbol, Thread,
 )
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.unmodelled import CONTEXT
@@ -130,12 +130,18 @@ class Engine:
     ``pivot_on_single`` makes a scheduling point with one enabled thread a pivot
     too. ``replay`` (a pair of iterators: schedule, choices) makes every
     decision follow a recorded trace instead of the solver, and
-    ``fixed_inputs`` (symbol name -> value) fixes the inputs as they are made."""
+    ``fixed_inputs`` (symbol name -> value) fixes the inputs as they are made.
+    ``placed_accesses`` records with each access where it was made
+    (:class:`~distaff.analysis.symex.state.PlacedAccess`, for the race detector).
+    ``context_hooks`` are a program context's answers for what its runs do
+    not know (:class:`distaff.analysis.context.initial.ContextHooks`); they
+    count from when they are true (the context's state is built)."""
 
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
-                 pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None):
+                 pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
+                 placed_accesses: bool = False, context_hooks=None):
         self.program = program
         self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
@@ -154,13 +160,12 @@ class Engine:
         self.record_effects = record_effects
         self.pivot_on_single = pivot_on_single
         self.observer = observer
-        self.access_note = None  # (state, write, addr, size) -> Access; set when races are reported
+        self.placed_accesses = placed_accesses
         self.replay = replay
         self.fixed_inputs = fixed_inputs  # replay: symbol name -> value
-        self.lazy_pointers = False  # fresh pointers get their own objects (naive contexts)
         # a check from a program context (distaff.analysis.context.initial.ContextHooks): resolves
         # pointers whose object is symbolic, settles locks, orders initial waiters
-        self.context_hooks = None
+        self.context_hooks = context_hooks
         self.reached = False  # the target assertion was executed on a feasible path
         self.ptr_bits = program.data_model.pointer_bits
         self.layout = PointerLayout.for_bits(self.ptr_bits)
@@ -693,19 +698,9 @@ class Engine:
             # read before any write: a fresh symbol, kept so later reads agree
             b = bits_of(r.type, self.ptr_bits)
             label = r.name if not r.name.startswith("%") else "tmp"
-            if self.lazy_pointers and isinstance(r.type, PtrType):
-                v = self._lazy_object(st, label, r.type)
-            else:
-                v = self._fresh(st, tid, label, b, is_signed(r.type), self.span)
+            v = self._fresh(st, tid, label, b, is_signed(r.type), self.span)
             st.wframe(tid).regs[r.name] = v
         return v
-
-    def _lazy_object(self, st: State, label: str, ptype) -> int:
-        """A pointer to a new object standing for what a fresh pointer points to."""
-        pointee = ptype.pointee if isinstance(ptype, PtrType) else None
-        size = (1 << self.layout.off_bits) - 1
-        oid = self.allocate(st, f"*{label}", "lazy", size, pointee, self.span, zeroed=False)
-        return self.layout.make(oid)
 
     def address_of(self, st: State, tid: int | None, e: Addr, create: bool = True) -> int:
         k = e.kind
@@ -762,7 +757,7 @@ class Engine:
         off = None
         if isinstance(oidv, int):
             oid = oidv
-        elif self.context_hooks is not None:  # the offset too, when the object's type fixes it
+        elif self.context_hooks:  # the offset too, when the object's type fixes it
             oid, off = self.context_hooks.resolve_object(self, st, ptr, oidv)
         else:
             oid = self.concretize(st, oidv, L.id_bits, "a pointer's object")
@@ -824,11 +819,6 @@ class Engine:
         n = type_size(ctype)
         oid, off = self.resolve(st, ptr, n, False)
         fresh = self.fresh_mem(st, tid, oid)
-        if self.lazy_pointers and isinstance(ctype, PtrType):
-            def fresh(name: str, bits: int, plain=fresh):
-                if bits == self.ptr_bits:
-                    return self._lazy_object(st, name, ctype)
-                return plain(name, bits)
         v = st.memory.load(oid, off, n, self.values, self.layout, fresh)
         return v, oid, off
 
@@ -836,10 +826,12 @@ class Engine:
         """Record a memory access in the current event, unless the front end
         proved the instruction thread-local (``kind`` LOCAL)."""
         if st.event is not None and kind is Kind.GLOBAL:
-            if self.access_note is None:
+            if not self.placed_accesses:
                 st.event.accesses.append(Access(write, addr, size))
-            else:  # the race detector's record says where the access was made
-                st.event.accesses.append(self.access_note(st, write, addr, size))
+            else:
+                tid = st.current if st.current is not None else 0
+                atomic = st.threads[tid].atomic > 0 if tid < len(st.threads) else False
+                st.event.accesses.append(PlacedAccess(write, addr, size, self.span, tid, atomic, st.steps, st.pc))
 
     # ==================================================================
     # control
@@ -879,7 +871,7 @@ class Engine:
             oidv = self.values.simplified(oidv)
         if isinstance(oidv, int):
             oid = oidv
-        elif self.context_hooks is not None:
+        elif self.context_hooks:
             oid = self.context_hooks.resolve_function(self, st, fp, oidv)
         else:
             oid = self.concretize(st, oidv, self.layout.id_bits, "a function pointer")
@@ -1025,7 +1017,7 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     n = type_size(i.type)
     oid, off = E.resolve(st, p, n, True)
     st.memory.store(oid, off, n, v, E.values, E.layout)
-    if E.context_hooks is not None:  # a store through a primary object writes its aliases too
+    if E.context_hooks:  # a store through a primary object writes its aliases too
         E.context_hooks.after_store(E, st, oid, off, n, v)
     f = st.wframe(tid)
     f.pc += 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from distaff.analysis.ir import Function, Reg, Span
+from distaff.analysis.ir import NO_SPAN, Function, Reg, Span
 from distaff.analysis.symex.memory import Memory
 from distaff.analysis.symex.values import Val
 
@@ -180,6 +180,21 @@ class Access:
     write: bool
     addr: Val
     size: int
+
+
+@dataclass(slots=True)
+class PlacedAccess(Access):
+    """An :class:`Access` that also says where it was made (what the race
+    detector needs): the instruction's ``span``, the thread, whether an
+    atomic region was open, ``steps``, the run's step list before the
+    access's own step (so its step can be found in the trace), and ``pc``,
+    the path condition then (under which a symbolic overlap is decided)."""
+
+    span: Span = NO_SPAN
+    tid: int = 0
+    atomic: bool = False
+    steps: object = None
+    pc: object = None
 
 
 @dataclass(slots=True)

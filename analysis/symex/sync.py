@@ -192,7 +192,7 @@ def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:
     """The concrete address of a synchronization object (forks per value)."""
     p = E.ev(st, tid, e)
     oid, off = E.resolve(st, p, 0, False)
-    if E.context_hooks is not None and not isinstance(p, int):  # a context's symbolic pointer
+    if E.context_hooks and not isinstance(p, int):  # a context's symbolic pointer
         return E.context_hooks.sync_address(E, st, oid, off, what)
     return E.concretize(st, p, E.ptr_bits, what)
 
@@ -246,7 +246,7 @@ def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     V, pb = E.values, E.ptr_bits
     h = i.args[0]
     hv = E.ev(st, tid, h)
-    if E.context_hooks is not None and not isinstance(hv, int):  # a handle the context does not know
+    if E.context_hooks and not isinstance(hv, int):  # a handle the context does not know
         target = E.context_hooks.thread_handle(E, st, hv, bits_of(h.type, pb))
     else:
         target = E.concretize(st, hv, bits_of(h.type, pb), "a thread handle")
@@ -346,7 +346,7 @@ def _mutex_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.mutex_kinds[a] = (kind, 0)
     else:
         st.mutex_kinds.pop(a, None)
-    if E.context_hooks is not None:
+    if E.context_hooks:
         E.context_hooks.lock_initialised(st, a)
     _note(st, i.op.value, a)
     st.add_step(tid, i.span, f"init mutex {_name(E, st, a)}")
@@ -361,7 +361,7 @@ def _mutex_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _settle(E: Engine, st: State, a: int) -> None:
     """In a context run, decide who holds the lock at ``a`` if no one did yet."""
-    if E.context_hooks is not None:
+    if E.context_hooks:
         E.context_hooks.settle_lock(E, st, a)
 
 
@@ -516,7 +516,7 @@ def _barrier_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     V = E.values
     a = _addr(E, st, tid, i.args[0], "a barrier address")
     entry = st.barriers.get(a)
-    if entry is None and E.context_hooks is not None:  # a barrier initialised before the context
+    if entry is None and E.context_hooks:  # a barrier initialised before the context
         entry = E.context_hooks.barrier_entry(E, st, a)
     if entry is None:
         raise LeafReached(Leaf(LeafKind.ERROR, "wait on a barrier not initialised", i.span, tid))
@@ -572,7 +572,7 @@ def _sem_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 def _sem_value(E: Engine, st: State, tid: int, i: ir.Intrinsic, a: int) -> int:
     v = st.sems.get(a)
     if v is None:
-        if E.context_hooks is not None:
+        if E.context_hooks:
             raise EngineLimit("a semaphore initialised before the context is not modelled")
         raise LeafReached(Leaf(LeafKind.ERROR, f"{i.name or i.op.value} on a semaphore not initialised",
                                i.span, tid))
@@ -642,7 +642,7 @@ def _rwlock_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _rwlock_settle(E: Engine, st: State, a: int) -> None:
     """In a context run, decide who holds the rwlock at ``a`` if no one did yet."""
-    if E.context_hooks is not None:
+    if E.context_hooks:
         E.context_hooks.settle_rwlock(E, st, a)
 
 
@@ -682,7 +682,7 @@ def _rwlock_unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     elif tid in readers:
         k = readers.index(tid)
         readers, op = readers[:k] + readers[k + 1:], "rwlock_rdunlock"
-    elif E.context_hooks is not None and writer is None:
+    elif E.context_hooks and writer is None:
         # a context run does not know who held rwlocks when it started: this
         # thread held it for reading then (no writer could hold it beside)
         op = "rwlock_rdunlock"
