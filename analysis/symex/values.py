@@ -165,36 +165,29 @@ class Values:
         return z3.Not(c)
 
     def and_(self, *cs: Cond) -> Cond:
-        rest = []
-        for c in cs:
-            if c is False:
-                return False
-            if c is not True:
-                rest.append(c)
-        if not rest:
-            return True
-        if len(rest) == 1:
-            return rest[0]
-        ctx = self.ctx
-        if all(type(c) is z3.BoolRef and c.ctx is ctx for c in rest):
-            return self.terms.and_(rest)
-        return z3.And(*rest)
+        return self._junction(cs, False, self.terms.and_, z3.And)
 
     def or_(self, *cs: Cond) -> Cond:
+        return self._junction(cs, True, self.terms.or_, z3.Or)
+
+    def _junction(self, cs, absorbing: bool, raw, wrapped) -> Cond:
+        """The conjunction (``absorbing`` False) or disjunction (True) of
+        ``cs``, with constant operands folded away."""
+        unit = not absorbing
         rest = []
         for c in cs:
-            if c is True:
-                return True
-            if c is not False:
+            if c is absorbing:
+                return absorbing
+            if c is not unit:
                 rest.append(c)
         if not rest:
-            return False
+            return unit
         if len(rest) == 1:
             return rest[0]
         ctx = self.ctx
         if all(type(c) is z3.BoolRef and c.ctx is ctx for c in rest):
-            return self.terms.or_(rest)
-        return z3.Or(*rest)
+            return raw(rest)  # through the C API: no Python wrapper per operand
+        return wrapped(*rest)
 
     def ite(self, c: Cond, a: Val, b: Val, bits: int) -> Val:
         if isinstance(c, bool):
