@@ -341,10 +341,6 @@ Expr = Union[Const, Reg, Addr, Unary, Binary, Cast, PtrAdd, PtrDiff, Ite]
 EXPR_NODES = (Const, Reg, Addr, Unary, Binary, Cast, PtrAdd, PtrDiff, Ite)  # for isinstance
 
 
-def expr_type(e: Expr) -> CType:
-    return e.type
-
-
 def children(e: Expr) -> tuple:
     """The operands of an expression node; () for a leaf (Reg, Const, Addr)."""
     t = type(e)

@@ -24,7 +24,6 @@ CHECK_FILE = "distaff.checkFile"
 CHECK_FROM_HERE = "distaff.checkFromHere"
 PIN_THREAD = "distaff.pinThread"
 CLEAR_CONTEXT = "distaff.clearContext"
-COMMANDS = (CHECK_FILE, CHECK_FROM_HERE, PIN_THREAD, CLEAR_CONTEXT)
 
 MAX_FOLDED_STEPS = 60
 

@@ -85,10 +85,6 @@ class LockState:
         rel_may = self.released_may | frozenset(r for r in callee.released_may if r not in self.held_must)
         return LockState(held_may, held_must, rel_may, rel_must)
 
-    def entering(self) -> "LockState":
-        """The relative state a callee starts from."""
-        return LockState()
-
     def map_terms(self, fn) -> "LockState":
         """Each term replaced by ``fn(term)``; None makes it unnameable
         (ANY in the may-sets, dropped from the must-sets)."""

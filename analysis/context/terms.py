@@ -107,10 +107,6 @@ def canon(t):
     return t
 
 
-Term = object  # an ir.Expr whose leaves may also be Sym and ObjRef
-
-
-
 def leaves(t) -> list:
     """Every leaf (Const, Addr, Sym, ObjRef, Reg) of a term, with repeats."""
     out, stack = [], [t]

@@ -36,7 +36,6 @@ ATOMIC_TYPEDEFS = frozenset({
     "atomic_uintmax_t", "atomic_flag",
 })
 CHAR = IntType(8, True)
-SCHAR = CHAR
 UCHAR = IntType(8, False)
 SHORT = IntType(16, True)
 USHORT = IntType(16, False)
