@@ -41,7 +41,7 @@ from distaff.analysis.check import Options
 from distaff.analysis.cluster import ClusterUnavailable, client_for
 from distaff.analysis.context import program_context
 from distaff.analysis.explore import races
-from distaff.analysis.frontend import parse_program
+from distaff.analysis.frontend import BINARY, binary, parse_program
 from distaff.analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
 from distaff.analysis.ir import DataModel, Span
 from distaff.analysis.irtext import format_program
@@ -186,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="runs per assertion (default none)")
     check.add_argument("--workers", type=_count(1), default=None, metavar="N",
                        help="assertions checked in parallel (default 1)")
+    check.add_argument("--max-memory", dest="max_memory_mb", type=_count(1), default=None, metavar="MB",
+                       help="memory (address space) of each sub-check's process; one over it stops and its "
+                            "assertion is undecided (memory limit). Sub-checks then run in their own processes")
     check.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                        help="run the sub-checks (one per assertion) on this Dask scheduler's "
                        "workers instead of here; they need distaff installed (pip install "
@@ -232,6 +235,7 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
         "total_timeout_s": args.timeout, "findings": getattr(args, "findings", None),
         "property": getattr(args, "property", None),
         "max_runs": args.max_runs, "workers": args.workers, "report_races": args.races,
+        "max_memory_mb": getattr(args, "max_memory_mb", None),
         "spurious_wakeups": args.spurious_wakeups,
         "scheduler": getattr(args, "scheduler", None),
         "data_model": DataModel(args.data_model) if args.data_model else None,
@@ -300,9 +304,12 @@ def read_source(path: str) -> str:
     are replaced, so the front end reports them at their position."""
     try:
         with open(path, "rb") as f:
-            return f.read().decode("utf-8", errors="replace")
+            text = f.read().decode("utf-8", errors="replace")
     except OSError as e:
         raise BadInput(f"cannot read {path}: {e.strerror or e}") from None
+    if binary(text):
+        raise BadInput(f"{path}: {BINARY}")
+    return text
 
 
 # --------------------------------------------------------------------------

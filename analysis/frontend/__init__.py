@@ -82,8 +82,11 @@ def lower_source(
     flags=None,
 ) -> Program:
     """:func:`parse_program` without the escape analysis: every Load and
-    Store keeps the front end's conservative GLOBAL kind. Never raises."""
+    Store keeps the front end's conservative GLOBAL kind. Never raises; text
+    that is not text (:func:`binary`) is one syntax finding."""
 
+    if binary(text):
+        return Program(path, data_model, (), (), (), (Finding(FindingKind.SYNTAX, BINARY, _file_span(path)),))
     try:
         pre = preprocess(text, path, data_model=data_model, read_include=read_include, flags=flags)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
@@ -94,8 +97,22 @@ def lower_source(
         return Program(path, data_model, (), (), (), (finding,))
 
 
+BINARY = "not C source: the file holds binary data"
+_TEXT_CONTROLS = frozenset("\t\n\r\f\v")
+
+
+def binary(text: str) -> bool:
+    """Whether ``text`` (decoded with replacement characters for bytes that
+    are not UTF-8) is binary data rather than source: more than a tenth of its
+    first 4,096 characters are NULs, other control characters or
+    replacements."""
+    head = text[:4096]
+    odd = sum(1 for c in head if (c < " " and c not in _TEXT_CONTROLS) or c in "\x7f\ufffd")
+    return odd * 10 > len(head)
+
+
 def _file_span(path: str) -> Span:
     return Span(path, 1, 1, 1, 1)
 
 
-__all__ = ["lower_source", "parse_program"]
+__all__ = ["BINARY", "binary", "lower_source", "parse_program"]
