@@ -78,7 +78,7 @@ from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.options import MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
-from distaff.analysis.executor import CANCELLED, Lost, Watch, crashed, overran
+from distaff.analysis.executor import CANCELLED, Lost, Watch, limit_memory, lost_to, overran
 from distaff.analysis.report import AssertionResult, Finding, Reason, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
 
@@ -119,7 +119,7 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
     budget = _Budget(options)
     if options.scheduler is not None and sites:
         results = check_on_cluster(program, sites, budget.options(), cancel, context)
-    elif options.workers > 1 and len(sites) > 1:
+    elif (options.workers > 1 and len(sites) > 1) or options.max_memory_mb:  # a memory limit needs a process
         search = options.findings and options.property is None
         results = _check_in_pool(program, sites, options, cancel, context, budget, search)
     else:
@@ -203,6 +203,7 @@ def _lost(site, options, lost: Lost, context):
 
 def _pool_worker(conn, program, site, options, context) -> None:
     try:
+        limit_memory(options.max_memory_mb)
         if site == FINDINGS:
             conn.send(("ok", (None, check_findings(program, options, None, context), True)))
         else:
@@ -276,7 +277,7 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                     complete = complete or (site != FINDINGS and payload[2])
                     yield payload
                 else:
-                    yield _lost(site, options, crashed(payload), context)
+                    yield _lost(site, options, lost_to(payload), context)
             for conn in watch.overdue():
                 if conn in running:
                     proc, site = running.pop(conn)

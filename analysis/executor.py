@@ -13,7 +13,9 @@ the same way, in :class:`~distaff.analysis.report.Reason`'s words:
   that it is stopped and reported TIMEOUT, "... overran its time budget";
 * **cancel**: the running work is stopped and every outstanding sub-check is
   answered at once, CANCELLED;
-* **crash**: work that raised, or whose process died, is CRASHED with how.
+* **crash**: work that raised, or whose process died, is CRASHED with how;
+  work that ran out of memory under ``Options.max_memory_mb``
+  (:func:`limit_memory` in the process that runs it) is MEMORY.
 
 An assertion a runner gives up on is reported undecided for that reason
 (:func:`distaff.analysis.subcheck.undecided`), never as a verdict.
@@ -21,6 +23,7 @@ An assertion a runner gives up on is reported undecided for that reason
 
 from __future__ import annotations
 
+import resource
 import threading
 import time
 from dataclasses import dataclass
@@ -47,6 +50,30 @@ def overran(who: str, allowance_s: float | None = None) -> Lost:
 
 def crashed(how: str) -> Lost:
     return Lost(Reason.CRASHED, how)
+
+
+def limit_memory(mb: int) -> None:
+    """Cap this process's address space at ``mb`` MB (0: leave it): an
+    allocation past it fails with MemoryError (z3's with an exception), which
+    the explorer reports as Reason.MEMORY."""
+    if mb <= 0:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = mb << 20
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def out_of_memory(message: str) -> bool:
+    """Whether a failure's message (``Type: text``) says memory ran out."""
+    return message.startswith("MemoryError") or "out of memory" in message or "memory exceeded" in message
+
+
+def lost_to(message: str) -> Lost:
+    """What a sub-check that raised ``message`` lost: MEMORY when memory ran
+    out, else CRASHED."""
+    return Lost(Reason.MEMORY, "memory limit reached") if out_of_memory(message) else crashed(message)
 
 
 def allowance_s(timeout_s: float | None, tasks: int = 1, grace_s: float | None = None) -> float | None:

@@ -59,6 +59,9 @@ class Options:
     # print the predicate summaries learned (mode dpor-ag) as C, for the hover
     # and the JSON; printing costs, so a caller that shows neither turns it off
     summary_text: bool = True
+    # address-space limit (MB) of the process a sub-check runs in; 0 is none.
+    # A sub-check over it stops, undecided for Reason.MEMORY (see analysis/executor)
+    max_memory_mb: int = 0
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)

@@ -39,6 +39,7 @@ class Reason(enum.Enum):
     BOUND = "bound-reached"  # no run reached the assertion within the unwind bound, and some run was cut
     # the violation found depends on a C library function distaff does not model; the message names it
     UNMODELLED = "unmodelled"
+    MEMORY = "memory-limit"  # the sub-check's process reached Options.max_memory_mb
 
 
 @dataclass(frozen=True, slots=True)

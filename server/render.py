@@ -189,6 +189,7 @@ def options_json(options: Options) -> dict:
         "total_timeout_s": options.total_timeout_s, "findings": options.findings,
         "max_runs": options.max_runs, "data_model": options.data_model.value,
         "workers": options.workers, "spurious_wakeups": options.spurious_wakeups,
+        "max_memory_mb": options.max_memory_mb,
     }
 
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Callable
 
 from distaff.analysis.check import Context, Options
-from distaff.analysis.executor import allowance_s, crashed, overran
+from distaff.analysis.executor import allowance_s, crashed, lost_to, overran
 from distaff.analysis.ir import Program
 from distaff.analysis.report import Reason
 from distaff.server.worker import Job, read_message, write_message
@@ -76,7 +76,6 @@ class CheckRequest:
     program: Program
     options: Options
     context: Context | None = None
-    max_memory_mb: int = 0
     expected: int = 0
 
     @property
@@ -104,6 +103,7 @@ class CheckRun:
         self.items = 0
         self.worker: "_Worker | None" = None
         self.timer: asyncio.TimerHandle | None = None
+        self.stopped_at: float | None = None  # when stop() interrupted its worker
 
     def __repr__(self) -> str:
         r = self.request
@@ -244,6 +244,7 @@ class Scheduler:
         if run.worker is not None:
             worker = run.worker
             worker.interrupt()
+            run.stopped_at = time.monotonic()
             self.loop.call_later(self.kill_after_s, worker.kill)
         self._finish(run, outcome, message)
 
@@ -312,7 +313,7 @@ class Scheduler:
 
     def _start(self, run: CheckRun) -> None:
         request = run.request
-        job = Job(self.check_fn, request.program, request.options, request.context, request.max_memory_mb)
+        job = Job(self.check_fn, request.program, request.options, request.context)
         try:
             worker = self._take_worker()
         except OSError as e:
@@ -367,11 +368,15 @@ class Scheduler:
         elif tag == "done":
             self._finish(run, DONE)
         else:
-            last = str(payload).strip().splitlines()[-1:] or ["unknown error"]
-            self._lose(run, crashed(f"the check raised {last[0]}"))
+            last = (str(payload).strip().splitlines()[-1:] or ["unknown error"])[0]
+            lost = lost_to(last)
+            self._lose(run, lost if lost.reason is Reason.MEMORY else crashed(f"the check raised {last}"))
 
     def _on_exit(self, run: CheckRun, code: int) -> None:
         self._active.discard(run)
+        if run.stopped_at is not None:  # the soak bench reads this line: how soon a stop takes effect
+            log.info("run %d stopped: its worker exited %.3f s after the stop", run.id,
+                     time.monotonic() - run.stopped_at)
         if run.state is RunState.RUNNING:
             self._lose(run, crashed(f"the worker process died ({describe_exit(code)})"))
         self._pump()

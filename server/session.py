@@ -322,8 +322,7 @@ class Session:
                                              label=label, approximate=approximate)
         outcomes.run_id = None  # the run this replaces is not current any more
         request = CheckRequest(
-            st.snapshot.uri, version, kind, program, options, context,
-            self.settings.max_memory_mb, expected=len(program.assertions()),
+            st.snapshot.uri, version, kind, program, options, context, expected=len(program.assertions()),
         )
         run = self.scheduler.submit(request, delay)
         outcomes.run_id = run.id
@@ -394,7 +393,7 @@ class Session:
                 if site.id not in outcomes.results:
                     outcomes.results[site.id] = AssertionResult(
                         site.id, site.span, site.text, Status.UNKNOWN, reason=reason,
-                        message=event.message if reason is Reason.CRASHED else "",
+                        message=event.message if reason in (Reason.CRASHED, Reason.MEMORY) else "",
                         unwind=run.request.options.unwind, mode=run.request.options.mode,
                     )
             if event.outcome is not Reason.CANCELLED:

@@ -61,6 +61,7 @@ class Settings:
             workers=self.workers,
             report_races=self.races,
             spurious_wakeups=self.spurious_wakeups,
+            max_memory_mb=self.max_memory_mb,
         )
 
 

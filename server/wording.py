@@ -80,6 +80,9 @@ def undecided_reason(a: AssertionResult, options: Options | None = None) -> str:
         return a.message or "skipped"
     if r is Reason.CRASHED:
         return "the checker crashed" + (f": {a.message}" if a.message else "")
+    if r is Reason.MEMORY:
+        return f"memory limit of {options.max_memory_mb} MB reached" if options and options.max_memory_mb \
+            else "memory limit reached"
     return a.message or "no reason given"  # unmodelled, unsupported: the message says what
 
 
@@ -139,6 +142,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
         Reason.CRASHED: "not checked: crashed",
         Reason.UNSUPPORTED: "undecided: unsupported C",
         Reason.UNMODELLED: "undecided: unmodelled library call",
+        Reason.MEMORY: "undecided: memory limit",
     }.get(result.reason, "undecided")
 
 

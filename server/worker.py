@@ -25,10 +25,11 @@ import struct
 import sys
 import threading
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 from distaff.analysis.check import CancelToken, Context, Options
+from distaff.analysis.executor import limit_memory
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.ir import Program
 
@@ -39,14 +40,13 @@ _HEADER = struct.Struct(">Q")
 class Job:
     """One check to run. ``check_fn`` names the function as ``module:name``;
     it is called as ``check(program, options, cancel, context)`` and yields
-    results as :func:`distaff.analysis.check.check` does. ``max_memory_mb`` limits the
-    worker's address space (0: no limit)."""
+    results as :func:`distaff.analysis.check.check` does, in a process whose
+    address space ``options.max_memory_mb`` limits."""
 
     check_fn: str
     program: Program
     options: Options
     context: Context | None = None
-    max_memory_mb: int = 0
 
 
 def write_message(out: BinaryIO, message) -> None:
@@ -72,18 +72,6 @@ def load_check_fn(spec: str):
     return getattr(importlib.import_module(module), name or "check")
 
 
-def _limit_memory(mb: int) -> None:
-    if mb <= 0:
-        return
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = mb << 20
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-
-
 def _watch_for_cancel(inp: BinaryIO, cancel: CancelToken) -> None:
     try:
         read_message(inp)
@@ -100,9 +88,9 @@ def run(inp: BinaryIO, out: BinaryIO) -> int:
     signal.signal(signal.SIGUSR1, lambda *_: cancel.cancel())
     threading.Thread(target=_watch_for_cancel, args=(inp, cancel), daemon=True).start()
     try:
-        _limit_memory(job.max_memory_mb)
+        limit_memory(job.options.max_memory_mb)  # this process is the limited one: the check runs in it
         check = load_check_fn(job.check_fn)
-        for item in check(job.program, job.options, cancel, job.context):
+        for item in check(job.program, replace(job.options, max_memory_mb=0), cancel, job.context):
             write_message(out, ("item", item))
         write_message(out, ("done", None))
     except BaseException as e:  # reported to the parent, which shows it on the document

@@ -28,6 +28,7 @@ from typing import Callable
 import z3
 
 from distaff.analysis import ir
+from distaff.analysis.executor import out_of_memory
 from distaff.analysis.explore.races import RaceDetector, exploration_options
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
@@ -133,8 +134,10 @@ class Explorer:
             self._stopped(Reason.CANCELLED if e.args[0] == "cancelled" else Reason.TIMEOUT)
         except MaxRunsReached:
             self._stopped(Reason.MAX_RUNS, f"stopped after {self.full_runs + self.pruned_runs} runs")
+        except MemoryError:
+            self._stopped(Reason.MEMORY, "memory limit reached")
         except (SolverUnknown, z3.Z3Exception) as e:
-            why = self._interrupt_reason()
+            why = self._interrupt_reason() or (Reason.MEMORY if out_of_memory(str(e)) else None)
             self._stopped(why or Reason.SOLVER, "" if why else f"the solver gave up: {e}")
         except EngineLimit as e:
             self._stopped(Reason.UNSUPPORTED, str(e))
@@ -176,8 +179,9 @@ class Explorer:
     def _watch(self, stop: threading.Event) -> None:
         while not stop.wait(0.05):
             if self._interrupt_reason() is not None:
+                # again every 50 ms until the exploration ends: an interrupt only reaches the solver
+                # call running when it is sent, and some of z3's phases look at it late
                 self.ctx.interrupt()
-                return
 
     def _interrupt_reason(self) -> Reason | None:
         if self.cancel is not None and self.cancel.cancelled:

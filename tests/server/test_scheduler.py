@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -189,11 +190,13 @@ async def test_memory_limit_applies_to_the_worker():
     rec, sched = await make("hungry_check")
     try:
         req = request(1)
-        limited = CheckRequest(req.uri, 1, "program", req.program, req.options, max_memory_mb=512, expected=1)
+        limited = CheckRequest(req.uri, 1, "program", req.program, replace(req.options, max_memory_mb=512),
+                               expected=1)
         run = sched.submit(limited)
-        assert await asyncio.wait_for(run.finished, 20) is Reason.CRASHED
-        assert "MemoryError" in rec.finished(run)[0].message
-        unlimited = CheckRequest(req.uri, 2, "program", req.program, req.options, max_memory_mb=0, expected=1)
+        assert await asyncio.wait_for(run.finished, 20) is Reason.MEMORY
+        assert rec.finished(run)[0].message == "memory limit reached"
+        unlimited = CheckRequest(req.uri, 2, "program", req.program, replace(req.options, max_memory_mb=0),
+                                 expected=1)
         run = sched.submit(unlimited)
         assert await asyncio.wait_for(run.finished, 20) is DONE
         assert rec.items(run)[0].status is Status.HOLDS

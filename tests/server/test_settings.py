@@ -6,7 +6,7 @@ def test_defaults_are_the_documented_ones():
     s = Settings()
     assert (s.check_on, s.debounce_ms, s.mode, s.unwind, s.timeout_s, s.workers, s.max_memory_mb) == (
         "save", 500, "dpor-ag", 8, 30.0, 1, 2048)
-    assert s.options() == Options(mode="dpor-ag", unwind=8, timeout_s=30.0, workers=1)
+    assert s.options() == Options(mode="dpor-ag", unwind=8, timeout_s=30.0, workers=1, max_memory_mb=2048)
 
 
 def test_every_key_is_read_and_mapped_to_options():
@@ -16,7 +16,7 @@ def test_every_key_is_read_and_mapped_to_options():
     })
     assert problems == ()
     assert (s.check_on, s.debounce_ms, s.max_memory_mb, s.trace_in_message) == ("change", 250, 512, "always")
-    assert s.options() == Options(mode="baseline", unwind=3, timeout_s=2.5, workers=2)
+    assert s.options() == Options(mode="baseline", unwind=3, timeout_s=2.5, workers=2, max_memory_mb=512)
 
 
 def test_section_nested_under_distaff_and_partial_updates_keep_the_rest():
