@@ -155,18 +155,20 @@ class Session:
         return neovim or not self.client_supports("text_document.publish_diagnostics.related_information")
 
     def apply_settings(self, raw) -> tuple[str, ...]:
-        """Take new settings. When what a check computes changes (mode,
-        bounds, races, ...), the open documents are checked again, unless
-        checks are manual: the settings a client sends just after start-up
-        may arrive after a document's first check began."""
-        before = options_key(self.settings.options())
+        """Take new settings. When the options of a check change (mode,
+        bounds, races, limits, ...), the open documents are checked again
+        where that can change what they show (every result for what a check
+        computes; running checks and undecided results for its limits),
+        unless checks are manual: the settings a client sends just after
+        start-up may arrive after a document's first check began."""
+        before = self.settings.options()
         self.settings, problems = parse_settings(raw, self.settings)
         for p in problems:
             log.warning("%s", p)
         if problems:
             self.ls.window_show_message(lsp.ShowMessageParams(
                 type=lsp.MessageType.Warning, message="distaff: " + "; ".join(problems)))
-        if options_key(self.settings.options()) != before and self.settings.check_on != "manual":
+        if self.settings.options() != before and self.settings.check_on != "manual":
             for st in list(self.docs.values()):
                 self._start(st, PROGRAM, 0.0)
         return problems
@@ -313,6 +315,7 @@ class Session:
             if outcomes.options != okey:
                 st.program = outcomes = Outcomes(PROGRAM, version, options=okey, check_options=options)
                 self._reuse_cached(st)
+            outcomes.check_options = options  # the limits its words quote
             # what the last run left undecided is checked again; its findings come again
             outcomes.results = {k: r for k, r in outcomes.results.items() if r.status in DECIDED}
             outcomes.findings = []
