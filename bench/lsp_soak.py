@@ -62,10 +62,12 @@ def main() -> int:
                   "| request | count | p50 ms | p95 ms | max ms |", "|---|---:|---:|---:|---:|"]
         lines += [f"| {k} | {n} | {ms(a)} | {ms(b)} | {ms(c)} |" for k, n, a, b, c in r.latency_table()]
         lines += ["", "| must be zero | count |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in zero.items()]
+        lines.append(f"\nDocuments whose findings (race, deadlock) after the final undo are in the same places as "
+                     f"a fresh open's but worded differently: {len(r.final_finding_words)}.")
         for what, items in (("unanswered", r.unanswered), ("stale", r.stale), ("log", r.errors_logged),
-                            ("final", r.final_mismatches)):
+                            ("final", r.final_mismatches), ("finding words", r.final_finding_words)):
             for item in items[:5]:
-                lines.append(f"\n- {what}: `{str(item)[:300]}`")
+                lines.append(f"\n- {what}: `{str(item)[:3000]}`")
         lines.append("")
         print("\n".join(lines[-30:]), flush=True)
     Path(args.out).write_text("\n".join(lines) + "\n")
