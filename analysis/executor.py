@@ -66,8 +66,9 @@ def limit_memory(mb: int) -> None:
 
 
 def out_of_memory(message: str) -> bool:
-    """Whether a failure's message (``Type: text``) says memory ran out."""
-    return message.startswith("MemoryError") or "out of memory" in message or "memory exceeded" in message
+    """Whether a failure's message (a traceback's last line, z3's text) says
+    memory ran out."""
+    return "MemoryError" in message or "out of memory" in message or "memory exceeded" in message
 
 
 def lost_to(message: str) -> Lost:

@@ -368,9 +368,8 @@ class Scheduler:
         elif tag == "done":
             self._finish(run, DONE)
         else:
-            last = (str(payload).strip().splitlines()[-1:] or ["unknown error"])[0]
-            lost = lost_to(last)
-            self._lose(run, lost if lost.reason is Reason.MEMORY else crashed(f"the check raised {last}"))
+            last = str(payload).strip().splitlines()[-1:] or ["unknown error"]
+            self._lose(run, lost_to(f"the check raised {last[0]}"))
 
     def _on_exit(self, run: CheckRun, code: int) -> None:
         self._active.discard(run)

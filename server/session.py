@@ -69,10 +69,14 @@ class Outcomes:
     findings: list[Finding] = field(default_factory=list)
     problem: str = ""
     complete: bool = False  # every assertion decided and the run's findings known
-    options: str = ""  # options_key of the results
-    check_options: Options | None = None  # the options they were checked with (their words quote its limits)
+    options: Options | None = None  # what the results were checked with (their words quote its limits)
     label: str = ""  # for a context: where it starts
     approximate: bool = True
+
+    @property
+    def key(self) -> str:
+        """The options_key of the results ("" before any check)."""
+        return options_key(self.options) if self.options is not None else ""
 
 
 @dataclass
@@ -280,7 +284,7 @@ class Session:
         results, findings = self.cache.lookup(st.digest, options)
         outcomes = st.program
         outcomes.results.update(results)
-        outcomes.options, outcomes.check_options = options_key(options), options
+        outcomes.options = options
         if findings is not None and len(results) == len(st.digest.sites):
             outcomes.findings = list(findings)
             outcomes.complete = True
@@ -305,24 +309,24 @@ class Session:
         version = st.snapshot.version
         if kind == PROGRAM:
             outcomes = st.program
-            if outcomes.complete and outcomes.options == okey:
+            if outcomes.complete and outcomes.key == okey:
                 return None
             running = self.scheduler.current(st.snapshot.uri, PROGRAM)
             same = running is not None and running.request.version == version \
                 and running.request.options == options
             if same and (running.state is RunState.RUNNING or delay > 0):
                 return running  # already checking this text (a save does not restart it)
-            if outcomes.options != okey:
-                st.program = outcomes = Outcomes(PROGRAM, version, options=okey, check_options=options)
+            if outcomes.key != okey:
+                st.program = outcomes = Outcomes(PROGRAM, version, options=options)
                 self._reuse_cached(st)
-            outcomes.check_options = options  # the limits its words quote
+            outcomes.options = options  # the limits its words quote
             # what the last run left undecided is checked again; its findings come again
             outcomes.results = {k: r for k, r in outcomes.results.items() if r.status in DECIDED}
             outcomes.findings = []
         else:
             approximate = getattr(context, "approximate", getattr(context, "naive", True))
-            outcomes = st.context = Outcomes(CONTEXT, version, options=okey, check_options=options,
-                                             label=label, approximate=approximate)
+            outcomes = st.context = Outcomes(CONTEXT, version, options=options, label=label,
+                                             approximate=approximate)
         outcomes.run_id = None  # the run this replaces is not current any more
         request = CheckRequest(
             st.snapshot.uri, version, kind, program, options, context, expected=len(program.assertions()),
@@ -445,7 +449,7 @@ class Session:
         for r in sorted(outcomes.results.values(), key=lambda r: (r.span.line, r.span.col)):
             if context and r.status is Status.UNREACHABLE:
                 continue  # not reached from this context: nothing to say
-            out.append(convert.assertion_diagnostic(snap, r, outcomes.check_options, fold=fold, source=source, prefix=prefix(r.context)))
+            out.append(convert.assertion_diagnostic(snap, r, outcomes.options, fold=fold, source=source, prefix=prefix(r.context)))
         for f in outcomes.findings:
             out.append(convert.finding_diagnostic(snap, f, fold=fold, source=source, prefix=prefix()))
         if outcomes.problem:
@@ -478,9 +482,9 @@ class Session:
         for site in program.assertions():
             if convert.contains(site.span, line, col):
                 parts.append(convert.assertion_hover(st.program.results.get(site.id), site, st.program.checking,
-                                                     st.program.check_options))
+                                                     st.program.options))
                 if st.context is not None and (r := st.context.results.get(site.id)) is not None:
-                    parts.append(convert.assertion_hover(r, site, False, st.context.check_options))
+                    parts.append(convert.assertion_hover(r, site, False, st.context.options))
         results = list(st.program.results.values())
         if st.context is not None:
             results += list(st.context.results.values())

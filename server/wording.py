@@ -62,12 +62,18 @@ def inputs_text(trace: Trace | None) -> str:
 _NOT_CHECKED = (Reason.SKIPPED, Reason.CANCELLED, Reason.CRASHED)
 
 
+def _not_checked(a: AssertionResult) -> bool:
+    """Never explored: skipped, cancelled, crashed, or the whole check's
+    time ran out before its turn (a TIMEOUT whose message says so)."""
+    return a.reason in _NOT_CHECKED or (a.reason is Reason.TIMEOUT and a.message.startswith("not checked"))
+
+
 def undecided_reason(a: AssertionResult, options: Options | None = None) -> str:
     """Why an UNKNOWN assertion was not decided, in a few words; the limits
     are quoted from ``options`` when given."""
     r = a.reason
     if r is Reason.TIMEOUT:
-        if a.message.startswith("not checked"):  # the whole check's time ran out before it started
+        if _not_checked(a):
             return a.message.removeprefix("not checked: ")
         return f"timeout after {seconds(options.timeout_s)} s" if options and options.timeout_s else "timeout"
     if r is Reason.MAX_RUNS:
@@ -100,7 +106,7 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
     if a.status is Status.UNREACHABLE:
         scope = f" within unwind {unwind}" if a.bounded else ""
         return f"is not reached by any run{scope}: {stats_phrase(a.stats)}"
-    not_checked = a.reason in _NOT_CHECKED or (a.reason is Reason.TIMEOUT and a.message.startswith("not checked"))
+    not_checked = _not_checked(a)
     runs = f": {stats_phrase(a.stats)}" if a.stats.runs and not not_checked else ""
     return f"{'not checked' if not_checked else 'undecided'} ({undecided_reason(a, options)}){runs}"
 

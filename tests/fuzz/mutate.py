@@ -13,6 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted(ROOT.glob("examples/*.c")) + sorted((ROOT / "tests" / "programs").glob("*.c"))
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 
+# what a crash of the front end or the engine, caught and reported, looks like in distaff's output
+INTERNAL = re.compile(r"\binternal( error)?( \(|:)")
+
 _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
 
 

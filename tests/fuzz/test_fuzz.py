@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from distaff.server import cli
-from tests.fuzz.mutate import CORPUS, MUTATIONS, REGRESSIONS, mutant
+from tests.fuzz.mutate import CORPUS, INTERNAL, MUTATIONS, REGRESSIONS, mutant
 
 EXIT_INTERNAL = 4
 CHECK = ["check", "--timeout", "2", "--unwind", "2", "--max-memory", "1500"]  # killable: a process per sub-check
-INTERNAL = re.compile(r"\binternal( error)?( \(|:)")
 
 
 def run_cli(argv: list[str]) -> tuple[int, str]:
