@@ -428,7 +428,8 @@ def check_file(path: str, text: str, options: Options, positions=(), progress=No
     """Check one file's text; ``positions`` (1-based line, optional column)
     start the check from that program context instead of ``main``, its
     initial state built with ``ingredients`` (see :func:`context_from`);
-    ``flags``: its build flags."""
+    ``flags``: its build flags; ``progress``: a :class:`Progress` told of the
+    file and of each assertion decided."""
     program = parse_file(path, text, options.data_model, flags)
     where = tuple(resolve_positions(text, list(positions)))
     context = context_from(program, where, ingredients) if where else None
@@ -439,10 +440,10 @@ def check_file(path: str, text: str, options: Options, positions=(), progress=No
     for item in engine.check(program, options, None, context=context):
         if isinstance(item, AssertionResult):
             assertions.append(item)
+            if progress is not None:
+                progress.decided(item)
         else:
             findings.append(item)
-        if progress is not None:
-            progress.decided(len(assertions))
     return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, where,
                       render.text_digest(text), ingredients)
 
@@ -462,59 +463,74 @@ def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
 
 
 class Progress:
-    """A one-line spinner on stderr for checks that take more than ``delay``
-    seconds, drawn only when the stream is a terminal (never in pipes or CI)."""
+    """A progress line per file on ``stream`` (stderr) while it is checked:
+    assertions decided of all, the runs those took, elapsed time (once all
+    are decided, that the search for deadlocks and errors runs). Drawn by
+    tqdm only when the stream is a terminal and once a file took ``delay``
+    seconds; nothing at all is written otherwise. :meth:`start_file` clears
+    the line of the file before it, as does leaving the ``with`` block, so
+    the results printed after it are never mixed with it."""
 
-    FRAMES = "|/-\\"
+    FORMAT = "distaff: checking {desc}: {n_fmt}/{total_fmt} assertions{postfix}, {elapsed} |{bar}|"
 
-    def __init__(self, stream, delay: float = 1.0, interval: float = 0.1):
+    def __init__(self, stream, delay: float = 1.0, interval: float = 0.5):
         self.stream, self.delay, self.interval = stream, delay, interval
         self.active = bool(getattr(stream, "isatty", lambda: False)())
-        self._lock = threading.Lock()
+        self._bar, self._runs = None, 0
+        self._lock = threading.Lock()  # the ticker and the checking thread both update the bar
         self._stop = threading.Event()
-        self._path, self._count, self._total, self._since, self._drawn = "", 0, 0, time.monotonic(), False
-        self._thread = None
+        self._ticker = None
 
     def __enter__(self) -> "Progress":
-        if self.active:
-            self._thread = threading.Thread(target=self._loop, name="distaff-progress", daemon=True)
-            self._thread.start()
+        if self.active:  # tqdm redraws only on updates: the elapsed time needs a tick
+            self._ticker = threading.Thread(target=self._tick, name="distaff-progress", daemon=True)
+            self._ticker.start()
         return self
 
     def __exit__(self, *exc) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._ticker is not None:
+            self._ticker.join()
         self.clear()
 
     def start_file(self, path: str, total: int) -> None:
-        with self._lock:
-            self._path, self._count, self._total, self._since = path, 0, total, time.monotonic()
+        self.clear()
+        if not self.active:
+            return
+        from tqdm import tqdm
 
-    def decided(self, count: int) -> None:
         with self._lock:
-            self._count = count
+            self._runs = 0
+            # miniters=0: an update(0) redraws (the tick); dynamic_ncols: the line never wraps
+            self._bar = tqdm(total=total, desc=path, file=self.stream, leave=False,
+                             delay=self.delay, miniters=0, dynamic_ncols=True, bar_format=self.FORMAT)
+            self._postfix(0)
+
+    def decided(self, result: AssertionResult) -> None:
+        with self._lock:
+            if self._bar is not None:
+                self._runs += result.stats.runs
+                self._postfix(self._bar.n + 1)
+                self._bar.update(1)
+
+    def _postfix(self, decided: int) -> None:
+        parts = [f"{self._runs} run{'s' if self._runs != 1 else ''}"] if decided else []
+        if decided >= self._bar.total:  # what check() does after the assertions, if anything
+            parts.append("searching for deadlocks and run-time errors")
+        self._bar.set_postfix_str(", ".join(parts), refresh=False)
 
     def clear(self) -> None:
+        """Take the current file's line away (a no-op when none was drawn)."""
         with self._lock:
-            if self._drawn:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-                self._drawn = False
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
 
-    def _loop(self) -> None:
-        frame = 0
+    def _tick(self) -> None:
         while not self._stop.wait(self.interval):
             with self._lock:
-                elapsed = time.monotonic() - self._since
-                if elapsed < self.delay or not self._path:
-                    continue
-                done = f"{self._count} of {self._total} assertion{'s' if self._total != 1 else ''} decided"
-                self.stream.write(f"\r\x1b[K{self.FRAMES[frame % 4]} distaff: checking {self._path}: "
-                                  f"{done}, {elapsed:.0f} s")
-                self.stream.flush()
-                self._drawn = True
-            frame += 1
+                if self._bar is not None:
+                    self._bar.update(0)  # redraws once ``delay`` has passed
 
 
 # --------------------------------------------------------------------------

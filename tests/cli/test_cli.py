@@ -179,36 +179,6 @@ def test_exit_status_prefers_found_over_bad_input_over_undecided():
     assert cli.exit_status([]) == 0
 
 
-class FakeTerminal:
-    def __init__(self, tty):
-        self.tty, self.written = tty, []
-
-    def isatty(self):
-        return self.tty
-
-    def write(self, s):
-        self.written.append(s)
-
-    def flush(self):
-        pass
-
-
-def test_progress_draws_only_on_a_terminal_and_clears_its_line():
-    import time
-
-    for tty in (False, True):
-        term = FakeTerminal(tty)
-        with cli.Progress(term, delay=0.0, interval=0.01) as progress:
-            progress.start_file("prog.c", 3)
-            progress.decided(2)
-            time.sleep(0.1)
-        if not tty:
-            assert term.written == []
-        else:
-            assert any("checking prog.c: 2 of 3 assertions decided" in w for w in term.written)
-            assert term.written[-1] == "\r\x1b[K"
-
-
 def test_as_a_subprocess_a_bad_flag_never_shows_a_traceback(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("DISTAFF_DEBUG", None)
