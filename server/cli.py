@@ -39,16 +39,18 @@ from pathlib import Path
 from distaff.analysis import check as engine
 from distaff.analysis.check import Options
 from distaff.analysis.cluster import ClusterUnavailable, client_for
-from distaff.analysis.context import program_context
 from distaff.analysis.explore import races
-from distaff.analysis.frontend import BINARY, binary, parse_program
+from distaff.analysis.frontend import BINARY, binary
 from distaff.analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
 from distaff.analysis.ir import DataModel, Span
 from distaff.analysis.irtext import format_program
 from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
-from distaff.server import render, wording
+from distaff.server import api, render, wording
+from distaff.server.api import parse_file, version
 from distaff.server.render import FileReport
+
+resolve_positions = api.resolve_positions  # --from's columns; the API's, named here as before
 
 EXIT_OK = 0
 EXIT_FOUND = 1
@@ -68,22 +70,6 @@ class UsageError(Exception):
 
 class BadInput(Exception):
     """Input that cannot be checked (unreadable file, bad position): one line."""
-
-
-def version() -> str:
-    """The installed distribution's version, or the source tree's."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("distaff")
-    except metadata.PackageNotFoundError:
-        import tomllib
-
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        try:
-            return tomllib.loads(pyproject.read_text())["project"]["version"]
-        except (OSError, KeyError, ValueError):
-            return "unknown"
 
 
 # --------------------------------------------------------------------------
@@ -371,26 +357,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return exit_status(reports)
 
 
-def resolve_positions(text: str, positions: list[tuple[int, int | None]]) -> list[tuple[int, int]]:
-    """Fill in a missing column with the line's first non-blank character."""
-    lines = text.split("\n")
-    out = []
-    for line, col in positions:
-        if col is None:
-            body = lines[line - 1] if line <= len(lines) else ""
-            col = len(body) - len(body.lstrip()) + 1
-        out.append((line, col))
-    return out
-
-
-def parse_file(path: str, text: str, data_model: DataModel, flags=None):
-    """The program of a file's text, local ``#include "x.h"`` read next to it
-    as the engine's own :func:`~distaff.analysis.check.check_text` does, and with the
-    file's :class:`~distaff.analysis.frontend.build_flags.BuildFlags`."""
-
-    return parse_program(text, path, data_model=data_model, read_include=engine.disk_includes, flags=flags)
-
-
 def build_flags(args: argparse.Namespace, path: str):
     """The build flags of ``path``: its compile_commands.json entry's (unless
     switched off), then the command line's. Raises BadInput for a
@@ -429,23 +395,14 @@ def check_file(path: str, text: str, options: Options, positions=(), progress=No
     start the check from that program context instead of ``main``, its
     initial state built with ``ingredients`` (see :func:`context_from`);
     ``flags``: its build flags; ``progress``: a :class:`Progress` told of the
-    file and of each assertion decided."""
-    program = parse_file(path, text, options.data_model, flags)
-    where = tuple(resolve_positions(text, list(positions)))
-    context = context_from(program, where, ingredients) if where else None
-    if progress is not None:
-        progress.start_file(path, len(program.assertions()))
-    assertions, findings = [], []
-    start = time.monotonic()
-    for item in engine.check(program, options, None, context=context):
-        if isinstance(item, AssertionResult):
-            assertions.append(item)
-            if progress is not None:
-                progress.decided(item)
-        else:
-            findings.append(item)
-    return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, where,
-                      render.text_digest(text), ingredients)
+    file and of each assertion decided. The Python API's
+    :func:`~distaff.server.api.check_source` does the work."""
+    try:
+        return api.check_source(text, options, path=path, context_positions=positions,
+                                reaching_defs=ingredients[0], sync_invariants=ingredients[1],
+                                flags=flags, progress=progress)
+    except api.ContextError as e:
+        raise BadInput(f"{path}: --from: {e}") from None
 
 
 def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
@@ -455,10 +412,9 @@ def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
     ``ingredients`` switch them off (:func:`distaff.analysis.context.program_context`);
     BadInput when a position has no statement."""
 
-    rd, si = ingredients
     try:
-        return program_context(program, list(where), reaching_defs=rd, sync_invariants=si)
-    except ValueError as e:
+        return api.context_from(program, where, ingredients)
+    except api.ContextError as e:
         raise BadInput(f"{program.path}: --from: {e}") from None
 
 

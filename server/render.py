@@ -1,7 +1,8 @@
 """Check results as text, JSON and SARIF: pure functions, no I/O.
 
-The command line (:mod:`distaff.server.cli`) collects what :func:`distaff.analysis.check.check_text`
-yields for each file into a :class:`FileReport` and hands the reports here.
+The command line (:mod:`distaff.server.cli`) and the Python API
+(:func:`distaff.server.api.check_source`) collect what :func:`distaff.analysis.check.check`
+yields for each file into a :class:`FileReport` and hand the reports here.
 
 * :func:`text_lines` gives GCC-style lines that editors' quickfix lists read:
   ``file:line:col: severity: message``, each problem followed by its trace as
@@ -44,7 +45,9 @@ class FileReport:
     context a ``--from`` check started at (empty: from ``main``); ``sha256``
     is the digest of the text that was checked (for ``--replay``);
     ``ingredients`` are the context's initial-state ingredients (reaching
-    definitions, synchronization invariants) when ``positions`` are given.
+    definitions, synchronization invariants) when ``positions`` are given;
+    ``options`` what the file was checked with (a command's ``total_timeout_s``:
+    what was left of it when the file started).
     """
 
     path: str
@@ -54,6 +57,7 @@ class FileReport:
     positions: tuple[tuple[int, int], ...] = ()
     sha256: str = ""
     ingredients: tuple[bool, bool] = (True, True)
+    options: Options = Options()
 
     @property
     def context(self) -> str:
