@@ -8,10 +8,14 @@ end's syntax/unsupported findings) as they are met, each finding once.
 
 Each assertion is its own sub-check (parallel-property-checking paper): a
 sub-check explores the program guided by that assertion only. With
-``options.workers > 1`` sub-checks run in a process pool; with 1 they run in
-this process, one after the other; with ``options.scheduler`` set they run on
-that Dask cluster (:mod:`distaff.analysis.cluster`, which raises its
-``ClusterUnavailable`` when the scheduler cannot be used).
+``options.workers`` N > 1, N run at once: this process checks one after
+another while a pool of N - 1 processes beside it takes the sites it has not
+started (each process once it is ready, so a small program is not slowed by
+their start-up; with ``max_memory_mb`` every sub-check runs in a pool
+process); with 1 they run in this process, one after the other; with
+``options.scheduler`` set they run on that Dask cluster
+(:mod:`distaff.analysis.cluster`, which raises its ``ClusterUnavailable``
+when the scheduler cannot be used).
 
 Cancellation: ``cancel.cancelled`` is polled often by the engine (between
 instructions and solver calls) and by the static analyses a sub-check runs
@@ -68,6 +72,7 @@ part of the property) and no search for findings follows.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import replace
 from typing import Iterator
@@ -78,7 +83,7 @@ from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.options import MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
-from distaff.analysis.executor import CANCELLED, Lost, Watch, limit_memory, lost_to, overran
+from distaff.analysis.executor import CANCELLED, GRACE_S, Lost, Watch, crashed, limit_memory, lost_to, overran
 from distaff.analysis.report import AssertionResult, Finding, Reason, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
 
@@ -191,6 +196,10 @@ def _check_in_process(program, sites, options, cancel, context, budget):
 
 
 FINDINGS = "findings"  # the pool's task that searches for deadlocks and run-time errors
+# Beside this process's own sub-checks, pool processes start only once a check
+# has run this long: about what one takes to start (Python, z3), which a check
+# that is done sooner would pay for nothing.
+POOL_AFTER_S = 0.5
 
 
 def _lost(site, options, lost: Lost, context):
@@ -201,25 +210,124 @@ def _lost(site, options, lost: Lost, context):
     return undecided(site, options, lost.reason, lost.message, context), [], False
 
 
-def _pool_worker(conn, program, site, options, context) -> None:
+def _pool_worker(conn, program, context) -> None:
+    """A pool process: says it is ready (its imports done, or its last site
+    answered), checks the site it is given and answers on ``conn``, until it
+    is given none. Under a memory limit it checks one site: the limit is
+    each sub-check's."""
     try:
-        limit_memory(options.max_memory_mb)
-        if site == FINDINGS:
-            conn.send(("ok", (None, check_findings(program, options, None, context), True)))
-        else:
-            conn.send(("ok", run(program, site, options, None, context)))
-    except BaseException as e:  # noqa: BLE001 - reported to the parent as a crash
-        conn.send(("crash", f"{type(e).__name__}: {e}"))
+        while True:
+            conn.send(("ready", None))
+            task = conn.recv()
+            if task is None:
+                return
+            site, options = task
+            try:
+                limit_memory(options.max_memory_mb)
+                if site == FINDINGS:
+                    conn.send(("ok", (None, check_findings(program, options, None, context), True)))
+                else:
+                    conn.send(("ok", run(program, site, options, None, context)))
+            except BaseException as e:  # noqa: BLE001 - reported to the parent as a crash
+                conn.send(("crash", f"{type(e).__name__}: {e}"))
+                return
+            if options.max_memory_mb:
+                return
+    except (EOFError, OSError):  # the pool went away
+        return
     finally:
         conn.close()
 
 
+class _Process:
+    """A pool process, given a site only when it is ready, so no site waits
+    for a process to start while another worker could check it. Stopped by
+    terminating it."""
+
+    def __init__(self, mpc, program, context):
+        self.conn, child = mpc.Pipe()  # duplex: the site goes down, the result comes back
+        self.proc = mpc.Process(target=_pool_worker, args=(child, program, context), daemon=True)
+        self.proc.start()
+        child.close()
+        self.site = None
+
+    def give(self, site, options) -> None:
+        self.site = site
+        self.conn.send((site, options))
+
+    def release(self) -> None:
+        """No site for it: it exits."""
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+
+    def reap(self) -> str:
+        """Wait for its end (it answered, or died); how it ended."""
+        self.proc.join(1)
+        return f"the worker died (exit code {self.proc.exitcode})"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+
+
+class _Local:
+    """A sub-check in this process, on a thread, answering on a pipe as a
+    pool process does. Stopped through its own cancel token, which the engine
+    polls often; its answer is then dropped. Busy until the thread ends, so
+    this process never runs two sub-checks at once."""
+
+    def __init__(self, mpc, program, context):
+        self.conn, self._send = mpc.Pipe(duplex=False)
+        self.program, self.context, self.site = program, context, None
+        self.token = CancelToken()
+        self.thread = None
+
+    def give(self, site, options) -> None:
+        self.site = site
+        self.thread = threading.Thread(target=self._run, args=(site, options), daemon=True,
+                                       name="distaff-local-subcheck")
+        self.thread.start()
+
+    def _run(self, site, options) -> None:
+        try:
+            if site == FINDINGS:
+                answer = ("ok", (None, check_findings(self.program, options, self.token, self.context), True))
+            else:
+                answer = ("ok", run(self.program, site, options, self.token, self.context))
+        except Exception as e:  # noqa: BLE001 - reported as a crash, as a pool process's
+            answer = ("crash", f"{type(e).__name__}: {e}")
+        try:
+            self._send.send(answer)
+        except OSError:  # stopped: nobody listens
+            pass
+        finally:
+            self._send.close()
+
+    def busy(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def reap(self) -> str:
+        self.thread.join()  # it answered (or raised): it is ending, and this process may start the next
+        return "the sub-check's thread ended without a result"
+
+    def stop(self) -> None:
+        self.token.cancel()
+        self.conn.close()
+
+
 def _check_in_pool(program, sites, options, cancel, context, budget, search=False):
-    """Sub-checks in up to ``options.workers`` processes, each killable; results
-    in the order they finish. Deadline, cancel and crash as every runner
-    (:mod:`distaff.analysis.executor`): a cancel terminates the running
-    workers, a worker past its allowance is terminated (TIMEOUT), one that
-    dies is CRASHED.
+    """Sub-checks, up to ``options.workers`` at once, results in the order
+    they finish: this process checks one after another (on a thread) while
+    ``workers - 1`` pool processes beside it take the sites it has not
+    started yet, each once it is ready (and again after each answer); they
+    start when the check has run ``POOL_AFTER_S`` (a small program is done by
+    then), and one left without a site exits. With a memory
+    limit every sub-check runs in a pool process instead, ``workers`` of
+    them, each capped. Deadline, cancel and crash as every runner
+    (:mod:`distaff.analysis.executor`): a cancel stops the running
+    sub-checks, one past its allowance is stopped (TIMEOUT), one whose
+    process dies or that raises is CRASHED.
 
     With ``search``, the search for findings is one more task, started beside
     the last sub-checks (yielded as ``(None, findings, True)``), unless a
@@ -229,50 +337,84 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     from multiprocessing.connection import wait
 
     mpc = mp.get_context("spawn")
+    here = not options.max_memory_mb  # a memory limit needs a process per sub-check
+    processes = options.workers - 1 if here else options.workers
     pending = list(sites) + ([FINDINGS] if search else [])
-    running: dict = {}  # connection -> (process, site)
+    running: dict = {}  # connection -> the _Local or _Process checking a site
+    idle: dict = {}  # connection -> a _Process without a site (starting, or done with its last)
+    local = None  # this process's latest sub-check
+    pool_from = time.monotonic() + (POOL_AFTER_S if here else 0.0)
     watch = Watch()
     complete = False
+
+    def start(worker, site) -> None:
+        launch = budget.options()  # what is left of the whole check's time when it starts
+        worker.give(site, launch)
+        running[worker.conn] = worker
+        watch.start(worker.conn, launch.timeout_s)
+
+    def ready(process):
+        """A process said it is ready, or died first (then the next site is
+        answered CRASHED, so a pool whose processes cannot start still ends)."""
+        try:
+            process.conn.recv()
+            if not pending:
+                process.release()
+                return
+            site = pending.pop(0)
+            start(process, site)
+        except (EOFError, OSError):
+            site = process.site if process.site is not None else pending.pop(0) if pending else None
+            how = process.reap()
+            if site is not None:
+                yield _lost(site, options, crashed(how), context)
+
     try:
         while pending or running:
             if complete and FINDINGS in pending:
                 pending.remove(FINDINGS)
             if complete:  # a sub-check met every finding: the search is not needed
-                for conn, (proc, site) in list(running.items()):
-                    if site == FINDINGS:
-                        proc.terminate()
+                for conn, worker in list(running.items()):
+                    if worker.site == FINDINGS:
+                        worker.stop()
                         running.pop(conn)
-            while pending and len(running) < options.workers:
-                if cancel is not None and cancel.cancelled:
-                    break
-                site = pending.pop(0)
-                if budget.spent():
-                    yield budget.ran_out(site, context)
-                    continue
-                launch = budget.options()
-                parent, child = mpc.Pipe(duplex=False)
-                proc = mpc.Process(target=_pool_worker, args=(child, program, site, launch, context), daemon=True)
-                proc.start()
-                child.close()
-                running[parent] = (proc, site)
-                watch.start(parent, launch.timeout_s)
             if cancel is not None and cancel.cancelled:
-                for conn, (proc, site) in list(running.items()):
-                    proc.terminate()
-                    yield _lost(site, options, CANCELLED, context)
+                for worker in running.values():
+                    worker.stop()
+                    yield _lost(worker.site, options, CANCELLED, context)
                 running.clear()
                 for site in pending:
                     yield _lost(site, options, CANCELLED, context)
                 pending.clear()
                 break
-            for conn in wait(list(running), timeout=0.1):
-                proc, site = running.pop(conn)
+            if pending and budget.spent():
+                for site in pending:
+                    yield budget.ran_out(site, context)
+                pending.clear()
+            if here and pending and not (local is not None and local.busy()):
+                local = _Local(mpc, program, context)
+                start(local, pending.pop(0))
+            busy = sum(isinstance(w, _Process) for w in running.values())
+            while len(idle) < len(pending) and busy + len(idle) < processes \
+                    and time.monotonic() >= pool_from:
+                process = _Process(mpc, program, context)
+                idle[process.conn] = process
+            for conn in wait(list(running) + list(idle), timeout=0.1):
+                if conn in idle:
+                    yield from ready(idle.pop(conn))
+                    continue
+                worker = running.pop(conn)
+                site = worker.site
                 watch.done(conn)
                 try:
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
-                    kind, payload = "crash", f"the worker died (exit code {proc.exitcode})"
-                proc.join(1)
+                    kind, payload = "crash", worker.reap()
+                if kind == "ok" and isinstance(worker, _Process) and here:
+                    worker.site = None  # it asks for the next site
+                    idle[conn] = worker
+                else:
+                    worker.reap()
                 if kind == "ok":
                     complete = complete or (site != FINDINGS and payload[2])
                     yield payload
@@ -280,12 +422,14 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                     yield _lost(site, options, lost_to(payload), context)
             for conn in watch.overdue():
                 if conn in running:
-                    proc, site = running.pop(conn)
-                    proc.terminate()
-                    yield _lost(site, options, overran("the worker"), context)
+                    worker = running.pop(conn)
+                    worker.stop()
+                    yield _lost(worker.site, options, overran("the worker"), context)
     finally:
-        for proc, _ in running.values():
-            proc.terminate()
+        for worker in [*running.values(), *idle.values()]:
+            worker.stop()
+        if local is not None and local.thread is not None:
+            local.thread.join(GRACE_S)  # a stopped sub-check ends soon; the caller may go on to check more
 
 
 def check_text(text: str, path: str, options: Options, cancel: CancelToken | None = None,

@@ -1,0 +1,67 @@
+"""Sub-checks with workers: this process checks one site after another while
+pool processes beside it take the sites it has not started, once the check
+has run ``POOL_AFTER_S`` and each process is ready (analysis/check.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from distaff.analysis import check as engine
+from distaff.analysis.check import CancelToken, Options, check
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.report import AssertionResult, Reason, Status
+from tests.explore.expectations import PROGRAMS
+
+# three sites whose checks never finish on their own: each lasts its timeout
+TIMEOUTS = PROGRAMS / "limits" / "three_timeouts.c"
+
+
+def results(path, options, cancel=None):
+    program = parse_program(path.read_text(), str(path))
+    return [i for i in check(program, options, cancel) if isinstance(i, AssertionResult)]
+
+
+@pytest.fixture
+def given(monkeypatch):
+    """How many sites the pool's processes were given."""
+    sites = []
+    give = engine._Process.give
+
+    def counted(self, site, options):
+        sites.append(site)
+        give(self, site, options)
+    monkeypatch.setattr(engine._Process, "give", counted)
+    return sites
+
+
+def test_a_check_done_before_the_pool_opens_starts_no_process(monkeypatch, given):
+    monkeypatch.setattr(engine, "POOL_AFTER_S", 60.0)
+    median = PROGRAMS / "median.c"
+    here = results(median, Options(mode="baseline", workers=1))
+    beside = results(median, Options(mode="baseline", workers=2))
+    assert given == []
+    key = lambda r: (r.id, r.status, r.stats.runs)  # noqa: E731
+    assert sorted(map(key, beside)) == sorted(map(key, here)) and len(here) == 5
+
+
+def test_processes_take_the_sites_this_process_has_not_started(monkeypatch, given):
+    monkeypatch.setattr(engine, "POOL_AFTER_S", 0.0)
+    out = results(TIMEOUTS, Options(timeout_s=1.0, findings=False, workers=3))
+    assert sorted(r.span.line for r in out) == [26, 27, 28]
+    assert all(r.status is Status.UNKNOWN and r.reason is Reason.TIMEOUT for r in out)
+    assert given  # a process is ready well before this process's first site's second is up
+
+
+def test_a_cancel_stops_this_process_and_the_pool(monkeypatch, given):
+    monkeypatch.setattr(engine, "POOL_AFTER_S", 0.0)
+    token = CancelToken()
+    threading.Timer(1.0, token.cancel).start()
+    t0 = time.monotonic()
+    out = results(TIMEOUTS, Options(timeout_s=30.0, findings=False, workers=2), token)
+    assert time.monotonic() - t0 < 1.0 + 3.0
+    assert len(out) == 3 and all(r.reason is Reason.CANCELLED for r in out)
+    assert given  # a process was checking a site when the cancel came
+    assert not any(t.name == "distaff-local-subcheck" for t in threading.enumerate())  # its thread ended too
