@@ -104,6 +104,24 @@ def _count(minimum: int):
     return parse
 
 
+def _workers(text: str) -> int | str:
+    if text == "auto":
+        return text
+    if not text.strip().lstrip("+-").isdigit():
+        raise argparse.ArgumentTypeError(f"not an integer or auto: {text!r}")
+    return _count(1)(text)
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system
+    says), at least 1: what ``--workers auto`` means."""
+    if hasattr(os, "process_cpu_count"):  # Python 3.13
+        return os.process_cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _seconds(text: str) -> float:
     try:
         s = float(text)
@@ -170,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "the search for deadlocks are left out")
     check.add_argument("--max-runs", type=_count(1), default=None, metavar="N",
                        help="runs per assertion (default none)")
-    check.add_argument("--workers", type=_count(1), default=None, metavar="N",
-                       help="assertions checked in parallel (default 1)")
+    check.add_argument("--workers", type=_workers, default="auto", metavar="N|auto",
+                       help="assertions checked at once, by this process and N - 1 others (default auto: one "
+                       "per core); 1 checks in this process only")
     check.add_argument("--max-memory", dest="max_memory_mb", type=_count(1), default=None, metavar="MB",
                        help="memory (address space) of each sub-check's process; one over it stops and its "
                             "assertion is undecided (memory limit). Sub-checks then run in their own processes")
@@ -220,7 +239,8 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
         "mode": args.mode, "unwind": args.unwind, "timeout_s": getattr(args, "assertion_timeout", None),
         "total_timeout_s": args.timeout, "findings": getattr(args, "findings", None),
         "property": getattr(args, "property", None),
-        "max_runs": args.max_runs, "workers": args.workers, "report_races": args.races,
+        "max_runs": args.max_runs, "workers": cores() if args.workers == "auto" else args.workers,
+        "report_races": args.races,
         "max_memory_mb": getattr(args, "max_memory_mb", None),
         "spurious_wakeups": args.spurious_wakeups,
         "scheduler": getattr(args, "scheduler", None),

@@ -88,6 +88,20 @@ def test_flags_become_options(capsys, source, fake_engine):
     assert context is None
 
 
+def test_workers_are_one_per_core_unless_given(capsys, source, fake_engine, monkeypatch):
+    monkeypatch.setattr(cli, "cores", lambda: 6)
+    calls = fake_engine(holds())
+    run(capsys, "check", str(source))
+    run(capsys, "check", "--workers", "auto", str(source))
+    run(capsys, "check", "--workers", "1", str(source))
+    assert [options.workers for _, options, _ in calls] == [6, 6, 1]
+    _, out, _ = run(capsys, "check", "--format", "json", str(source))
+    assert json.loads(out)["options"]["workers"] == 6  # the number it ran with
+    status, _, err = run(capsys, "check", "--workers", "all", str(source))
+    assert status == 2 and "not an integer or auto: 'all'" in err
+    assert cli.cores() >= 1
+
+
 def test_json_is_one_document_with_each_file(capsys, tmp_path, fake_engine):
     fake_engine(violated(), holds())
     a, b = tmp_path / "a.c", tmp_path / "b.c"
