@@ -18,6 +18,8 @@ assertions are assumed, as during the check.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import z3
 
 from distaff.analysis import ir
@@ -31,6 +33,22 @@ from distaff.analysis.symex.values import Values
 
 
 def replay(program: ir.Program, trace: Trace, options, target: str | None = None, context=None) -> Trace:
+    run = replay_run(program, trace, options, target, context)
+    return finish_trace(run.engine, run.state, run.leaf)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A replayed run: the engine, its final state (the record of the run in
+    ``state.steps``) and the leaf it ended at."""
+
+    engine: Engine
+    state: object
+    leaf: Leaf
+
+
+def replay_run(program: ir.Program, trace: Trace, options, target: str | None = None, context=None) -> Run:
+    """Re-execute ``trace`` (see the module docstring) and keep the run."""
     if target is None and trace.steps:
         last = trace.steps[-1].span
         for site in program.assertions():
@@ -54,7 +72,7 @@ def replay(program: ir.Program, trace: Trace, options, target: str | None = None
         raise ValueError("the trace does not fit the program: a decision is missing")
     if out.kind is LeafKind.INFEASIBLE:
         raise ValueError("the trace does not fit the program: its inputs make the run infeasible")
-    return finish_trace(E, st, out)
+    return Run(E, st, out)
 
 
-__all__ = ["replay", "Leaf"]
+__all__ = ["replay", "replay_run", "Run", "Leaf"]

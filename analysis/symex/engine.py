@@ -546,7 +546,7 @@ class Engine:
             if wait is not None:
                 self.counters["parked_threads"] = self.counters.get("parked_threads", 0) + 1
                 queue, what, span = wait
-                st.add_step(t.tid, span, f"wait for {what}")
+                st.add_step(t.tid, span, f"wait for {what}", op=("blocked", f.func.body[f.pc].op.value))
                 sync.block(st, t.tid, queue, what)
 
     def _would_block(self, st: State, t: Thread):
@@ -1004,7 +1004,7 @@ def _load(E: Engine, st: State, tid: int, i: Load) -> None:
     f.regs[i.dst.name] = v
     f.pc += 1
     E.note_access(st, False, p, type_size(i.type), i.kind)
-    st.add_step(tid, i.span, "read ", ("lv", p, i.type), " == ", ("v", v, i.type))
+    st.add_step(tid, i.span, "read ", ("lv", p, i.type), " == ", ("v", v, i.type), op=("read", p, type_size(i.type)))
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
 
@@ -1022,7 +1022,7 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     f = st.wframe(tid)
     f.pc += 1
     E.note_access(st, True, p, n, i.kind)
-    st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type))
+    st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type), op=("write", p, n))
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
 

@@ -129,7 +129,7 @@ def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     v = E._fresh(st, tid, label, b, is_signed(i.dst.type), i.span, origin=origin)
     if isinstance(i.dst.type, IntType) and i.dst.type.is_bool:
         E.constrain(st, E.values.le(v, 1, b, False))  # a _Bool holds 0 or 1 only
-    st.add_step(tid, i.span, f"{label} = ", ("v", v, i.dst.type))
+    st.add_step(tid, i.span, f"{label} = ", ("v", v, i.dst.type), op=("input", v, i.name or "", i.op.value))
     _next(E, st, tid, i, v)
 
 
@@ -172,7 +172,8 @@ def _alloc(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if kind == "alloca":
         st.wframe(tid).allocas.append(oid)
     p = E.layout.make(oid)
-    st.add_step(tid, i.span, f"{i.name or i.op.value}(", ("v", size, IntType(pb, False)), ") = ", ("v", p, PtrType(ir.VoidType(), pb)))
+    st.add_step(tid, i.span, f"{i.name or i.op.value}(", ("v", size, IntType(pb, False)), ") = ", ("v", p, PtrType(ir.VoidType(), pb)),
+                op=("alloc", p))
     _next(E, st, tid, i, p)
 
 
@@ -194,7 +195,7 @@ def _free(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if not obj.alive:
         raise LeafReached(Leaf(LeafKind.ERROR, "double free", i.span, tid))
     st.memory.writable(oid).alive = False
-    st.add_step(tid, i.span, f"free {obj.name}")
+    st.add_step(tid, i.span, f"free {obj.name}", op=("free", p))
     _next(E, st, tid, i)
 
 
@@ -216,7 +217,8 @@ def _memset(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             v = V.concat([(byte, 8)] * w)
             st.memory.store(oid, V.add(off, k, pb), w, v, V, E.layout)
         E.note_access(st, True, V.add(p, lo, pb), hi - lo, i.kind)
-    st.add_step(tid, i.span, "memset ", ("lv", p), f" ({_bytes(lo, hi, n)}) to ", ("v", byte, IntType(8, False)))
+    st.add_step(tid, i.span, "memset ", ("lv", p), f" ({_bytes(lo, hi, n)}) to ", ("v", byte, IntType(8, False)),
+                op=("memset", p, lo, hi, n))
     _advance(E, st, tid, i, hi, n, p)
 
 
@@ -241,7 +243,8 @@ def _memcpy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             st.memory.store(doid, V.add(doff, k, pb), w, v, V, E.layout)
         E.note_access(st, False, V.add(s, lo, pb), hi - lo, i.kind)
         E.note_access(st, True, V.add(d, lo, pb), hi - lo, i.kind)
-    st.add_step(tid, i.span, f"copy {_bytes(lo, hi, n)} from ", ("lv", s), " to ", ("lv", d))
+    st.add_step(tid, i.span, f"copy {_bytes(lo, hi, n)} from ", ("lv", s), " to ", ("lv", d),
+                op=("memcpy", s, d, lo, hi, n))
     _advance(E, st, tid, i, hi, n, d)
 
 
@@ -289,7 +292,16 @@ def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if h is not None:
         h(E, st, tid, i)
         return
+    before = st.steps
     sync.run(E, st, tid, i)
+    steps = st.steps
+    while steps is not before and steps:  # name the operation of the steps it recorded
+        rec = steps[0]
+        if not rec.op:
+            head = rec.parts[0] if rec.parts else ""
+            blocked = isinstance(head, str) and head.startswith(("wait for ", "woken, wait for "))
+            rec.op = ("blocked", i.op.value) if blocked else ("sync", i.op.value, i.name or "")
+        steps = steps[1]
 
 
 _OPS = {

@@ -165,11 +165,19 @@ class Symbol:
 class StepRecord:
     """A step of the run, rendered into a :class:`distaff.analysis.report.Step` once a
     model is known: ``parts`` are strings and ``(value, ctype)`` /
-    ``("lv", pointer)`` items (see :mod:`distaff.analysis.symex.trace`)."""
+    ``("lv", pointer)`` items (see :mod:`distaff.analysis.symex.trace`).
+    ``op`` says what the step did to memory or to other threads, for a
+    native reproducer (:mod:`distaff.analysis.playback`): ``("read"|"write",
+    pointer, size)``, ``("alloc", pointer)``, ``("free", pointer)``,
+    ``("memset", pointer, lo, hi, n)``, ``("memcpy", source, destination,
+    lo, hi, n)`` (bytes ``[lo, hi)`` of ``n``),
+    ``("input", value, name, op)``, ``("blocked", op)``, ``("end",)`` or ``("sync",
+    op, name)`` for a synchronization built-in; ``()`` for anything else."""
 
     tid: int
     span: Span
     parts: tuple
+    op: tuple = ()
 
 
 @dataclass(slots=True)
@@ -355,8 +363,8 @@ class State:
     # ------------------------------------------------------------------
     # the record of the run
 
-    def add_step(self, tid: int, span: Span, *parts) -> None:
-        self.steps = (StepRecord(tid, span, parts), self.steps)
+    def add_step(self, tid: int, span: Span, *parts, op: tuple = ()) -> None:
+        self.steps = (StepRecord(tid, span, parts, op), self.steps)
 
     def add_symbol(self, sym: Symbol) -> None:
         self.symbols = (sym, self.symbols)

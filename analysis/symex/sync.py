@@ -169,10 +169,10 @@ def end_thread(E: Engine, st: State, tid: int, retval) -> None:
     _note(st, "end", tid)
     span = E.span
     if t.ends_process:
-        st.add_step(tid, span, f"{t.name} returns: the program ends")
+        st.add_step(tid, span, f"{t.name} returns: the program ends", op=("end",))
         st.ended = True
         return
-    st.add_step(tid, span, f"{t.name} ends" + (f", waking {_names(st, woken)}" if woken else ""))
+    st.add_step(tid, span, f"{t.name} ends" + (f", waking {_names(st, woken)}" if woken else ""), op=("end",))
 
 
 # ----------------------------------------------------------------------

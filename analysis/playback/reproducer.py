@@ -1,0 +1,108 @@
+"""The C text of a reproducer: the program, unchanged, under our scheduler.
+
+A reproducer is one C file: the schedule as a table, the runtime
+(``runtime.c``, which forces it), then ``#include`` of the program's own file,
+then the nondet functions and the addresses of the globals the schedule
+watches. :func:`build_command` compiles it: with ``-fsanitize=thread`` for
+the compiler's access hooks but linked without the sanitizer's library (the
+hooks are the runtime's), ``-O0 -fno-builtin`` so every access and library
+call the trace shows happens as written.
+"""
+
+from __future__ import annotations
+
+import shlex
+from importlib import resources
+
+from distaff.analysis.playback.schedule import KINDS, Schedule
+
+BUILD = "cc -g -O0 -fno-builtin -fsanitize=thread -w -c {src} -o {obj} && cc -g {obj} -o {exe} -pthread"
+
+
+# the names runtime.c's macros send to its wrappers
+WRAPPED_NAMES = (
+    "pthread_create", "pthread_join", "pthread_exit", "pthread_mutex_lock", "pthread_mutex_trylock",
+    "pthread_mutex_timedlock", "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_timedwait",
+    "pthread_cond_signal", "pthread_cond_broadcast", "pthread_barrier_wait", "pthread_rwlock_rdlock",
+    "pthread_rwlock_wrlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock", "pthread_rwlock_unlock",
+    "pthread_once", "pthread_spin_lock", "pthread_spin_trylock", "pthread_spin_unlock", "thrd_create",
+    "thrd_join", "mtx_lock", "mtx_trylock", "mtx_timedlock", "mtx_unlock", "cnd_wait", "cnd_signal",
+    "cnd_broadcast", "sem_wait", "sem_trywait", "sem_timedwait", "sem_post", "malloc", "calloc", "free",
+    "memset", "memcpy", "strlen", "strcmp", "strncmp", "memcmp", "strcpy", "strncpy", "strcat", "strncat",
+)
+
+# verification helpers a program calls without defining: (name, prototype, body)
+_HELPERS = (
+    ("reach_error", "void reach_error(void)", 'fputs("reach_error() called\\n", stderr); abort();'),
+    ("__VERIFIER_error", "void __VERIFIER_error(void)", 'fputs("__VERIFIER_error() called\\n", stderr); abort();'),
+    ("__VERIFIER_assume", "void __VERIFIER_assume(int c)",
+     'if (!c) distaff_diverged("__VERIFIER_assume is false natively");'),
+    ("__VERIFIER_atomic_begin", "void __VERIFIER_atomic_begin(void)", "/* the schedule keeps the block together */"),
+    ("__VERIFIER_atomic_end", "void __VERIFIER_atomic_end(void)", "/* the schedule keeps the block together */"),
+)
+
+HELPER_NAMES = tuple(h[0] for h in _HELPERS)
+
+
+def runtime_text() -> str:
+    return resources.files("distaff.analysis.playback").joinpath("runtime.c").read_text(encoding="utf-8")
+
+
+def build_command(c_file: str, exe: str) -> str:
+    """The shell command that compiles reproducer ``c_file`` to ``exe``."""
+    return BUILD.format(src=shlex.quote(c_file), obj=shlex.quote(exe + ".o"), exe=shlex.quote(exe))
+
+
+def _c_string(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch in '\\"':
+            out.append("\\" + ch)
+        elif 32 <= ord(ch) < 127:
+            out.append(ch)
+        else:
+            out.append(f"\\{ord(ch) & 0xFF:03o}" if ord(ch) < 256 else "?")
+    return '"' + "".join(out) + '"'
+
+
+def reproducer_text(schedule: Schedule, include: str, header: list[str]) -> str:
+    """The reproducer for ``schedule``; ``include`` is how its ``#include``
+    names the program's file (relative to where the reproducer is written);
+    ``header`` lines open its comment (what it reproduces, how to build)."""
+    s = schedule
+    lines = ["/*"] + [f" * {h}".rstrip() for h in header]
+    if s.unforced:
+        lines.append(" *")
+        lines.append(" * Not forced (the native run may differ there):")
+        lines += [f" *   - {u}" for u in s.unforced]
+    lines += [" */", "", f"#define DISTAFF_NCUES {len(s.cues)}",
+              f"#define DISTAFF_NOBJECTS {len(s.targets)}", f"#define DISTAFF_LINE {s.line}", "",
+              "struct distaff_cue { int tid, kind, obj, obj2; long long value; int size, last, line; const char *text; };",
+              "static const char *const distaff_names[] = {"
+              + ", ".join(_c_string(n) for n in s.threads) + "};",
+              "static const struct distaff_cue distaff_cues[] = {"]
+    for c in s.cues:
+        kind = KINDS.index(c.kind) + 1
+        lines.append(f"    {{{c.tid}, {kind}, {c.target}, {c.target2}, {c.value}LL, {c.size}, {int(c.last)}, {c.line}, "
+                     f"{_c_string(c.text)}}},  /* {c.kind} */")
+    lines += ["};", "", runtime_text(), ""]
+    own = [n for n in WRAPPED_NAMES if n in s.defined]
+    if own:
+        lines += ["/* the program defines these itself */"] + [f"#undef {n}" for n in own] + [""]
+    lines += ["/* the program, unchanged */", f'#include {_c_string(include)}', ""]
+    for name, proto, body in _HELPERS:
+        if name not in s.defined:
+            lines += [f"DISTAFF_FN {proto}", "{", f"    {body}", "}", ""]
+    for name, ctype in s.inputs:
+        lines += [f"DISTAFF_FN {ctype} {name}(void)", "{",
+                  f"    return ({ctype})distaff_input({_c_string(name)});", "}", ""]
+    lines += ["DISTAFF_FN static void distaff_find_objects(void)", "{"]
+    for k, t in enumerate(s.targets):
+        if not t.heap:
+            lines.append(f"    distaff_objects[{k}].base = (char *)&{t.name};")
+            lines.append(f"    distaff_objects[{k}].size = sizeof {t.name};")
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+__all__ = ["build_command", "reproducer_text", "runtime_text"]
