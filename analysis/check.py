@@ -399,6 +399,8 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                     and time.monotonic() >= pool_from:
                 process = _Process(mpc, program, context)
                 idle[process.conn] = process
+            if not (pending or running):  # the search was dropped, or the budget answered the rest
+                break
             for conn in wait(list(running) + list(idle), timeout=0.1):
                 if conn in idle:
                     yield from ready(idle.pop(conn))
