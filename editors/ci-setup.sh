@@ -16,8 +16,9 @@ sudo=""
 if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
 # neovim for the plugin; chromium to drive code-server; ripgrep, the Kerberos
 # and xkbfile headers and a C++ toolchain for code-server's native modules;
-# tmux, the terminal of `distaff check`'s progress-line test (tests/cli/test_progress.py).
-debs="neovim chromium tmux ripgrep libkrb5-dev libxkbfile-dev libsecret-1-dev build-essential pkg-config"
+# tmux, the terminal of `distaff check`'s progress-line test (tests/cli/test_progress.py);
+# gdb (and build-essential's cc) for the reproducers of tests/playback.
+debs="neovim chromium tmux gdb ripgrep libkrb5-dev libxkbfile-dev libsecret-1-dev build-essential pkg-config"
 missing=""
 for deb in $debs; do
   dpkg-query -W -f='${Status}' "$deb" 2>/dev/null | grep -q "install ok installed" || missing="$missing $deb"

@@ -192,6 +192,10 @@ def create_server(check_fn: str = DEFAULT_CHECK_FN) -> tuple[LanguageServer, Ses
     def pin_thread(ls: LanguageServer, *args):
         return session.pin_thread(*_position_args(args))
 
+    @server.command(convert.WRITE_REPRODUCER)
+    async def write_reproducer(ls: LanguageServer, *args):
+        return await session.write_reproducer(*_position_args(args))
+
     @server.command(convert.CLEAR_CONTEXT)
     def clear_context(ls: LanguageServer, *args):
         uri, _, _ = _position_args(args)

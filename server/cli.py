@@ -44,6 +44,7 @@ from distaff.analysis.frontend import BINARY, binary
 from distaff.analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
 from distaff.analysis.ir import DataModel, Span
 from distaff.analysis.irtext import format_program
+from distaff.analysis.playback import NotReproducible, reproducer_for
 from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
 from distaff.server import api, render, wording
@@ -220,6 +221,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--replay", metavar="RESULT.json", default=None,
                        help="replay the counterexamples of a --format json result and print "
                        "their traces")
+    check.add_argument("--playback", metavar="DIR", default=None,
+                       help="write a reproducer for each violation into DIR: a C file that compiles "
+                       "the program unchanged under a scheduler forcing the counterexample, with its "
+                       "build command (with --replay: for the result's violations)")
     check.add_argument("files", nargs="*", metavar="FILE")
     check.set_defaults(run=_cmd_check)
 
@@ -370,11 +375,42 @@ def _cmd_check(args: argparse.Namespace) -> int:
             if args.format == "text":
                 progress.clear()
                 print("\n".join(render.text_lines(report, options)), flush=True)
+            if args.playback is not None:
+                program = parse_file(path, text, options.data_model, flags)
+                lines = playback_lines(program, report.assertions, options, path, text, args.playback)
+                print("\n".join(lines), file=sys.stdout if args.format == "text" else sys.stderr, flush=True)
     if args.format == "json":
         print(json.dumps(render.json_document(reports, options, version()), indent=2))
     elif args.format == "sarif":
         print(json.dumps(render.sarif_log(reports, options, version()), indent=2))
     return exit_status(reports)
+
+
+def playback_lines(program, assertions, options: Options, path: str, text: str, out_dir: str) -> list[str]:
+    """Write the reproducer of each violation in ``assertions`` into
+    ``out_dir`` (:mod:`distaff.analysis.playback`); the lines that say where,
+    how to build and run each, or why there is none."""
+    lines = []
+    for result in sorted(assertions, key=lambda r: (r.span.line, r.span.col)):
+        if result.status is not Status.VIOLATED or result.trace is None:
+            continue
+        where = f"{path}:{result.span.line}:{result.span.col}"
+        try:
+            rep = reproducer_for(program, result, options, path, out_dir, text)
+            os.makedirs(out_dir, exist_ok=True)
+            with open(rep.path, "w", encoding="utf-8") as f:
+                f.write(rep.text)
+        except NotReproducible as e:
+            lines.append(f"{where}: note: no reproducer: {e}")
+            continue
+        except OSError as e:
+            raise BadInput(f"cannot write a reproducer into {out_dir}: {e.strerror or e}") from None
+        except ValueError as e:  # the trace does not replay
+            lines.append(f"{where}: note: no reproducer: {e}")
+            continue
+        lines += [f"{where}: note: reproducer written to {rep.path}",
+                  f"  build: {rep.build}", f"  run:   {rep.executable}"]
+    return lines
 
 
 def build_flags(args: argparse.Namespace, path: str):
@@ -578,7 +614,7 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
         items = [(a, a["counterexample"], None) for a in entry.get("assertions", []) if a.get("counterexample")]
         items += [(f, f["trace"], FindingKind(f["kind"])) for f in entry.get("findings", []) if f.get("trace")]
         items.sort(key=lambda item: (item[0]["line"], item[0]["column"]))
-        lines, ok, same = [], 0, 0
+        lines, ok, same, reproducers = [], 0, 0, []
         for item, trace_json, kind in items:
             span = _span(item, path)
             stored_trace = trace_from_json(trace_json)
@@ -595,13 +631,17 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
             depends_on = tuple(item.get("depends_on", ()))
             if kind is None:
                 violated = AssertionResult(item.get("id", ""), span, item.get("text", ""), Status.VIOLATED,
-                                           trace=trace, depends_on=depends_on)
+                                           trace=trace, depends_on=depends_on, context=item.get("context", ""))
                 severity, msg = wording.assertion_message(violated)
+                if args.playback is not None:
+                    reproducers.append(violated)
             else:
                 severity, msg = wording.finding_message(Finding(kind, span, item.get("message", ""), trace,
                                                                 depends_on))
             header = f"{span}: {severity}: {msg}"
             lines += [header, *render.trace_lines(trace, path)]
+        if reproducers:
+            lines += playback_lines(program, reproducers, options, path, text, args.playback)
         replayed += ok
         lines.append(f"{path}: replayed {ok} of {len(items)} counterexample{'s' if len(items) != 1 else ''}, "
                      f"{same} identical to the stored trace")

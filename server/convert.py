@@ -24,6 +24,7 @@ CHECK_FILE = "distaff.checkFile"
 CHECK_FROM_HERE = "distaff.checkFromHere"
 PIN_THREAD = "distaff.pinThread"
 CLEAR_CONTEXT = "distaff.clearContext"
+WRITE_REPRODUCER = "distaff.writeReproducer"
 
 MAX_FOLDED_STEPS = 60
 
@@ -276,10 +277,14 @@ def pin_lens(snapshot: Snapshot, line: int, col: int) -> lsp.CodeLens:
     )
 
 
-def code_actions(snapshot: Snapshot, statement: Span | None, has_context: bool) -> list[lsp.Command]:
+def code_actions(snapshot: Snapshot, statement: Span | None, has_context: bool,
+                 violated: Span | None = None) -> list[lsp.Command]:
     """The code actions at a position, as plain commands: every client runs
-    those, and pygls-based clients misread a CodeAction that has a command."""
+    those, and pygls-based clients misread a CodeAction that has a command.
+    ``violated``: the span of a violated assertion at the position."""
     out = []
+    if violated is not None:
+        out.append(lsp.Command("Write a reproducer", WRITE_REPRODUCER, arguments=position_args(snapshot, violated)))
     if statement is not None:
         args = position_args(snapshot, statement)
         out.append(lsp.Command("Check from here", CHECK_FROM_HERE, arguments=args))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from lsprotocol import types as lsp
 
 from distaff.analysis import ir
 from distaff.analysis.options import Options
+from distaff.analysis.playback import NotReproducible, reproducer_for
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 from distaff.server import convert
 from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
@@ -545,7 +547,17 @@ class Session:
         if f is not None and f.name in thread_functions(program):
             statement = convert.statement_at(f, line, col)
         has_context = st.context is not None or bool(st.pins)
-        return convert.code_actions(snap, statement, has_context)
+        violated = self._violation_at(st, line)
+        return convert.code_actions(snap, statement, has_context, violated.span if violated else None)
+
+    @staticmethod
+    def _violation_at(st: DocumentState, line: int) -> AssertionResult | None:
+        """The whole-program violation of the current version on ``line``."""
+        outcomes = st.program
+        if outcomes is None or outcomes.version != st.snapshot.version:
+            return None
+        return next((r for r in outcomes.results.values()
+                     if r.status is Status.VIOLATED and r.trace is not None and r.span.line == line), None)
 
     # -- commands ----------------------------------------------------------
 
@@ -613,6 +625,46 @@ class Session:
         self.publish(st)
         self.refresh_lenses()
         return {"uri": uri, "cleared": True}
+
+    async def write_reproducer(self, uri: str, line0: int, character: int) -> dict:
+        """Write the reproducer of the violation at the position into the
+        folder ``.distaff`` beside the file (:mod:`distaff.analysis.playback`):
+        the file on disk must be the text checked, as the reproducer includes it."""
+        st = self.docs.get(uri)
+        parsed = st.current if st is not None else None
+        if parsed is None or parsed.program is None:
+            return self._refuse(uri, "Write a reproducer needs the file's parse; try again")
+        line, _ = parsed.snapshot.span_position(line0, character)
+        result = self._violation_at(st, line)
+        if result is None:
+            return self._refuse(uri, f"Write a reproducer: no violation of this version at line {line}")
+        path = parsed.snapshot.path
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                saved = f.read()
+        except OSError as e:
+            return self._refuse(uri, f"Write a reproducer: cannot read {path}: {e.strerror or e}")
+        if saved != parsed.snapshot.text:
+            return self._refuse(uri, "Write a reproducer: save the file first (the reproducer includes it)")
+        out_dir = os.path.join(os.path.dirname(path), ".distaff")
+        options = st.program.options or Options()
+
+        def write():  # replays the run: off the event loop
+            rep = reproducer_for(parsed.program, result, options, path, out_dir, saved)
+            os.makedirs(out_dir, exist_ok=True)
+            with open(rep.path, "w", encoding="utf-8") as f:
+                f.write(rep.text)
+            return rep
+
+        try:
+            rep = await asyncio.get_running_loop().run_in_executor(self._parse_pool, write)
+        except NotReproducible as e:
+            return self._refuse(uri, f"Write a reproducer: {e}")
+        except (OSError, ValueError) as e:
+            return self._refuse(uri, f"Write a reproducer: {e}")
+        self.ls.window_show_message(lsp.ShowMessageParams(
+            type=lsp.MessageType.Info, message=f"Wrote {rep.path}. Build: {rep.build}. Run: {rep.executable}"))
+        return {"uri": uri, "path": rep.path, "build": rep.build, "run": rep.executable}
 
     def _refuse(self, uri: str, message: str) -> dict:
         self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))

@@ -727,28 +727,28 @@ DISTAFF_FN static unsigned long long distaff_input(const char *name)
 /* ------------------------------------------------------------------ */
 /* the end */
 
-/* This thread's failure is the counterexample's end: no cue is left but its
- * own reads (which the compiler may have made in another order). */
+/* This thread's failure is the counterexample's end: every cue from the one
+ * whose turn it is on is this thread's held one or its own reads (the
+ * compiler may have made those in another order). */
 DISTAFF_FN static int distaff_at_end(void)
 {
-    for (int k = distaff_peek(); k < DISTAFF_NCUES; k++)
-        if (distaff_cues[k].tid != distaff_self || distaff_cues[k].kind != DK_READ)
+    for (int k = distaff_next; k < DISTAFF_NCUES; k++)
+        if (k != distaff_held && (distaff_cues[k].tid != distaff_self || distaff_cues[k].kind != DK_READ))
             return 0;
     return 1;
 }
 
+/* A failing assert() ends the run when the counterexample ends here; a thread
+ * that fails before its turn (the counterexample lets another thread fail
+ * first, while this one is paused) waits instead. */
 DISTAFF_FN void distaff_assert_fail(const char *text, const char *file, unsigned int line, const char *fn)
 {
-    if (distaff_at_end() || (int)line == DISTAFF_LINE)
-        {
-        fprintf(stderr, "distaff: reproduced: the assertion at line %u fails after the counterexample's %d steps\n",
-                line, DISTAFF_NCUES);
-        signal(SIGABRT, SIG_DFL);
-    }
-    else
-        fprintf(stderr, "distaff: an assertion at line %u fails, but at step %d of %d of the counterexample "
-                "(its assertion is at line %d)\n", line, distaff_next + 1, DISTAFF_NCUES, DISTAFF_LINE);
+    if (distaff_self >= 0 && !distaff_at_end())
+        distaff_park();
+    fprintf(stderr, "distaff: reproduced: the assertion at line %u fails after the counterexample's %d steps\n",
+            line, DISTAFF_NCUES);
     fflush(stderr);
+    signal(SIGABRT, SIG_DFL);
     __assert_fail(text, file, line, fn);
 }
 
@@ -768,10 +768,10 @@ DISTAFF_FN static void distaff_at_exit(void)
 DISTAFF_FN static void distaff_on_abort(int sig)
 {
     static const char done[] = "distaff: reproduced: the program aborts after the counterexample's steps\n";
-    if (distaff_at_end()) {
-        ssize_t written = write(2, done, sizeof done - 1);
-        (void)written;
-    }
+    if (distaff_self >= 0 && !distaff_at_end())
+        distaff_park();  /* as in distaff_assert_fail */
+    ssize_t written = write(2, done, sizeof done - 1);
+    (void)written;
     signal(sig, SIG_DFL);
     raise(sig);
 }

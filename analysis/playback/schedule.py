@@ -147,7 +147,9 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
     unforced: dict[str, None] = {}
     inputs: dict[str, str] = {}
 
-    def obj_target(p) -> int:
+    locals_by: dict[str, set[int]] = {}  # locals' names -> the threads that access them
+
+    def obj_target(p, tid: int) -> int:
         oid = model_value(model, p) >> L.off_bits
         if oid in target_of:
             return target_of[oid]
@@ -164,7 +166,7 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
         if obj.kind == "global":
             unforced[f"accesses to {obj.name} (a static local) run unforced"] = None
         elif obj.kind in ("stack", "alloca"):
-            unforced[f"accesses to the local {obj.name} run unforced (its address is known only natively)"] = None
+            locals_by.setdefault(obj.name, set()).add(tid)
         return -1
 
     cues: list[Cue] = []
@@ -175,7 +177,7 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
         kind, args = (op[0], op[1:]) if op else ("", ())
         cue = None
         if kind in ("read", "write"):
-            t = obj_target(args[0])
+            t = obj_target(args[0], rec.tid)
             if t >= 0:
                 cue = Cue(rec.tid, kind, line, text, t)
         elif kind == "alloc":
@@ -188,12 +190,12 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
         elif kind == "free":
             cue = Cue(rec.tid, "free", line, text)
         elif kind == "memset":
-            t = obj_target(args[0])
+            t = obj_target(args[0], rec.tid)
             lo, hi, n = args[1:]
             if t >= 0:
                 cue = Cue(rec.tid, "memset", line, text, t, value=lo, size=hi - lo, last=hi >= n)
         elif kind == "memcpy":
-            s, d = obj_target(args[0]), obj_target(args[1])
+            s, d = obj_target(args[0], rec.tid), obj_target(args[1], rec.tid)
             lo, hi, n = args[2:]
             if s >= 0 or d >= 0:
                 cue = Cue(rec.tid, "memcpy", line, text, s, d, value=lo, size=hi - lo, last=hi >= n)
@@ -218,6 +220,10 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
     if not cues:
         raise NotReproducible("the counterexample has no step a native run can be held to")
     last = rendered[-1].span.line if rendered else 0
+    for name, tids in locals_by.items():
+        if len(tids) > 1:  # shared through a pointer
+            unforced[f"accesses to the local {name} (shared through a pointer) run unforced: its address "
+                     "is known only natively"] = None
     return Schedule(tuple(cues), tuple(targets), names, last, tuple(sorted(inputs.items())), tuple(unforced),
                     frozenset(f.name for f in program.functions))
 

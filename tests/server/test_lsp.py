@@ -5,8 +5,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import shutil
+import signal
+import subprocess
 from pathlib import Path
 import time
 
@@ -368,3 +371,35 @@ async def test_a_project_file_gets_its_flags_from_compile_commands_json(client, 
     assert not [d for d in distaff(final.diagnostics) if d.code == "unsupported"]
     said = [m.message for m in client.log_messages if "build flags from" in m.message]
     assert any(str(tmp_path / "project" / "compile_commands.json") in m and "entry 1" in m for m in said), said
+
+
+async def test_write_a_reproducer_from_a_violation(client, tmp_path):
+    """The code action on a violated assertion writes the reproducer beside
+    the file (.distaff/); built and run, it fails at that assertion. It needs
+    the file saved: the reproducer includes it."""
+    src = tmp_path / "fail_hold.c"
+    src.write_text(FAIL_AND_HOLD)
+    uri = src.as_uri()
+    await open_and_check(client, uri, FAIL_AND_HOLD)
+
+    async def titles_at(line):
+        actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri), lsp.Range(lsp.Position(line, 4), lsp.Position(line, 4)),
+            lsp.CodeActionContext(diagnostics=[])))
+        return actions
+
+    assert "Write a reproducer" not in [a.title for a in await titles_at(HOLD_LINE)]
+    (action,) = [a for a in await titles_at(FAIL_LINE) if a.title == "Write a reproducer"]
+    done = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(action.command, action.arguments))
+    written = Path(done["path"])
+    assert written.parent == tmp_path / ".distaff" and written.is_file()
+    assert any(m.message.startswith(f"Wrote {written}") for m in client.messages)
+    if shutil.which("cc") or os.environ.get("CI"):
+        built = subprocess.run(done["build"], shell=True, capture_output=True, text=True, timeout=120)
+        assert built.returncode == 0, built.stderr[-2000:]
+        run = subprocess.run([done["run"]], capture_output=True, text=True, timeout=60)
+        assert run.returncode == -signal.SIGABRT and f"fail_hold.c:{FAIL_LINE + 1}:" in run.stderr, run.stderr
+
+    src.write_text(FAIL_AND_HOLD + "\n/* edited elsewhere */\n")
+    refused = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(action.command, action.arguments))
+    assert "save the file first" in refused["error"]
