@@ -58,7 +58,10 @@ enabled thread -- sound and costly), ``slicing``; bounds
 bound). Counted: ``ag_pruned_summary``, ``ag_pruned_type_a``,
 ``ag_type_b``, ``ag_type_b_reopened``, ``ag_prune_checks``,
 ``ag_wp_false``, ``ag_wp_skipped`` (pieces not walked back: their node's
-summary is false anyway), ``ag_rvar_wvar_races`` and the table's counts.
+summary is false anyway), ``ag_rvar_wvar_races`` and the table's counts;
+once the summaries are printed (:meth:`AssertionGuided.statement_summaries`),
+``summary_simplified`` (statements whose summary reads shorter simplified)
+and ``summary_simplify_ms`` (the time spent simplifying).
 """
 
 from __future__ import annotations
@@ -511,6 +514,7 @@ class AssertionGuided(Dpor):
         stop = time.monotonic() + time_s
         out = []
         printed: dict = {}
+        simplifying = 0.0  # seconds
         for span in sorted(set(self.stmt) | set(self.stmt_pruned), key=lambda s: (s.file, s.line, s.col)):
             texts, phis = [], []
             for key in self.stmt.get(span, []):
@@ -543,11 +547,15 @@ class AssertionGuided(Dpor):
             if texts != ["1"] and len(texts) <= limit and time.monotonic() < stop:
                 # the parts' disjunction, shorter: one part may imply another
                 whole = phis[0] if len(phis) == 1 else z3.Or(*phis)
+                t0 = time.monotonic()
                 try:
                     short = printer.text(whole, budget=150, readable_ms=READABLE_MS)
                 except Exception:  # noqa: BLE001 - the form as learned is still there
                     short = ""
+                simplifying += time.monotonic() - t0
                 if short and short != expr:
                     expr, raw = short, expr
+                    self.count("summary_simplified")
             out.append(StatementSummary(span, expr, self.stmt_pruned.get(span, 0), raw))
+        self.count("summary_simplify_ms", round(simplifying * 1000))
         return out
