@@ -197,9 +197,10 @@ def _check_in_process(program, sites, options, cancel, context, budget):
 
 FINDINGS = "findings"  # the pool's task that searches for deadlocks and run-time errors
 # Beside this process's own sub-checks, pool processes start only once a check
-# has run this long: about what one takes to start (Python, z3), which a check
-# that is done sooner would pay for nothing.
-POOL_AFTER_S = 0.5
+# has run this long: most small programs are done by then and never pay for one
+# (a process needs about 0.4 s, Python and z3, before it can take a site), and
+# a longer check has them ready soon enough to share its work (bench/workers_bench.py).
+POOL_AFTER_S = 0.1
 
 
 def _lost(site, options, lost: Lost, context):
@@ -321,8 +322,8 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     they finish: this process checks one after another (on a thread) while
     ``workers - 1`` pool processes beside it take the sites it has not
     started yet, each once it is ready (and again after each answer); they
-    start when the check has run ``POOL_AFTER_S`` (a small program is done by
-    then), and one left without a site exits. With a memory
+    start when the check has run ``POOL_AFTER_S`` (most small programs are
+    done by then), and one left without a site exits. With a memory
     limit every sub-check runs in a pool process instead, ``workers`` of
     them, each capped. Deadline, cancel and crash as every runner
     (:mod:`distaff.analysis.executor`): a cancel stops the running
