@@ -137,9 +137,14 @@ def run(program, site, options, cancel, context):
     result = replace(_verdict(program, site, last.options, ex, context), unwind=options.unwind)
     if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
         result = _deepest_finished(program, site, finished, last, result, context)
-    summaries = getattr(last.explorer.reduction, "statement_summaries", None)  # mode dpor-ag
+    reduction = last.explorer.reduction
+    summaries = getattr(reduction, "statement_summaries", None)  # mode dpor-ag
     if summaries is not None and options.summary_text:
         result = replace(result, summaries=tuple(summaries()))
+        # printing them is counted after the exploration's stats were taken
+        counts = dict(result.stats.counters)
+        counts.update((k, v) for k, v in reduction.counters().items() if k.startswith("summary_simplif"))
+        result = replace(result, stats=replace(result.stats, counters=tuple(sorted(counts.items()))))
     return result, findings, complete
 
 
