@@ -123,18 +123,27 @@ class Printer:
         a = phi.as_ast()
         return self._p(a) if self._interesting(a) else "1"
 
-    def shown(self, phi):
+    def shown(self, phi, memo=None):
         """``phi`` without what printing leaves out of a conjunction (run-time
         checks, address guards, conjuncts about no C variable), so that
-        simplifying works on what the reader sees."""
+        simplifying works on what the reader sees. Shared subterms are
+        rebuilt once (``memo``: AST id -> result)."""
+        memo = {} if memo is None else memo
+        key = phi.get_id()
+        done = memo.get(key)
+        if done is not None:
+            return done
         if z3.is_and(phi):
-            kept = [self.shown(x) for x in phi.children() if self._kept(x.as_ast())]
-            return z3.BoolVal(True, phi.ctx) if not kept else kept[0] if len(kept) == 1 else z3.And(*kept)
-        if z3.is_or(phi):
-            return z3.Or(*[self.shown(x) for x in phi.children()])
-        if z3.is_not(phi):
-            return z3.Not(self.shown(phi.arg(0)))
-        return phi
+            kept = [self.shown(x, memo) for x in phi.children() if self._kept(x.as_ast())]
+            out = z3.BoolVal(True, phi.ctx) if not kept else kept[0] if len(kept) == 1 else z3.And(*kept)
+        elif z3.is_or(phi):
+            out = z3.Or(*[self.shown(x, memo) for x in phi.children()])
+        elif z3.is_not(phi):
+            out = z3.Not(self.shown(phi.arg(0), memo))
+        else:
+            out = phi
+        memo[key] = out
+        return out
 
     def _join_bytes(self, phi):
         """``phi`` with each conjunction's equations on every byte of one C
