@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from distaff.analysis.report import AssertionResult, Stats, Status
 from distaff.analysis.ir import Span
+from distaff.analysis.report import AssertionResult, Stats, Status
 from distaff.server import cli
 
 ROOT = Path(__file__).resolve().parents[2]
