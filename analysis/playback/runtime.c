@@ -739,12 +739,30 @@ DISTAFF_FN static int distaff_at_end(void)
 }
 
 /* A failing assert() ends the run when the counterexample ends here; a thread
- * that fails before its turn (the counterexample lets another thread fail
- * first, while this one is paused) waits instead. */
+ * that fails before the steps the counterexample has before its failure ran
+ * (other threads' steps, or another thread failing first while this one is
+ * paused) waits for them. */
+DISTAFF_FN static void distaff_wait_end(void)
+{
+    distaff_release();
+    pthread_mutex_lock(&distaff_mu);
+    while (!distaff_at_end()) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&distaff_cv, &distaff_mu, &until);
+        if (!distaff_at_end() && time(0) - distaff_moved >= distaff_patience()) {
+            pthread_mutex_unlock(&distaff_mu);
+            distaff_diverged("a thread fails before the counterexample's steps before it ran");
+        }
+    }
+    pthread_mutex_unlock(&distaff_mu);
+}
+
 DISTAFF_FN void distaff_assert_fail(const char *text, const char *file, unsigned int line, const char *fn)
 {
     if (distaff_self >= 0 && !distaff_at_end())
-        distaff_park();
+        distaff_wait_end();
     fprintf(stderr, "distaff: reproduced: the assertion at line %u fails after the counterexample's %d steps\n",
             line, DISTAFF_NCUES);
     fflush(stderr);
@@ -769,7 +787,7 @@ DISTAFF_FN static void distaff_on_abort(int sig)
 {
     static const char done[] = "distaff: reproduced: the program aborts after the counterexample's steps\n";
     if (distaff_self >= 0 && !distaff_at_end())
-        distaff_park();  /* as in distaff_assert_fail */
+        distaff_wait_end();  /* as in distaff_assert_fail */
     ssize_t written = write(2, done, sizeof done - 1);
     (void)written;
     signal(sig, SIG_DFL);
