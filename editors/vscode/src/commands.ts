@@ -34,6 +34,7 @@ export const FORWARDING_COMMANDS: readonly ForwardingCommand[] = [
   { id: "distaff.editor.checkFromHere", title: "Check From Here", serverCommand: "distaff.checkFromHere", needsPosition: true },
   { id: "distaff.editor.pinThread", title: "Pin This Thread Here", serverCommand: "distaff.pinThread", needsPosition: true },
   { id: "distaff.editor.clearContext", title: "Clear Context Results", serverCommand: "distaff.clearContext", needsPosition: false },
+  { id: "distaff.editor.writeReproducer", title: "Write a Reproducer", serverCommand: "distaff.writeReproducer", needsPosition: true },
 ];
 
 /** Palette commands handled by the extension itself. */

@@ -49,6 +49,7 @@ test("activation registers exactly the palette commands package.json contributes
     "distaff.editor.checkFromHere",
     "distaff.editor.clearContext",
     "distaff.editor.pinThread",
+    "distaff.editor.writeReproducer",
     "distaff.restartServer",
     "distaff.showOutput",
   ]);
@@ -56,7 +57,8 @@ test("activation registers exactly the palette commands package.json contributes
 
 test("palette ids do not clash with the server's commands, which the client registers itself", async () => {
   await extension.activate(context() as never);
-  for (const serverId of ["distaff.checkFile", "distaff.checkFromHere", "distaff.pinThread", "distaff.clearContext"]) {
+  for (const serverId of ["distaff.checkFile", "distaff.checkFromHere", "distaff.pinThread", "distaff.clearContext",
+    "distaff.writeReproducer"]) {
     assert.equal(fake.state.commands.has(serverId), false, serverId);
   }
 });

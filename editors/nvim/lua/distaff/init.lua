@@ -18,6 +18,7 @@ M.server_commands = {
   check_from_here = "distaff.checkFromHere",
   pin_thread = "distaff.pinThread",
   clear_context = "distaff.clearContext",
+  write_reproducer = "distaff.writeReproducer",
 }
 
 local defaults = {
@@ -254,7 +255,7 @@ function M.execute(name, callback)
     vim.notify("distaff: no distaff server is attached to this buffer", vim.log.levels.WARN)
     return false
   end
-  local with_position = name == "check_from_here" or name == "pin_thread"
+  local with_position = name == "check_from_here" or name == "pin_thread" or name == "write_reproducer"
   local params = { command = command, arguments = { M.cursor_args(client, with_position) } }
   call(client, "request", "workspace/executeCommand", params, function(err, result)
     if err ~= nil then
@@ -304,6 +305,8 @@ local function define_commands()
   create("DistaffCheckFromHere", run("check_from_here"), { desc = "distaff: check from the cursor's program context" })
   create("DistaffPin", run("pin_thread"), { desc = "distaff: pin this thread at the cursor for Check from here" })
   create("DistaffClear", run("clear_context"), { desc = "distaff: clear context results and pins" })
+  create("DistaffReproducer", run("write_reproducer"),
+    { desc = "distaff: write a native reproducer of the violated assertion at the cursor" })
   create("DistaffRestart", M.restart, { desc = "distaff: restart the language server" })
 end
 
