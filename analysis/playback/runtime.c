@@ -249,6 +249,10 @@ DISTAFF_FN static int distaff_sync(int kind, const char *what, const void *p)
     return k;
 }
 
+/* The operations whose cue is all there is to them: the cue's turn, then the real call. */
+#define DISTAFF_WRAP(name, T, kind) \
+    DISTAFF_FN int distaff_##name(T *p) { distaff_sync(kind, #name, p); return name(p); }
+
 /* ------------------------------------------------------------------ */
 /* the hooks -fsanitize=thread calls */
 
@@ -382,18 +386,8 @@ DISTAFF_FN int distaff_thrd_join(thrd_t t, int *ret)
     return thrd_join(t, ret);
 }
 
-DISTAFF_FN int distaff_mtx_lock(mtx_t *m)
-{
-    distaff_sync(DK_LOCK, "mtx_lock", m);
-    return mtx_lock(m);
-}
-
-DISTAFF_FN int distaff_mtx_trylock(mtx_t *m)
-{
-    distaff_sync(DK_TRYLOCK, "mtx_trylock", m);
-    return mtx_trylock(m);
-}
-
+DISTAFF_WRAP(mtx_lock, mtx_t, DK_LOCK)
+DISTAFF_WRAP(mtx_trylock, mtx_t, DK_TRYLOCK)
 DISTAFF_FN int distaff_mtx_timedlock(mtx_t *m, const struct timespec *t)
 {
     int k = distaff_sync(DK_LOCK, "mtx_timedlock", m);
@@ -402,12 +396,7 @@ DISTAFF_FN int distaff_mtx_timedlock(mtx_t *m, const struct timespec *t)
     return mtx_timedlock(m, t);
 }
 
-DISTAFF_FN int distaff_mtx_unlock(mtx_t *m)
-{
-    distaff_sync(DK_UNLOCK, "mtx_unlock", m);
-    return mtx_unlock(m);
-}
-
+DISTAFF_WRAP(mtx_unlock, mtx_t, DK_UNLOCK)
 DISTAFF_FN int distaff_cnd_wait(cnd_t *c, mtx_t *m)
 {
     int k = distaff_sync(DK_WAIT, "cnd_wait", c);
@@ -436,18 +425,8 @@ DISTAFF_FN int distaff_cnd_broadcast(cnd_t *c)
 /* ------------------------------------------------------------------ */
 /* mutexes, condition variables, barriers, semaphores, rwlocks */
 
-DISTAFF_FN int distaff_pthread_mutex_lock(pthread_mutex_t *m)
-{
-    distaff_sync(DK_LOCK, "pthread_mutex_lock", m);
-    return pthread_mutex_lock(m);
-}
-
-DISTAFF_FN int distaff_pthread_mutex_trylock(pthread_mutex_t *m)
-{
-    distaff_sync(DK_TRYLOCK, "pthread_mutex_trylock", m);
-    return pthread_mutex_trylock(m);
-}
-
+DISTAFF_WRAP(pthread_mutex_lock, pthread_mutex_t, DK_LOCK)
+DISTAFF_WRAP(pthread_mutex_trylock, pthread_mutex_t, DK_TRYLOCK)
 DISTAFF_FN int distaff_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
 {
     int k = distaff_sync(DK_LOCK, "pthread_mutex_timedlock", m);
@@ -456,12 +435,7 @@ DISTAFF_FN int distaff_pthread_mutex_timedlock(pthread_mutex_t *m, const struct 
     return pthread_mutex_timedlock(m, t);
 }
 
-DISTAFF_FN int distaff_pthread_mutex_unlock(pthread_mutex_t *m)
-{
-    distaff_sync(DK_UNLOCK, "pthread_mutex_unlock", m);
-    return pthread_mutex_unlock(m);
-}
-
+DISTAFF_WRAP(pthread_mutex_unlock, pthread_mutex_t, DK_UNLOCK)
 /* A condition wait is the schedule's: unlock at the wait's turn, lock again at
  * the wake-up's (the signal that woke it is a cue of the signalling thread). */
 DISTAFF_FN int distaff_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t)
@@ -504,18 +478,8 @@ DISTAFF_FN int distaff_pthread_barrier_wait(pthread_barrier_t *b)
     return (int)distaff_cues[k].value;  /* the schedule orders what follows */
 }
 
-DISTAFF_FN int distaff_sem_wait(sem_t *s)
-{
-    distaff_sync(DK_SEM_WAIT, "sem_wait", s);
-    return sem_wait(s);
-}
-
-DISTAFF_FN int distaff_sem_trywait(sem_t *s)
-{
-    distaff_sync(DK_SEM_WAIT, "sem_trywait", s);
-    return sem_trywait(s);
-}
-
+DISTAFF_WRAP(sem_wait, sem_t, DK_SEM_WAIT)
+DISTAFF_WRAP(sem_trywait, sem_t, DK_SEM_WAIT)
 DISTAFF_FN int distaff_sem_timedwait(sem_t *s, const struct timespec *t)
 {
     int k = distaff_sync(DK_SEM_WAIT, "sem_timedwait", s);
@@ -526,60 +490,15 @@ DISTAFF_FN int distaff_sem_timedwait(sem_t *s, const struct timespec *t)
     return sem_timedwait(s, t);
 }
 
-DISTAFF_FN int distaff_sem_post(sem_t *s)
-{
-    distaff_sync(DK_SEM_POST, "sem_post", s);
-    return sem_post(s);
-}
-
-DISTAFF_FN int distaff_pthread_rwlock_rdlock(pthread_rwlock_t *l)
-{
-    distaff_sync(DK_RDLOCK, "pthread_rwlock_rdlock", l);
-    return pthread_rwlock_rdlock(l);
-}
-
-DISTAFF_FN int distaff_pthread_rwlock_wrlock(pthread_rwlock_t *l)
-{
-    distaff_sync(DK_WRLOCK, "pthread_rwlock_wrlock", l);
-    return pthread_rwlock_wrlock(l);
-}
-
-DISTAFF_FN int distaff_pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
-{
-    distaff_sync(DK_RDLOCK, "pthread_rwlock_tryrdlock", l);
-    return pthread_rwlock_tryrdlock(l);
-}
-
-DISTAFF_FN int distaff_pthread_rwlock_trywrlock(pthread_rwlock_t *l)
-{
-    distaff_sync(DK_WRLOCK, "pthread_rwlock_trywrlock", l);
-    return pthread_rwlock_trywrlock(l);
-}
-
-DISTAFF_FN int distaff_pthread_rwlock_unlock(pthread_rwlock_t *l)
-{
-    distaff_sync(DK_UNLOCK, "pthread_rwlock_unlock", l);
-    return pthread_rwlock_unlock(l);
-}
-
-DISTAFF_FN int distaff_pthread_spin_lock(pthread_spinlock_t *l)
-{
-    distaff_sync(DK_LOCK, "pthread_spin_lock", l);
-    return pthread_spin_lock(l);
-}
-
-DISTAFF_FN int distaff_pthread_spin_trylock(pthread_spinlock_t *l)
-{
-    distaff_sync(DK_TRYLOCK, "pthread_spin_trylock", l);
-    return pthread_spin_trylock(l);
-}
-
-DISTAFF_FN int distaff_pthread_spin_unlock(pthread_spinlock_t *l)
-{
-    distaff_sync(DK_UNLOCK, "pthread_spin_unlock", l);
-    return pthread_spin_unlock(l);
-}
-
+DISTAFF_WRAP(sem_post, sem_t, DK_SEM_POST)
+DISTAFF_WRAP(pthread_rwlock_rdlock, pthread_rwlock_t, DK_RDLOCK)
+DISTAFF_WRAP(pthread_rwlock_wrlock, pthread_rwlock_t, DK_WRLOCK)
+DISTAFF_WRAP(pthread_rwlock_tryrdlock, pthread_rwlock_t, DK_RDLOCK)
+DISTAFF_WRAP(pthread_rwlock_trywrlock, pthread_rwlock_t, DK_WRLOCK)
+DISTAFF_WRAP(pthread_rwlock_unlock, pthread_rwlock_t, DK_UNLOCK)
+DISTAFF_WRAP(pthread_spin_lock, pthread_spinlock_t, DK_LOCK)
+DISTAFF_WRAP(pthread_spin_trylock, pthread_spinlock_t, DK_TRYLOCK)
+DISTAFF_WRAP(pthread_spin_unlock, pthread_spinlock_t, DK_UNLOCK)
 DISTAFF_FN int distaff_pthread_once(pthread_once_t *o, void (*f)(void))
 {
     distaff_release();  /* it may wait for another thread's routine */
