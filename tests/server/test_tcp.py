@@ -72,7 +72,7 @@ def test_tcp_binds_loopback_and_answers_initialize():
             assert reply["result"]["serverInfo"]["name"] == "distaff"
             commands = reply["result"]["capabilities"]["executeCommandProvider"]["commands"]
             assert sorted(commands) == ["distaff.checkFile", "distaff.checkFromHere", "distaff.clearContext",
-                                        "distaff.pinThread"]
+                                        "distaff.pinThread", "distaff.writeReproducer"]
     finally:
         proc.kill()
         proc.wait()
