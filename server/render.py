@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import pathlib
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from distaff.analysis.check import Options
 from distaff.analysis.ir import Span
@@ -68,16 +68,11 @@ class FileReport:
     def stats(self) -> Stats:
         """The sum of the assertions' statistics, with the file's wall time."""
         total = sum((a.stats for a in self.assertions), Stats())
-        return _replace_time(total, self.time_s)
+        return replace(total, time_s=self.time_s)
 
 
 def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _replace_time(s: Stats, time_s: float) -> Stats:
-    return Stats(s.runs, s.full_runs, s.pruned_runs, s.bound_cuts, s.solver_calls,
-                 s.solver_time_s, time_s, s.counters)
 
 
 def _order(span: Span) -> tuple:
