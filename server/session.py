@@ -664,6 +664,11 @@ class Session:
             return self._refuse(uri, f"Write a reproducer: {e}")
         self.ls.window_show_message(lsp.ShowMessageParams(
             type=lsp.MessageType.Info, message=f"Wrote {rep.path}. Build: {rep.build}. Run: {rep.executable}"))
+        if self.client_supports("window.show_document.support"):  # open it beside the program
+            try:
+                await self.ls.window_show_document_async(lsp.ShowDocumentParams(Path(rep.path).resolve().as_uri()))
+            except Exception as e:  # noqa: BLE001 - the file is written; opening it is a courtesy
+                log.info("showDocument of %s failed: %s", rep.path, e)
         return {"uri": uri, "path": rep.path, "build": rep.build, "run": rep.executable}
 
     def _refuse(self, uri: str, message: str) -> dict:

@@ -53,7 +53,8 @@ def recording_client() -> RecordingClient:
 
 def capabilities(related: bool = True, config: bool = True) -> lsp.ClientCapabilities:
     return lsp.ClientCapabilities(
-        window=lsp.WindowClientCapabilities(work_done_progress=True),
+        window=lsp.WindowClientCapabilities(work_done_progress=True,
+                                            show_document=lsp.ShowDocumentClientCapabilities(support=True)),
         workspace=lsp.WorkspaceClientCapabilities(
             configuration=config, code_lens=lsp.CodeLensWorkspaceClientCapabilities(refresh_support=True)),
         text_document=lsp.TextDocumentClientCapabilities(

@@ -394,6 +394,7 @@ async def test_write_a_reproducer_from_a_violation(client, tmp_path):
     written = Path(done["path"])
     assert written.parent == tmp_path / ".distaff" and written.is_file()
     assert any(m.message.startswith(f"Wrote {written}") for m in client.messages)
+    assert written.as_uri() in [d.uri for d in client.shown_documents]  # opened beside the program
     if shutil.which("cc") or os.environ.get("CI"):
         built = subprocess.run(done["build"], shell=True, capture_output=True, text=True, timeout=120)
         assert built.returncode == 0, built.stderr[-2000:]
