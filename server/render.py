@@ -272,7 +272,7 @@ _RULE_INDEX = {r.id: i for i, r in enumerate(_RULES)}
 
 _STATUS_RULE = {
     Status.VIOLATED: ("assertion-violated", "error", "fail"),
-    Status.UNKNOWN: ("assertion-undecided", "warning", "review"),
+    Status.UNKNOWN: ("assertion-undecided", "none", "review"),  # SARIF: a kind other than fail has level none
     Status.HOLDS: ("assertion-holds", "none", "pass"),
     Status.UNREACHABLE: ("assertion-unreachable", "none", "notApplicable"),
 }

@@ -235,6 +235,7 @@ RESULT = ("runs", 0, "results", 0)
     (_without, ("runs", 0, "tool", "driver", "name")),
     (_without, (*RESULT, "ruleId")),
     (_set("fatal"), (*RESULT, "level")),
+    (_set("review"), (*RESULT, "kind")),  # with level error: SARIF wants none unless kind is fail
     (_set("assertion-failed"), (*RESULT, "ruleId")),
     (_without, (*RESULT, "message", "text")),
     (_set(0), (*RESULT, "locations", 0, "physicalLocation", "region", "startLine")),
