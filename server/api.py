@@ -27,6 +27,7 @@ report holds nothing else: it pickles, and crosses processes.
 from __future__ import annotations
 
 import json
+import os
 import time
 from importlib import resources
 from pathlib import Path
@@ -38,6 +39,7 @@ from distaff.analysis.frontend import parse_program
 from distaff.analysis.frontend.build_flags import BuildFlags
 from distaff.analysis.ir import DataModel
 from distaff.analysis.options import CancelToken, Options
+from distaff.analysis.playback import Reproducer, reproducer_for
 from distaff.analysis.report import AssertionResult
 from distaff.server import render
 from distaff.server.render import FileReport
@@ -154,6 +156,20 @@ def version() -> str:
             return "unknown"
 
 
+def write_reproducer(program, result: AssertionResult, options: Options, source: str, out_dir: str,
+                     text: str | None = None) -> Reproducer:
+    """Write the native reproducer of violated ``result`` of ``program``
+    (the file ``source``, whose text is ``text``) into ``out_dir``, made if
+    missing (:func:`distaff.analysis.playback.reproducer_for`); what was
+    written. Raises NotReproducible (a ValueError) when there is none to
+    make, ValueError when the trace does not fit the program, OSError when the
+    file cannot be written."""
+    rep = reproducer_for(program, result, options, source, out_dir, text)
+    os.makedirs(out_dir, exist_ok=True)
+    Path(rep.path).write_text(rep.text, encoding="utf-8")
+    return rep
+
+
 # --------------------------------------------------------------------------
 # The steps of check_source, also the command line's
 
@@ -193,5 +209,5 @@ def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
 
 __all__ = [
     "SCHEMAS", "ContextError", "ProgressListener", "check_source", "context_from", "parse_file",
-    "report_json", "report_sarif", "resolve_positions", "schema", "version",
+    "report_json", "report_sarif", "resolve_positions", "schema", "version", "write_reproducer",
 ]

@@ -44,7 +44,6 @@ from distaff.analysis.frontend import BINARY, binary
 from distaff.analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
 from distaff.analysis.ir import DataModel, Span
 from distaff.analysis.irtext import format_program
-from distaff.analysis.playback import NotReproducible, reproducer_for
 from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
 from distaff.server import api, render, wording
@@ -396,16 +395,10 @@ def playback_lines(program, assertions, options: Options, path: str, text: str, 
             continue
         where = f"{path}:{result.span.line}:{result.span.col}"
         try:
-            rep = reproducer_for(program, result, options, path, out_dir, text)
-            os.makedirs(out_dir, exist_ok=True)
-            with open(rep.path, "w", encoding="utf-8") as f:
-                f.write(rep.text)
-        except NotReproducible as e:
-            lines.append(f"{where}: note: no reproducer: {e}")
-            continue
+            rep = api.write_reproducer(program, result, options, path, out_dir, text)
         except OSError as e:
             raise BadInput(f"cannot write a reproducer into {out_dir}: {e.strerror or e}") from None
-        except ValueError as e:  # the trace does not replay
+        except ValueError as e:  # NotReproducible, or a trace that does not replay
             lines.append(f"{where}: note: no reproducer: {e}")
             continue
         lines += [f"{where}: note: reproducer written to {rep.path}",

@@ -36,9 +36,9 @@ from lsprotocol import types as lsp
 
 from distaff.analysis import ir
 from distaff.analysis.options import Options
-from distaff.analysis.playback import NotReproducible, reproducer_for
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 from distaff.server import convert
+from distaff.server.api import write_reproducer
 from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
 from distaff.server.documents import ParsedDocument, Snapshot, build_flags_for, parse_snapshot, syntax_findings
 from distaff.server.progress import CheckProgress
@@ -647,20 +647,11 @@ class Session:
         if saved != parsed.snapshot.text:
             return self._refuse(uri, "Write a reproducer: save the file first (the reproducer includes it)")
         out_dir = os.path.join(os.path.dirname(path), ".distaff")
-        options = st.program.options or Options()
-
-        def write():  # replays the run: off the event loop
-            rep = reproducer_for(parsed.program, result, options, path, out_dir, saved)
-            os.makedirs(out_dir, exist_ok=True)
-            with open(rep.path, "w", encoding="utf-8") as f:
-                f.write(rep.text)
-            return rep
-
-        try:
-            rep = await asyncio.get_running_loop().run_in_executor(self._parse_pool, write)
-        except NotReproducible as e:
-            return self._refuse(uri, f"Write a reproducer: {e}")
-        except (OSError, ValueError) as e:
+        try:  # it replays the run: off the event loop
+            rep = await asyncio.get_running_loop().run_in_executor(
+                self._parse_pool, write_reproducer, parsed.program, result, st.program.options or Options(),
+                path, out_dir, saved)
+        except (OSError, ValueError) as e:  # ValueError: NotReproducible, or a trace that does not replay
             return self._refuse(uri, f"Write a reproducer: {e}")
         self.ls.window_show_message(lsp.ShowMessageParams(
             type=lsp.MessageType.Info, message=f"Wrote {rep.path}. Build: {rep.build}. Run: {rep.executable}"))

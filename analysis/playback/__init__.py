@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from distaff.analysis import ir
 from distaff.analysis.playback.reproducer import HELPER_NAMES, WRAPPED_NAMES, build_command, reproducer_text
@@ -62,7 +62,7 @@ def reproducer_for(program: ir.Program, result: AssertionResult, options, source
     if text is None:
         with open(source, encoding="utf-8", errors="replace") as f:
             text = f.read()
-    schedule = replace(schedule, defined=schedule.defined | defined_in(text))
+    defined = frozenset(f.name for f in program.functions) | defined_in(text)
     stem = os.path.splitext(os.path.basename(source))[0]
     path = os.path.join(out_dir, f"{stem}_line{result.span.line}.c")
     exe = os.path.splitext(path)[0]
@@ -81,7 +81,7 @@ def reproducer_for(program: ir.Program, result: AssertionResult, options, source
         "The program is compiled unchanged (included below); the scheduler before it holds",
         "every listed operation until its turn. Exit status 3: the native run left the schedule.",
     ]
-    return Reproducer(path, reproducer_text(schedule, include, header), build, exe, schedule)
+    return Reproducer(path, reproducer_text(schedule, include, header, defined), build, exe, schedule)
 
 
 __all__ = ["NotReproducible", "Reproducer", "reproducer_for"]

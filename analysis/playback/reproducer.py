@@ -14,21 +14,16 @@ from __future__ import annotations
 import shlex
 from importlib import resources
 
-from distaff.analysis.playback.schedule import KINDS, Schedule
+from distaff.analysis.playback.schedule import KINDS, WRAPPED, Schedule
 
 BUILD = "cc -g -O0 -fno-builtin -fsanitize=thread -w -c {src} -o {obj} && cc -g {obj} -o {exe} -pthread"
 
 
-# the names runtime.c's macros send to its wrappers
-WRAPPED_NAMES = (
-    "pthread_create", "pthread_join", "pthread_exit", "pthread_mutex_lock", "pthread_mutex_trylock",
-    "pthread_mutex_timedlock", "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_timedwait",
-    "pthread_cond_signal", "pthread_cond_broadcast", "pthread_barrier_wait", "pthread_rwlock_rdlock",
-    "pthread_rwlock_wrlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock", "pthread_rwlock_unlock",
-    "pthread_once", "pthread_spin_lock", "pthread_spin_trylock", "pthread_spin_unlock", "thrd_create",
-    "thrd_join", "mtx_lock", "mtx_trylock", "mtx_timedlock", "mtx_unlock", "cnd_wait", "cnd_signal",
-    "cnd_broadcast", "sem_wait", "sem_trywait", "sem_timedwait", "sem_post", "malloc", "calloc", "free",
-    "memset", "memcpy", "strlen", "strcmp", "strncmp", "memcmp", "strcpy", "strncpy", "strcat", "strncat",
+# the names runtime.c's macros send to its wrappers: the synchronization whose
+# cues it takes, and the calls it orders by the accesses they make
+WRAPPED_NAMES = tuple(sorted(WRAPPED)) + (
+    "pthread_once", "malloc", "calloc", "free", "memset", "memcpy", "strlen", "strcmp", "strncmp", "memcmp",
+    "strcpy", "strncpy", "strcat", "strncat",
 )
 
 # verification helpers a program calls without defining: (name, prototype, body)
@@ -65,10 +60,12 @@ def _c_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def reproducer_text(schedule: Schedule, include: str, header: list[str]) -> str:
+def reproducer_text(schedule: Schedule, include: str, header: list[str], defined: frozenset[str]) -> str:
     """The reproducer for ``schedule``; ``include`` is how its ``#include``
     names the program's file (relative to where the reproducer is written);
-    ``header`` lines open its comment (what it reproduces, how to build)."""
+    ``header`` lines open its comment (what it reproduces, how to build);
+    ``defined``: the functions the program defines (a wrapper's macro or a
+    helper's definition would clash with them)."""
     s = schedule
     lines = ["/*"] + [f" * {h}".rstrip() for h in header]
     if s.unforced:
@@ -86,12 +83,12 @@ def reproducer_text(schedule: Schedule, include: str, header: list[str]) -> str:
         lines.append(f"    {{{c.tid}, {kind}, {c.target}, {c.target2}, {c.value}LL, {c.size}, {int(c.last)}, {c.line}, "
                      f"{_c_string(c.text)}}},  /* {c.kind} */")
     lines += ["};", "", runtime_text(), ""]
-    own = [n for n in WRAPPED_NAMES if n in s.defined]
+    own = [n for n in WRAPPED_NAMES if n in defined]
     if own:
         lines += ["/* the program defines these itself */"] + [f"#undef {n}" for n in own] + [""]
     lines += ["/* the program, unchanged */", f'#include {_c_string(include)}', ""]
     for name, proto, body in _HELPERS:
-        if name not in s.defined:
+        if name not in defined:
             lines += [f"DISTAFF_FN {proto}", "{", f"    {body}", "}", ""]
     for name, ctype in s.inputs:
         lines += [f"DISTAFF_FN {ctype} {name}(void)", "{",

@@ -127,17 +127,24 @@ DISTAFF_FN static void distaff_release(void)
     pthread_mutex_unlock(&distaff_mu);
 }
 
-/* Wait until it is cue k's turn (k == DISTAFF_NCUES: for ever, as a thread past
+/* Holding distaff_mu: wait (at most a second) for the turn to move; whether
+ * it has not moved for the patience's seconds. */
+DISTAFF_FN static int distaff_stalled(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    pthread_cond_timedwait(&distaff_cv, &distaff_mu, &until);
+    return time(0) - distaff_moved >= distaff_patience();
+}
+
+/* Wait until it is cue k's turn (k > DISTAFF_NCUES: for ever, as a thread past
  * the end of the counterexample must not change what the failing thread sees). */
 DISTAFF_FN static void distaff_wait_turn(int k)
 {
     pthread_mutex_lock(&distaff_mu);
     while (distaff_next != k) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 1;
-        pthread_cond_timedwait(&distaff_cv, &distaff_mu, &until);
-        if (distaff_next != k && time(0) - distaff_moved >= distaff_patience() && !distaff_reported) {
+        if (distaff_stalled() && distaff_next != k) {
             pthread_mutex_unlock(&distaff_mu);
             if (distaff_next >= DISTAFF_NCUES) {
                 char why[200];
@@ -673,11 +680,7 @@ DISTAFF_FN static void distaff_wait_end(void)
             pthread_cond_broadcast(&distaff_cv);
             continue;
         }
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 1;
-        pthread_cond_timedwait(&distaff_cv, &distaff_mu, &until);
-        if (!distaff_at_end() && time(0) - distaff_moved >= distaff_patience()) {
+        if (distaff_stalled() && !distaff_at_end()) {
             pthread_mutex_unlock(&distaff_mu);
             distaff_diverged("a thread fails before the counterexample's steps before it ran");
         }

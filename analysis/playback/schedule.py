@@ -28,7 +28,7 @@ from distaff.analysis import ir
 from distaff.analysis.replay import replay_run
 from distaff.analysis.report import Trace
 from distaff.analysis.symex.state import cons_list
-from distaff.analysis.symex.trace import finish_trace, model_value, small_model
+from distaff.analysis.symex.trace import build_trace, model_value, small_model
 
 ETIMEDOUT = 110  # Linux's
 # the comparisons whose result's magnitude the engine leaves open (the sign is the C library's)
@@ -89,7 +89,6 @@ class Schedule:
     line: int
     inputs: tuple[tuple[str, str], ...]
     unforced: tuple[str, ...]
-    defined: frozenset[str] = frozenset()  # the functions the program defines
 
 
 # synchronization built-ins by IR operation: the cue kind (None: runs freely,
@@ -137,9 +136,9 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
     program."""
     run = replay_run(program, trace, options, target)
     E, st = run.engine, run.state
-    rendered = finish_trace(E, st, run.leaf).steps
-    model = small_model(E, st)
     L = E.layout
+    model = small_model(E, st)  # one model: the steps' words and the cues' objects and values
+    rendered = build_trace(st, L, model).steps
     names = tuple(t.name for t in st.threads)
     by_name = {n: tid for tid, n in enumerate(names)}
     targets: list[Target] = []
@@ -202,8 +201,7 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
         elif kind == "input":
             v, name, opv = args
             if opv == ir.Op.NONDET.value and name.startswith("__VERIFIER_nondet_"):
-                bits = 64
-                cue = Cue(rec.tid, "input", line, text, value=model_value(model, v) & ((1 << bits) - 1))
+                cue = Cue(rec.tid, "input", line, text, value=model_value(model, v) & ((1 << 64) - 1))
                 inputs[name] = nondet_c_type(name)
             elif name not in STRING_RESULTS:
                 unforced[f"{name}() is the real one natively (any value was assumed here)"] = None
@@ -224,8 +222,7 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
         if len(tids) > 1:  # shared through a pointer
             unforced[f"accesses to the local {name} (shared through a pointer) run unforced: its address "
                      "is known only natively"] = None
-    return Schedule(tuple(cues), tuple(targets), names, last, tuple(sorted(inputs.items())), tuple(unforced),
-                    frozenset(f.name for f in program.functions))
+    return Schedule(tuple(cues), tuple(targets), names, last, tuple(sorted(inputs.items())), tuple(unforced))
 
 
 def _sync_cue(tid: int, opv: str, name: str, line: int, text: str, by_name: dict[str, int]) -> Cue | None:
