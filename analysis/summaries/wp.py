@@ -93,6 +93,35 @@ class FrameInfo:
 
 
 _UNKNOWN = object()
+_AND, _ASSUME = "and", "assume"
+_RAW_SUBSTITUTE = (z3.BoolRef, z3.BitVecRef, z3.ArrayRef)
+
+
+class _Walk:
+    """A piece walked forwards: ``sub`` maps a placeholder (by ``id``) to
+    ``(placeholder, value over the piece's start)`` once a step has written
+    it; ``items`` are the conditions met, over the start, oldest first:
+    ``(_AND, conditions)`` that must hold, ``(_ASSUME, c)`` past which only
+    runs with ``c`` go on; ``probes`` are values the precondition must not
+    mention (fresh memory's address, a new frame's stack objects, a value of
+    another sort than its register); ``dead``: a condition is false outside
+    any assumption, so the precondition is."""
+
+    __slots__ = ("sub", "items", "probes", "assumed", "dead")
+
+    def __init__(self):
+        self.sub: dict = {}
+        self.items: list = []
+        self.probes: list = []
+        self.assumed = False
+        self.dead = False
+
+    def need(self, conds: list) -> None:
+        if not conds:
+            return
+        if not self.assumed and any(c is False for c in conds):
+            self.dead = True
+        self.items.append((_AND, conds))
 
 
 class WeakestPreconditions:
@@ -127,51 +156,80 @@ class WeakestPreconditions:
             return self.X.stack(tid, depth, fi.func.name, name) if name in names else None
         return stack
 
-    def _subst(self, phi, pairs):
-        if isinstance(phi, bool) or not pairs:
-            return phi
+    def _set(self, w: _Walk, place, value) -> None:
+        """After this step ``place`` holds ``value`` (over the piece's start).
+        A value of another sort becomes a probe: the precondition cannot
+        describe it, so it must not be needed."""
         V, Tm = self.values, self.values.terms
-        out = []
-        for a, b in pairs:
-            if isinstance(b, bool):
-                raise Bail("boolean for a bit-vector")
-            if isinstance(b, int):
-                n = Tm.bv_size(a.as_ast())
-                b = V.const(b & ((1 << n) - 1), n)
-            elif not Tm.same_sort(a.as_ast(), b.as_ast()):
-                raise Bail("width mismatch")
-            out.append((a, b))
-        if type(phi) is not z3.BoolRef:
-            return z3.substitute(phi, *out)
-        return Tm.substitute(phi, out)
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = Tm.bv_size(place.as_ast())
+            value = V.const(value & ((1 << n) - 1), n)
+        elif isinstance(value, bool) or not Tm.same_sort(place.as_ast(), value.as_ast()):
+            value = self._probe(w, place)
+        w.sub[id(place)] = (place, value)
 
-    def _load(self, addr: int, n: int):
+    @staticmethod
+    def _probe(w: _Walk, place):
+        """A value the precondition must not mention, of ``place``'s sort."""
+        p = z3.FreshConst(place.sort(), "probe")
+        w.probes.append(p)
+        return p
+
+    def _now(self, w: _Walk, term, places):
+        """``term`` (over the placeholders ``places``) over the piece's start."""
+        if not w.sub or isinstance(term, (bool, int)):
+            return term
+        pairs = [hit for p in places if (hit := w.sub.get(id(p))) is not None]
+        if not pairs:
+            return term
+        if type(term) in _RAW_SUBSTITUTE:
+            return self.values.terms.substitute(term, pairs)
+        return z3.substitute(term, *pairs)
+
+    def _load(self, w: _Walk, addr: int, n: int):
         key = ("load", addr, n)
         hit = self._made.get(key)
         if hit is None:
             hit = self._made[key] = translate.load(self.X.memory, addr, n, self.values, self.pb)
-        return hit
+        return self._now(w, hit, (self.X.memory,))
 
-    def _store(self, addr: int, val, n: int):
-        key = ("store", addr, n, val if isinstance(val, int) else val.get_id())
-        hit = self._made.get(key)
-        if hit is None:
-            hit = self._made[key] = (translate.store(self.X.memory, addr, val, n, self.values, self.pb), val)
-        return hit[0]
+    def _store(self, w: _Walk, addr: int, val, n: int) -> None:
+        M = self.X.memory
+        hit = w.sub.get(id(M))
+        w.sub[id(M)] = (M, translate.store(hit[1] if hit else M, addr, val, n, self.values, self.pb))
 
-    def _tr(self, e, tid: int, depth: int, fi: FrameInfo, reg, stack, checks: list, cond: bool = False):
-        """``T.expr`` (``T.cond`` if ``cond``) of ``e`` over the placeholders
-        of the frame at ``depth`` of ``tid``, remembered: the same
-        instruction is met on every run through it and the result depends
-        only on these."""
+    def _tr(self, w: _Walk, e, tid: int, depth: int, fi: FrameInfo, reg, stack, checks: list,
+            cond: bool = False):
+        """``T.expr`` (``T.cond`` if ``cond``) of ``e`` in the frame at
+        ``depth`` of ``tid``, over the piece's start, its checks added to
+        ``checks``. The translation over the frame's placeholders is
+        remembered: the same instruction is met on every run through it and
+        depends only on these."""
         key = (id(e), cond, tid, depth, fi.func.name)
         hit = self._translated.get(key)
         if hit is None:
             got: list = []
-            v = (self.T.cond if cond else self.T.expr)(e, reg, stack, got)
-            hit = self._translated[key] = (v, tuple(got), e)  # e: keeps id(e) from being reused
-        checks.extend(hit[1])
-        return hit[0]
+            places: dict = {}
+
+            def reg_seen(r):
+                v = reg(r)
+                places[id(v)] = v
+                return v
+
+            def stack_seen(name):
+                v = stack(name)
+                if v is not None:
+                    places[id(v)] = v
+                return v
+            v = (self.T.cond if cond else self.T.expr)(e, reg_seen, stack_seen, got)
+            # e: keeps id(e) from being reused
+            hit = self._translated[key] = (v, tuple(got), tuple(places.values()), e)
+        v, got, places, _ = hit
+        if places and w.sub and any(id(p) in w.sub for p in places):
+            checks.extend((m, self._now(w, c, places)) for m, c in got)
+            return self._now(w, v, places)
+        checks.extend(got)
+        return v
 
     def _registers(self, f: ir.Function) -> list:
         """``(name, bits)`` of every register ``f`` mentions."""
@@ -188,24 +246,24 @@ class WeakestPreconditions:
             hit = self._regs[f.name] = [(n, self.T.bits(t)) for n, t in names.items()]
         return hit
 
-    def _mentions(self, phi, terms) -> bool:
+    @staticmethod
+    def _mentions(phi, terms) -> bool:
         """Does ``phi`` contain one of the constants ``terms``?"""
         if isinstance(phi, bool) or not terms:
             return False
         marks = [(t, z3.FreshConst(t.sort(), "probe")) for t in terms]
-        return not z3.substitute(phi, *marks).eq(phi) if marks else False
+        return not z3.substitute(phi, *marks).eq(phi)
 
-    def _forget_frame(self, phi, tid: int, depth: int, f: ir.Function):
-        """The frame of ``f`` at ``depth`` of ``tid`` did not exist before: its
-        registers are unknown values; its stack objects cannot be described."""
-        if isinstance(phi, bool):
-            return phi
+    def _forget_frame(self, w: _Walk, tid: int, depth: int, f: ir.Function) -> None:
+        """The frame of ``f`` at ``depth`` of ``tid`` is new: its registers
+        hold unknown values; its stack objects cannot be described."""
         X = self.X
-        stack = [X.stack(tid, depth, f.name, sv.name) for sv in f.stack]
-        if self._mentions(phi, stack):
-            raise Bail("a new frame's stack object")
-        pairs = [(X.reg(tid, depth, f.name, n, b), X.fresh(b)) for n, b in self._registers(f)]
-        return self._subst(phi, pairs)
+        for sv in f.stack:
+            place = X.stack(tid, depth, f.name, sv.name)
+            w.sub[id(place)] = (place, self._probe(w, place))
+        for n, b in self._registers(f):
+            place = X.reg(tid, depth, f.name, n, b)
+            w.sub[id(place)] = (place, X.fresh(b))
 
     # ------------------------------------------------------------------ pieces
 
@@ -224,23 +282,47 @@ class WeakestPreconditions:
 
     def through(self, start: State, end: State, phi):
         """``(precondition at start, accesses)`` of ``phi`` at ``end``; the
-        precondition is ``False`` when the piece cannot be summarised."""
+        precondition is ``False`` when the piece cannot be summarised.
+
+        The piece is walked forwards, each placeholder mapped to its value
+        over the start, so a step costs what its own instruction's terms
+        cost; substituting backwards into the growing precondition, as
+        Definition 1 reads, costs the precondition's size at every step (a
+        loop of n steps, n squared). The result is the same formula."""
         if phi is False:
             return False, frozenset()
         try:
             effects = self.effects_between(start, end)
             ann = self._annotate(start, end, effects)
             acc: set = set()
-            for item in reversed(ann):
-                phi = self._back(item, phi, acc)
-                if phi is False:
+            w = _Walk()
+            for item in ann:
+                self._step(item, w, acc)
+                if w.dead:
                     return False, frozenset()
+            phi = self._close(w, phi)
+            if phi is False:
+                return False, frozenset()
             if not isinstance(phi, bool):
                 phi = self.values.concrete(z3.simplify(phi))
             return phi, frozenset(acc)
         except (Bail, Untranslatable):
             self.bails += 1
             return False, frozenset()
+
+    def _close(self, w: _Walk, phi):
+        """``phi`` at the piece's end, under the conditions met on the way,
+        over the piece's start."""
+        V = self.values
+        if not isinstance(phi, bool) and w.sub:
+            pairs = list(w.sub.values())
+            phi = self.values.terms.substitute(phi, pairs) if type(phi) in _RAW_SUBSTITUTE \
+                else z3.substitute(phi, *pairs)
+        for kind, cs in reversed(w.items):
+            phi = V.and_(*cs, phi) if kind is _AND else V.or_(V.not_(cs), phi)
+        if w.probes and self._mentions(phi, w.probes):
+            raise Bail("a value the run cannot describe")
+        return phi
 
     def error(self, st: State, tid: int | None, message: str):
         """The precondition at a run-time error's leaf: the inputs for which
@@ -406,9 +488,9 @@ class WeakestPreconditions:
 
     # ------------------------------------------------------------------ backward: the transformer of one effect
 
-    def _back(self, item, phi, acc: set):
+    def _step(self, item, w: _Walk, acc: set) -> None:
         eff, depth, fi, extra = item
-        V, T, X, pb = self.values, self.T, self.X, self.pb
+        V, X, pb = self.values, self.X, self.pb
         tid = eff.tid
         i = eff.instr
         reg = self._reg_ph(tid, depth, fi)
@@ -416,11 +498,11 @@ class WeakestPreconditions:
         checks: list = []
         t = type(i)
         if t is ir.Assign:
-            v = self._tr(i.expr, tid, depth, fi, reg, stack, checks)
-            phi = self._subst(phi, [(reg(i.dst), v)])
-            return V.and_(*translate.conds(checks), phi)
-        if t is ir.Load or t is ir.Store:
-            a = self._tr(i.addr, tid, depth, fi, reg, stack, checks)
+            v = self._tr(w, i.expr, tid, depth, fi, reg, stack, checks)
+            self._set(w, reg(i.dst), v)
+            w.need(translate.conds(checks))
+        elif t is ir.Load or t is ir.Store:
+            a = self._tr(w, i.addr, tid, depth, fi, reg, stack, checks)
             conc = eff.addr
             if not isinstance(conc, int):
                 raise Bail("symbolic address")
@@ -428,123 +510,129 @@ class WeakestPreconditions:
             guard = V.eq(a, conc, pb)
             if t is ir.Load:
                 acc.add((conc, n, False))
-                phi = self._subst(phi, [(reg(i.dst), self._load(conc, n))])
+                self._set(w, reg(i.dst), self._load(w, conc, n))
             else:
                 acc.add((conc, n, True))
-                val = self._tr(i.value, tid, depth, fi, reg, stack, checks)
-                phi = self._subst(phi, [(X.memory, self._store(conc, val, n))])
-            return V.and_(*translate.conds(checks), guard, phi)
-        if t is ir.Branch:
-            c = self._tr(i.cond, tid, depth, fi, reg, stack, checks, cond=True)
-            return V.and_(*translate.conds(checks), c if eff.outcome else V.not_(c), phi)
-        if t is ir.Jump:
-            return phi
-        if t is ir.Call:
+                val = self._tr(w, i.value, tid, depth, fi, reg, stack, checks)
+                self._store(w, conc, val, n)
+            w.need(translate.conds(checks) + [guard])
+        elif t is ir.Branch:
+            c = self._tr(w, i.cond, tid, depth, fi, reg, stack, checks, cond=True)
+            w.need(translate.conds(checks) + [c if eff.outcome else V.not_(c)])
+        elif t is ir.Jump:
+            pass
+        elif t is ir.Call:
             f = extra
             pairs = []
             for k, a in enumerate(i.args):
-                v = self._tr(a, tid, depth, fi, reg, stack, checks)
+                v = self._tr(w, a, tid, depth, fi, reg, stack, checks)
                 if k < len(f.params):
                     p = f.params[k]
                     if a.type != p.type and ir.is_scalar(p.type):
-                        v = V.convert(v, T.bits(a.type), T.bits(p.type), is_signed(a.type))
-                    pairs.append((X.reg(tid, depth + 1, f.name, p.name, T.bits(p.type)), v))
-            phi = self._subst(phi, pairs)
-            phi = self._forget_frame(phi, tid, depth + 1, f)
-            return V.and_(*translate.conds(checks), phi)
-        if t is ir.Return or i is None:
+                        v = V.convert(v, self.T.bits(a.type), self.T.bits(p.type), is_signed(a.type))
+                    pairs.append((X.reg(tid, depth + 1, f.name, p.name, self.T.bits(p.type)), v))
+            self._forget_frame(w, tid, depth + 1, f)
+            for place, v in pairs:
+                self._set(w, place, v)
+            w.need(translate.conds(checks))
+        elif t is ir.Return or i is None:
             caller = extra
             v = None
             if i is not None and i.value is not None:
-                v = self._tr(i.value, tid, depth, fi, reg, stack, checks)
+                v = self._tr(w, i.value, tid, depth, fi, reg, stack, checks)
             if caller is not None and fi.ret_dst is not None:
-                rb = T.bits(fi.ret_dst.type)
+                rb = self.T.bits(fi.ret_dst.type)
                 dst = X.reg(tid, depth - 1, caller.func.name, fi.ret_dst.name, rb)
                 if v is None:
-                    v = X.reg(tid, depth - 1, caller.func.name, f"{fi.func.name}()", rb)
-                phi = self._subst(phi, [(dst, v)])
-            return V.and_(*translate.conds(checks), phi)
-        if t is Intrinsic:
-            return self._intrinsic(i, eff, depth, fi, extra, phi, reg, stack, checks)
-        raise Bail(f"instruction {t.__name__}")
+                    unknown = X.reg(tid, depth - 1, caller.func.name, f"{fi.func.name}()", rb)
+                    v = self._now(w, unknown, (unknown,))
+                self._set(w, dst, v)
+            w.need(translate.conds(checks))
+        elif t is Intrinsic:
+            self._intrinsic(i, eff, depth, fi, extra, w, reg, stack, checks)
+        else:
+            raise Bail(f"instruction {t.__name__}")
 
-    def _intrinsic(self, i, eff, depth, fi, extra, phi, reg, stack, checks):
+    def _intrinsic(self, i, eff, depth, fi, extra, w: _Walk, reg, stack, checks):
         V, T, X, pb = self.values, self.T, self.X, self.pb
         tid = eff.tid
         op = i.op
         dst = reg(i.dst) if i.dst is not None else None
+
+        def tr(e, cond=False):
+            return self._tr(w, e, tid, depth, fi, reg, stack, checks, cond)
         if op is Op.ASSERT:
             # another assertion failing does not end the run on the spot: after
             # the block's global operation the engine defers the failure to the
             # thread's next step, and other threads may violate the target
             # first; so it must hold, like the target (its failing side is
             # summarised where it leads)
-            c = self._tr(i.args[0], tid, depth, fi, reg, stack, checks, cond=True) if i.args else False
-            return V.and_(*translate.conds(checks), c, phi)
-        if op is Op.ASSUME:
-            if not i.args:
-                return phi
-            c = self._tr(i.args[0], tid, depth, fi, reg, stack, checks, cond=True)
-            return V.and_(*translate.conds(checks), V.or_(V.not_(c), phi))
-        if op in (Op.NONDET, Op.EXTERNAL):
+            c = tr(i.args[0], cond=True) if i.args else False
+            w.need(translate.conds(checks) + [c])
+        elif op is Op.ASSUME:
+            if i.args:
+                c = tr(i.args[0], cond=True)
+                w.need(translate.conds(checks))
+                w.items.append((_ASSUME, c))
+                w.assumed = True
+        elif op in (Op.NONDET, Op.EXTERNAL):
             if op is Op.EXTERNAL:
                 if writes_memory(i.name) and any(isinstance(a.type, PtrType) for a in i.args):
                     raise Bail(f"{i.name} may write memory")
                 for a in i.args:
-                    self._tr(a, tid, depth, fi, reg, stack, checks)
+                    tr(a)
             if dst is not None:
-                phi = self._subst(phi, [(dst, X.fresh(dst.size()))])
-            return V.and_(*translate.conds(checks), phi)
-        if op in (Op.MALLOC, Op.CALLOC, Op.ALLOCA):
-            if dst is not None and self._mentions(phi, [dst]):
-                raise Bail("fresh memory")
-            return phi
-        if op is Op.FREE:
-            self._tr(i.args[0], tid, depth, fi, reg, stack, checks)
-            return V.and_(*translate.conds(checks), phi)
-        if op in _UNMODELLED:
+                self._set(w, dst, X.fresh(dst.size()))
+            w.need(translate.conds(checks))
+        elif op in (Op.MALLOC, Op.CALLOC, Op.ALLOCA):
+            if dst is not None:  # fresh memory: its address cannot be described
+                w.sub[id(dst)] = (dst, self._probe(w, dst))
+        elif op is Op.FREE:
+            tr(i.args[0])
+            w.need(translate.conds(checks))
+        elif op in _UNMODELLED:
             raise Bail(op.value)
-        if op is Op.THREAD_SELF:
+        elif op is Op.THREAD_SELF:
             if dst is not None:
-                phi = self._subst(phi, [(dst, tid)])
-            return phi
-        if op is Op.THREAD_CREATE:
+                self._set(w, dst, tid)
+        elif op is Op.THREAD_CREATE:
             new, handle, rf = extra
             if handle is None:
                 raise Bail("thread handle address unknown")
-            h = self._tr(i.args[0], tid, depth, fi, reg, stack, checks)
+            h = tr(i.args[0])
             ht = i.args[0].type.pointee if isinstance(i.args[0].type, PtrType) else None
             hsize = ht.size if isinstance(ht, (ir.IntType, PtrType)) else pb // 8
-            pairs = [(X.memory, translate.store(X.memory, handle, new, hsize, V, pb))]
+            pairs = []
             if rf.params:
                 p0 = rf.params[0]
-                arg = self._tr(i.args[3], tid, depth, fi, reg, stack, checks) if len(i.args) > 3 else 0
+                arg = tr(i.args[3]) if len(i.args) > 3 else 0
                 ab = T.bits(i.args[3].type) if len(i.args) > 3 else pb
                 pairs.append((X.reg(new, 0, rf.name, p0.name, T.bits(p0.type)),
                               V.convert(arg, ab, T.bits(p0.type), False)))
             if dst is not None:
                 pairs.append((dst, 0))
-            phi = self._subst(phi, pairs)
-            phi = self._forget_frame(phi, new, 0, rf)
-            acc_guard = V.eq(h, handle, pb)
-            return V.and_(*translate.conds(checks), acc_guard, phi)
-        if op is Op.THREAD_JOIN:
+            self._store(w, handle, new, hsize)
+            self._forget_frame(w, new, 0, rf)
+            for place, v in pairs:
+                self._set(w, place, v)
+            w.need(translate.conds(checks) + [V.eq(h, handle, pb)])
+        elif op is Op.THREAD_JOIN:
             if len(i.args) > 1 and not _null(i.args[1]):
                 raise Bail("join storing the result")
-            h = self._tr(i.args[0], tid, depth, fi, reg, stack, checks)
+            h = tr(i.args[0])
             if extra is None:
                 raise Bail("joined thread unknown")
             guard = V.eq(h, extra, T.bits(i.args[0].type))
             if dst is not None:
-                phi = self._subst(phi, [(dst, 0)])
-            return V.and_(*translate.conds(checks), guard, phi)
-        if op in _SYNC_OBJECT_OPS or op is Op.COND_WAIT:
+                self._set(w, dst, 0)
+            w.need(translate.conds(checks) + [guard])
+        elif op in _SYNC_OBJECT_OPS or op is Op.COND_WAIT:
             guards = []
             if op is not Op.COND_WAIT:
                 for k, a in enumerate(i.args):
                     if k > 0 and not (k == 2 and op in (Op.BARRIER_INIT, Op.SEM_INIT)):
                         continue  # an attribute, a deadline: the engine ignores them
-                    v = self._tr(a, tid, depth, fi, reg, stack, checks)
+                    v = tr(a)
                     if isinstance(v, int):
                         continue
                     conc = extra[k] if extra is not None and k < len(extra) else None
@@ -555,11 +643,12 @@ class WeakestPreconditions:
                 res = eff.value if eff.value is not None else 0
                 if op is Op.MUTEX_TRYLOCK and res not in (0, EBUSY):
                     raise Bail("trylock result")
-                phi = self._subst(phi, [(dst, res)])
-            return V.and_(*translate.conds(checks), *guards, phi)
-        if op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END):
-            return phi
-        raise Bail(f"operation {op.value}")
+                self._set(w, dst, res)
+            w.need(translate.conds(checks) + guards)
+        elif op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END):
+            pass
+        else:
+            raise Bail(f"operation {op.value}")
 
 
 def _exprs(i) -> list:

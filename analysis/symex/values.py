@@ -495,16 +495,17 @@ class Terms:
 
     # ------------------------------------------------------------------ making terms
 
-    def substitute(self, e: z3.BoolRef, pairs) -> z3.BoolRef:
-        """``e`` (a condition) with each ``(term, replacement)`` of ``pairs``
-        replaced; the caller has made sure each pair has one sort (the C API
-        does not check it, and z3's wrapper spends most of its time on that)."""
+    def substitute(self, e, pairs):
+        """``e`` (a condition, bit-vector or array) with each ``(term,
+        replacement)`` of ``pairs`` replaced, of ``e``'s Python type; the
+        caller has made sure each pair has one sort (the C API does not
+        check it, and z3's wrapper spends most of its time on that)."""
         n = len(pairs)
         old, new = (_Ast * n)(), (_Ast * n)()
         for i, (a, b) in enumerate(pairs):
             old[i] = a.as_ast()
             new[i] = b.as_ast()
-        return z3.BoolRef(_SUBSTITUTE(self.c, e.as_ast(), n, old, new), self.ctx)
+        return type(e)(_SUBSTITUTE(self.c, e.as_ast(), n, old, new), self.ctx)
 
     def and_(self, cs) -> z3.BoolRef:
         """The conjunction of conditions (z3 terms, at least two)."""
