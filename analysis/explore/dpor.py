@@ -50,7 +50,7 @@ from distaff.analysis.explore import vclock
 from distaff.analysis.explore.dependence import Dependence, Footprint, footprint_of, moved_first, only_looks
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.steplog import StepLog
-from distaff.analysis.explore.wakeup import WakeupNode, copy_tree, insert
+from distaff.analysis.explore.wakeup import WakeupNode, insert
 from distaff.analysis.ir import Op
 from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
 from distaff.analysis.symex.state import BLOCKED, ENABLED, State
@@ -395,7 +395,7 @@ class Dpor(Reduction):
             for q, fps in st["sleep"].items():
                 if q != tid and fps is not None and not any(dep.dependent(f, fp) for f in fps):
                     sleep[q] = fps
-        self.pending = (k + 1, sleep, copy_tree(st["child_wut"]))
+        self.pending = (k + 1, sleep, list(st["child_wut"]))  # shared below: insert copies
 
     def _wakes(self, before: State, after: State, fp: Footprint) -> tuple:
         """Threads blocked before the event and enabled after it, woken by a

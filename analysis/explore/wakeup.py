@@ -32,21 +32,31 @@ class WakeupNode:
 
 def insert(root: list, seq: list, weak_initial) -> bool:
     """Insert the steps ``seq`` (objects with ``tid`` and ``fp``) under the
-    children ``root``; True when the tree grew."""
+    children ``root``; True when the tree grew.
+
+    Below ``root`` trees share their nodes (a node's subtree is handed to the
+    node it leads to without a copy): a growing tree copies the nodes on the
+    path to its new leaf instead of changing them."""
     children = root
     rest = list(seq)
     if not rest:
         return False
+    path = []
     while True:
-        for node in children:
+        for i, node in enumerate(children):
             if weak_initial(node.tid, None if node.fp is None else [node.fp], rest):
                 rest = without_first(rest, node.tid)
                 if not node.children or not rest:
                     return False
+                path.append(i)
                 children = node.children
                 break
         else:
-            chain = children
+            chain = root
+            for i in path:
+                node = chain[i]
+                node = chain[i] = WakeupNode(node.tid, node.fp, list(node.children))
+                chain = node.children
             for step in rest:
                 n = WakeupNode(step.tid, step.fp)
                 chain.append(n)
@@ -60,7 +70,3 @@ def without_first(steps: list, tid: int) -> list:
         if s.tid == tid:
             return steps[:i] + steps[i + 1:]
     return steps
-
-
-def copy_tree(children: list) -> list:
-    return [WakeupNode(n.tid, n.fp, copy_tree(n.children)) for n in children]

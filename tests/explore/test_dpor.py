@@ -117,6 +117,18 @@ def test_a_leaf_whose_thread_commutes_with_the_sequence_covers_it():
     assert len(root) == 1
 
 
+
+def test_insertion_leaves_a_subtree_another_node_was_handed_unchanged():
+    # a node's subtree is handed to the node it leads to without a copy; the
+    # giver's tree growing below it must not reach the receiver's
+    root = [WakeupNode(2, S(2).fp, [WakeupNode(3, S(3).fp)])]
+    handed = list(root[0].children)
+    shared = root[0].children
+    clash = S(4, Footprint(4, writes=((L.make(13), 4),)))  # writes what 3 writes
+    assert insert(root, [S(2), clash], _wi)
+    assert [n.tid for n in root[0].children] == [3, 4]
+    assert [n.tid for n in handed] == [3] and [n.tid for n in shared] == [3]
+    assert not handed[0].children
 # ---------------------------------------------------------------------------
 # runs
 
