@@ -302,7 +302,12 @@ class AssertionGuided(Dpor):
             _add(out, (tid, ancestors, key), fp, sclock)
             # as in race detection, only the latest racing events not ordered
             # before one already found (the others follow once that is reversed)
-            for s in reversed(prefix):
+            # only steps sharing a conflict key with fp can race with it
+            near = self.steps.candidates(fp) if self.use_index else range(k)
+            for j in reversed(near):
+                if j >= k:
+                    continue
+                s = prefix[j]
                 if s.tid == a or vclock.covers(clock, s.tid, s.seq) or not self.dep.race(s.fp, fp):
                     continue
                 clock = vclock.join(clock, s.clock)
@@ -353,12 +358,20 @@ class AssertionGuided(Dpor):
 
     def _relative(self, node: Node, acc: dict) -> dict:
         """The raw record ``acc`` of events below ``node`` for the table."""
-        counts: dict[int, int] = {}
-        for s in self.steps[: node.event_index]:
-            counts[s.tid] = s.seq
+        st = node.store
+        last = st.get("last_seq")  # the prefix above a node on the stack stays
+        if last is None:
+            counts: dict[int, int] = {}
+            for s in self.steps[: node.event_index]:
+                counts[s.tid] = s.seq
+            last = st["last_seq"] = tuple(counts.items())
         out = {}
+        memo: dict = {}
         for (tid, ancestors, key), (fp, clock) in acc.items():
-            covers = frozenset(u for u, n in counts.items() if vclock.covers(clock, u, n))
+            covers = memo.get(clock)
+            if covers is None:
+                n = len(clock)
+                covers = memo[clock] = frozenset([u for u, c in last if u < n and clock[u] >= c])
             out[(tid, ancestors, key, covers)] = fp
         return out
 
