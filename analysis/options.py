@@ -24,6 +24,7 @@ OPTIMISATIONS = frozenset({
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index",  # DPOR
     "summaries", "rvar_wvar", "slicing",  # assertion-guided reduction
+    "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })
 
 

@@ -26,7 +26,7 @@ from distaff.analysis.options import MODES, CancelToken, Options
 from distaff.analysis.report import AssertionResult, Finding, Reason, Stats, Status
 from distaff.analysis.static.budget import Budget, bounded
 from distaff.analysis.summaries.guided import AssertionGuided
-from distaff.analysis.symex.unmodelled import library_dependences, phrase
+from distaff.analysis.symex.unmodelled import context_unknowns, library_dependences, phrase, values_of
 
 
 def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.AssertionSite | None) -> Reduction:
@@ -128,8 +128,63 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     return finished, last, findings
 
 
+# seconds a check from main may take to confirm or refute a violation found
+# from a program context on values the context does not know (at most what is
+# left of the sub-check's own budget)
+CONFIRM_S = 10.0
+# the counter a violation confirmed from main carries, and what it adds to the message
+CONFIRMED, CONFIRMED_TEXT = "context_confirmed", "a run from main violates it too"
+
+
 def run(program, site, options, cancel, context):
     """``check_assertion`` plus whether the exploration ran to its end."""
+    started = time.monotonic()
+    result, findings, complete = _run(program, site, options, cancel, context)
+    if context is not None and _possible(result) and options.enabled("context_confirm"):
+        result = _confirm_from_main(program, site, options, cancel, result, started)
+    return result, findings, complete
+
+
+def _possible(result: AssertionResult) -> bool:
+    """A violation from a context that relies on values the context left unknown."""
+    return result.status is Status.VIOLATED and bool(context_unknowns(result.depends_on))
+
+
+def _confirm_from_main(program, site, options, cancel, result: AssertionResult, started: float) -> AssertionResult:
+    """Check ``site`` from ``main`` within :data:`CONFIRM_S` (optimisation
+    ``context_confirm``): when every run from ``main`` was explored, none cut
+    by the bound, and none violates the assertion, no execution reaches the
+    context with the values the violation needs, so the assertion holds
+    there too (a false alarm taken back: ``context_refuted``). A violation
+    from ``main`` is noted in the message (``context_confirmed``); anything
+    else leaves the possible violation as it was (``context_unconfirmed``)."""
+    budget = CONFIRM_S
+    if options.timeout_s is not None:
+        budget = min(budget, options.timeout_s - (time.monotonic() - started))
+    if budget <= 0.05 or (cancel is not None and cancel.cancelled):
+        return _counted(result, "context_unconfirmed")
+    _, whole, _ = _explore(program, site, replace(options, timeout_s=budget, findings=False), cancel, None)
+    ex, s = whole.result, whole.result.stats
+    work = {"context_confirm_runs": s.runs, "context_confirm_ms": round(s.time_s * 1000)}
+    if ex.violation is None and ex.stop is None and s.bound_cuts == 0:
+        held = replace(result, status=Status.HOLDS, trace=None, depends_on=(), message=(
+            f"from this context it fails only with {values_of(context_unknowns(result.depends_on))} "
+            f"here that no run from main gives (all {s.runs} runs from main checked)"))
+        return _counted(held, "context_refuted", work)
+    if ex.violation is not None:
+        return _counted(replace(result, message="; ".join(m for m in (result.message, CONFIRMED_TEXT) if m)),
+                        CONFIRMED, work)
+    return _counted(result, "context_unconfirmed", work)
+
+
+def _counted(result: AssertionResult, outcome: str, more: dict | None = None) -> AssertionResult:
+    counts = dict(result.stats.counters)
+    counts[outcome] = counts.get(outcome, 0) + 1
+    counts.update(more or {})
+    return replace(result, stats=replace(result.stats, counters=tuple(sorted(counts.items()))))
+
+
+def _run(program, site, options, cancel, context):
     finished, last, findings = _explore(program, site, options, cancel, context)
     ex = last.result
     complete = ex.violation is None and ex.stop is None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from distaff.analysis.check import Options
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace
+from distaff.analysis.subcheck import CONFIRMED, CONFIRMED_TEXT
 from distaff.analysis.symex.unmodelled import phrase
 
 # --------------------------------------------------------------------------
@@ -98,7 +99,10 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
     unwind = a.unwind or (options.unwind if options else 0)
     if a.status is Status.VIOLATED:
         text = f"can fail{inputs_text(a.trace)}"
-        return text + (f" ({phrase(a.depends_on, False)})" if a.depends_on else "")
+        notes = [phrase(a.depends_on, False)] if a.depends_on else []
+        if a.stats.counter(CONFIRMED):
+            notes.append(CONFIRMED_TEXT)
+        return text + (f" ({'; '.join(notes)})" if notes else "")
     if a.status is Status.HOLDS:
         scope = f"within unwind {unwind}" if a.bounded else f"for all interleavings, unwind {unwind}"
         note = f" ({a.message})" if a.message else ""  # e.g. no run reached it within the bound

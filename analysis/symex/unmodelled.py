@@ -60,6 +60,13 @@ def context_unknowns(depends: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(d[len(CONTEXT):] for d in depends if d.startswith(CONTEXT))
 
 
+def values_of(names) -> str:
+    """"the value of `x`" / "the values of `x`, `y` and `z`"."""
+    shown = " and ".join(f"`{n}`" for n in names) if len(names) < 3 else \
+        ", ".join(f"`{n}`" for n in names[:-1]) + f" and `{names[-1]}`"
+    return f"the value{'' if len(names) == 1 else 's'} of {shown}"
+
+
 def phrase(names: tuple[str, ...], library: bool) -> str:
     """How a result says what it depends on: "depends on `atoi`, which distaff
     does not model" / "depends on `foo()`, which has no body here"."""
@@ -71,10 +78,7 @@ def phrase(names: tuple[str, ...], library: bool) -> str:
     own = [n for n in names if not n.startswith(CONTEXT)]
     parts = []
     if unknown:
-        shown = " and ".join(f"`{n}`" for n in unknown) if len(unknown) < 3 else \
-            ", ".join(f"`{n}`" for n in unknown[:-1]) + f" and `{unknown[-1]}`"
-        s = "" if len(unknown) == 1 else "s"
-        parts.append(f"possible from this context: it depends on the value{s} of {shown} here, "
+        parts.append(f"possible from this context: it depends on {values_of(unknown)} here, "
                      "which the context does not know")
     if own:
         shown = " and ".join(f"`{n}()`" for n in own)
