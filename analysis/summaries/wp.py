@@ -6,8 +6,9 @@ at the end of a piece of a run (between two nodes of the explorer, or a node
 and a leaf) and returns the condition on the state at its start under which
 executing the same instructions -- the same branch outcomes, schedule and
 addresses -- keeps the run alive without a run-time error and ends in a state
-satisfying ``phi``. It walks the recorded
-:class:`~distaff.analysis.symex.state.Effect` s backwards:
+satisfying ``phi``. It is defined by the recorded
+:class:`~distaff.analysis.symex.state.Effect` s read backwards (computed by
+a forward walk that yields the same formula, see :meth:`through`):
 
 * ``dst := e``: substitute ``e`` for ``dst`` (Definition 1);
 * a branch taken: conjoin its condition; ``assume(c)``: ``!c || phi`` (a
@@ -138,7 +139,7 @@ class WeakestPreconditions:
         self.bails = 0
         self._regs: dict = {}
         self._translated: dict = {}
-        self._made: dict = {}  # memory reads and writes at constant addresses
+        self._made: dict = {}  # memory reads at constant addresses, over the placeholders
 
     # ------------------------------------------------------------------ helpers
 
