@@ -139,7 +139,7 @@ class WeakestPreconditions:
         self.bails = 0
         self._regs: dict = {}
         self._translated: dict = {}
-        self._made: dict = {}  # memory reads at constant addresses, over the placeholders
+        self._made: dict = {}  # memory reads and writes at constant addresses, over the placeholders
 
     # ------------------------------------------------------------------ helpers
 
@@ -194,18 +194,23 @@ class WeakestPreconditions:
             hit = self._made[key] = translate.load(self.X.memory, addr, n, self.values, self.pb)
         return self._now(w, hit, (self.X.memory,))
 
-    def _store(self, w: _Walk, addr: int, val, n: int) -> None:
+    def _store(self, w: _Walk, addr: int, n: int, raw, places=()) -> None:
+        """Memory after storing ``raw`` (a value over the placeholders
+        ``places``) at ``addr``; the store's term over the placeholders is
+        remembered (making it through z3's API costs more than substituting
+        into it)."""
         M = self.X.memory
-        hit = w.sub.get(id(M))
-        w.sub[id(M)] = (M, translate.store(hit[1] if hit else M, addr, val, n, self.values, self.pb))
+        key = ("store", addr, n, raw if isinstance(raw, int) else raw.get_id())
+        hit = self._made.get(key)
+        if hit is None:
+            hit = self._made[key] = (translate.store(M, addr, raw, n, self.values, self.pb), raw)
+        w.sub[id(M)] = (M, self._now(w, hit[0], places + (M,)))
 
-    def _tr(self, w: _Walk, e, tid: int, depth: int, fi: FrameInfo, reg, stack, checks: list,
-            cond: bool = False):
-        """``T.expr`` (``T.cond`` if ``cond``) of ``e`` in the frame at
-        ``depth`` of ``tid``, over the piece's start, its checks added to
-        ``checks``. The translation over the frame's placeholders is
-        remembered: the same instruction is met on every run through it and
-        depends only on these."""
+    def _translation(self, e, tid: int, depth: int, fi: FrameInfo, reg, stack, cond: bool = False):
+        """``(term, checks, placeholders in them)`` of ``T.expr`` (``T.cond``
+        if ``cond``) of ``e`` over the placeholders of the frame at ``depth``
+        of ``tid``, remembered: the same instruction is met on every run
+        through it and the result depends only on these."""
         key = (id(e), cond, tid, depth, fi.func.name)
         hit = self._translated.get(key)
         if hit is None:
@@ -225,7 +230,13 @@ class WeakestPreconditions:
             v = (self.T.cond if cond else self.T.expr)(e, reg_seen, stack_seen, got)
             # e: keeps id(e) from being reused
             hit = self._translated[key] = (v, tuple(got), tuple(places.values()), e)
-        v, got, places, _ = hit
+        return hit[:3]
+
+    def _tr(self, w: _Walk, e, tid: int, depth: int, fi: FrameInfo, reg, stack, checks: list,
+            cond: bool = False):
+        """The translation of ``e`` over the piece's start, its checks added
+        to ``checks``."""
+        v, got, places = self._translation(e, tid, depth, fi, reg, stack, cond)
         if places and w.sub and any(id(p) in w.sub for p in places):
             checks.extend((m, self._now(w, c, places)) for m, c in got)
             return self._now(w, v, places)
@@ -514,8 +525,9 @@ class WeakestPreconditions:
                 self._set(w, reg(i.dst), self._load(w, conc, n))
             else:
                 acc.add((conc, n, True))
-                val = self._tr(w, i.value, tid, depth, fi, reg, stack, checks)
-                self._store(w, conc, val, n)
+                raw, got, places = self._translation(i.value, tid, depth, fi, reg, stack)
+                checks.extend((m, self._now(w, c, places)) for m, c in got)
+                self._store(w, conc, n, raw, places)
             w.need(translate.conds(checks) + [guard])
         elif t is ir.Branch:
             c = self._tr(w, i.cond, tid, depth, fi, reg, stack, checks, cond=True)
@@ -612,7 +624,7 @@ class WeakestPreconditions:
                               V.convert(arg, ab, T.bits(p0.type), False)))
             if dst is not None:
                 pairs.append((dst, 0))
-            self._store(w, handle, new, hsize)
+            self._store(w, handle, hsize, new)
             self._forget_frame(w, new, 0, rf)
             for place, v in pairs:
                 self._set(w, place, v)
