@@ -162,7 +162,7 @@ def _confirm_from_main(program, site, options, cancel, result: AssertionResult, 
     if options.timeout_s is not None:
         budget = min(budget, options.timeout_s - (time.monotonic() - started))
     if budget <= 0.05 or (cancel is not None and cancel.cancelled):
-        return _counted(result, "context_unconfirmed")
+        return _counted(result, {"context_unconfirmed": 1})
     _, whole, _ = _explore(program, site, replace(options, timeout_s=budget, findings=False), cancel, None)
     ex, s = whole.result, whole.result.stats
     work = {"context_confirm_runs": s.runs, "context_confirm_ms": round(s.time_s * 1000)}
@@ -170,17 +170,17 @@ def _confirm_from_main(program, site, options, cancel, result: AssertionResult, 
         held = replace(result, status=Status.HOLDS, trace=None, depends_on=(), message=(
             f"from this context it fails only with {values_of(context_unknowns(result.depends_on))} "
             f"here that no run from main gives (all {s.runs} runs from main checked)"))
-        return _counted(held, "context_refuted", work)
+        return _counted(held, {"context_refuted": 1, **work})
     if ex.violation is not None:
         return _counted(replace(result, message="; ".join(m for m in (result.message, CONFIRMED_TEXT) if m)),
-                        CONFIRMED, work)
-    return _counted(result, "context_unconfirmed", work)
+                        {CONFIRMED: 1, **work})
+    return _counted(result, {"context_unconfirmed": 1, **work})
 
 
-def _counted(result: AssertionResult, outcome: str, more: dict | None = None) -> AssertionResult:
+def _counted(result: AssertionResult, counters: dict) -> AssertionResult:
+    """``result`` with ``counters`` set in its statistics."""
     counts = dict(result.stats.counters)
-    counts[outcome] = counts.get(outcome, 0) + 1
-    counts.update(more or {})
+    counts.update(counters)
     return replace(result, stats=replace(result.stats, counters=tuple(sorted(counts.items()))))
 
 
@@ -197,9 +197,7 @@ def _run(program, site, options, cancel, context):
     if summaries is not None and options.summary_text:
         result = replace(result, summaries=tuple(summaries()))
         # printing them is counted after the exploration's stats were taken
-        counts = dict(result.stats.counters)
-        counts.update((k, v) for k, v in reduction.counters().items() if k.startswith("summary_simplif"))
-        result = replace(result, stats=replace(result.stats, counters=tuple(sorted(counts.items()))))
+        result = _counted(result, {k: v for k, v in reduction.counters().items() if k.startswith("summary_simplif")})
     return result, findings, complete
 
 

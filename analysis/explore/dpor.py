@@ -314,6 +314,15 @@ class Dpor(Reduction):
             return idx
         return None
 
+    def near(self, fp: Footprint, k: int):
+        """Ascending indices of the steps before the ``k``-th that may be
+        dependent with a step of footprint ``fp`` (all of them without the
+        step index, ``dpor_step_index``)."""
+        if not self.use_index:
+            return range(k)
+        near = self.steps.candidates(fp)
+        return near if len(self.steps) <= k else [j for j in near if j < k]
+
     def on_event(self, event, state: State) -> None:
         k = event.index
         steps = self.steps
@@ -348,7 +357,7 @@ class Dpor(Reduction):
         dep = self.dep
         clock, sclock = base, sbase
         # only steps sharing a conflict key with ``fp`` can be dependent with it
-        near = steps.candidates(fp) if self.use_index else range(k)
+        near = self.near(fp, k)
         self.count("dpor_candidates", len(near))
         items = steps.items
         joins = fp.joins

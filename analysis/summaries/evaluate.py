@@ -187,7 +187,7 @@ def _substitute(V, phi, pairs):
     (z3's wrapper checks the sorts slowly); z3's own call otherwise, which
     raises on a mismatch as before."""
     Tm = V.terms
-    if type(phi) is z3.BoolRef and all(Tm.same_sort(a.as_ast(), b.as_ast()) for a, b in pairs):
+    if all(Tm.same_sort(a.as_ast(), b.as_ast()) for a, b in pairs):
         return Tm.substitute(phi, pairs)
     return z3.substitute(phi, *pairs)
 

@@ -302,11 +302,7 @@ class AssertionGuided(Dpor):
             _add(out, (tid, ancestors, key), fp, sclock)
             # as in race detection, only the latest racing events not ordered
             # before one already found (the others follow once that is reversed)
-            # only steps sharing a conflict key with fp can race with it
-            near = self.steps.candidates(fp) if self.use_index else range(k)
-            for j in reversed(near):
-                if j >= k:
-                    continue
+            for j in reversed(self.near(fp, k)):  # only these can race with it
                 s = prefix[j]
                 if s.tid == a or vclock.covers(clock, s.tid, s.seq) or not self.dep.race(s.fp, fp):
                     continue

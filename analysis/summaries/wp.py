@@ -95,7 +95,6 @@ class FrameInfo:
 
 _UNKNOWN = object()
 _AND, _ASSUME = "and", "assume"
-_RAW_SUBSTITUTE = (z3.BoolRef, z3.BitVecRef, z3.ArrayRef)
 
 
 class _Walk:
@@ -181,11 +180,7 @@ class WeakestPreconditions:
         if not w.sub or isinstance(term, (bool, int)):
             return term
         pairs = [hit for p in places if (hit := w.sub.get(id(p))) is not None]
-        if not pairs:
-            return term
-        if type(term) in _RAW_SUBSTITUTE:
-            return self.values.terms.substitute(term, pairs)
-        return z3.substitute(term, *pairs)
+        return self.values.terms.substitute(term, pairs) if pairs else term
 
     def _load(self, w: _Walk, addr: int, n: int):
         key = ("load", addr, n)
@@ -237,11 +232,12 @@ class WeakestPreconditions:
         """The translation of ``e`` over the piece's start, its checks added
         to ``checks``."""
         v, got, places = self._translation(e, tid, depth, fi, reg, stack, cond)
-        if places and w.sub and any(id(p) in w.sub for p in places):
-            checks.extend((m, self._now(w, c, places)) for m, c in got)
-            return self._now(w, v, places)
-        checks.extend(got)
-        return v
+        self._checks_now(w, got, places, checks)
+        return self._now(w, v, places)
+
+    def _checks_now(self, w: _Walk, got, places, checks: list) -> None:
+        """Add a translation's checks ``got`` (over ``places``) to ``checks``, over the start."""
+        checks.extend((m, self._now(w, c, places)) for m, c in got)
 
     def _registers(self, f: ir.Function) -> list:
         """``(name, bits)`` of every register ``f`` mentions."""
@@ -327,9 +323,7 @@ class WeakestPreconditions:
         over the piece's start."""
         V = self.values
         if not isinstance(phi, bool) and w.sub:
-            pairs = list(w.sub.values())
-            phi = self.values.terms.substitute(phi, pairs) if type(phi) in _RAW_SUBSTITUTE \
-                else z3.substitute(phi, *pairs)
+            phi = self.values.terms.substitute(phi, list(w.sub.values()))
         for kind, cs in reversed(w.items):
             phi = V.and_(*cs, phi) if kind is _AND else V.or_(V.not_(cs), phi)
         if w.probes and self._mentions(phi, w.probes):
@@ -526,7 +520,7 @@ class WeakestPreconditions:
             else:
                 acc.add((conc, n, True))
                 raw, got, places = self._translation(i.value, tid, depth, fi, reg, stack)
-                checks.extend((m, self._now(w, c, places)) for m, c in got)
+                self._checks_now(w, got, places, checks)
                 self._store(w, conc, n, raw, places)
             w.need(translate.conds(checks) + [guard])
         elif t is ir.Branch:

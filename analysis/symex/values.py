@@ -419,6 +419,8 @@ _MK_OR = _raw("Z3_mk_or")
 _Ast = z3.Ast
 
 
+_RAW_TYPES = (z3.BoolRef, z3.BitVecRef, z3.ArrayRef)  # substituted through the C API
+
 class Terms:
     """Read-only views of the terms of one context by raw AST pointer
     (``e.as_ast()``). A pointer is valid while some Python term holding it
@@ -496,10 +498,13 @@ class Terms:
     # ------------------------------------------------------------------ making terms
 
     def substitute(self, e, pairs):
-        """``e`` (a condition, bit-vector or array) with each ``(term,
-        replacement)`` of ``pairs`` replaced, of ``e``'s Python type; the
+        """``e`` with each ``(term, replacement)`` of ``pairs`` replaced; the
         caller has made sure each pair has one sort (the C API does not
-        check it, and z3's wrapper spends most of its time on that)."""
+        check it, and z3's wrapper spends most of its time on that). A
+        condition, bit-vector or array goes through the C API and keeps its
+        Python type; any other term through z3's wrapper."""
+        if type(e) not in _RAW_TYPES:
+            return z3.substitute(e, *pairs)
         n = len(pairs)
         old, new = (_Ast * n)(), (_Ast * n)()
         for i, (a, b) in enumerate(pairs):
