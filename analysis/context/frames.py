@@ -11,13 +11,15 @@
   the value it had: a fact of the initial state. (The arbitrary-context
   paper's definitions would forget that ``x < X`` holds inside
   ``for (x = 0; x < X; x++)``; a guard keeps it, so a fresh loop counter
-  does not overflow on ``x++``.)
+  does not overflow on ``x++``.) An ``assume`` that dominates the pc is a
+  guard that always goes the pc's way: its condition held at its latest
+  execution, and it still holds when its terms are the same at the pc.
 """
 
 from __future__ import annotations
 
 from distaff.analysis import ir
-from distaff.analysis.ir import Branch
+from distaff.analysis.ir import Branch, Intrinsic, Op
 from distaff.analysis.static.defuse import defined, used
 
 
@@ -77,7 +79,8 @@ def _reach_avoiding(f: ir.Function, start: int, avoid: int) -> set[int]:
 
 
 def guards(f: ir.Function, pc: int, cond_at) -> list[tuple[ir.Expr, bool, int]]:
-    """Branches whose outcome holds at ``pc``: ``(condition, outcome, branch pc)``.
+    """Branches whose outcome holds at ``pc``, and assumptions that hold there:
+    ``(condition, outcome, pc of the branch or the assume)``.
     ``cond_at(p, expr)`` is the term of ``expr`` before pc ``p`` (None when
     unreachable); a guard is kept only when it is the same at the branch and
     at ``pc``."""
@@ -85,14 +88,19 @@ def guards(f: ir.Function, pc: int, cond_at) -> list[tuple[ir.Expr, bool, int]]:
     dom = dominators(f)[pc]
     for b in sorted(dom):
         i = f.body[b]
-        if b == pc or not isinstance(i, Branch) or i.then == i.other:
+        if b == pc:
             continue
-        via_then = pc in _reach_avoiding(f, i.then, b)
-        via_other = pc in _reach_avoiding(f, i.other, b)
-        if via_then == via_other:
+        if isinstance(i, Intrinsic) and i.op is Op.ASSUME and len(i.args) == 1:
+            cond, via_then = i.args[0], True
+        elif isinstance(i, Branch) and i.then != i.other:
+            cond = i.cond
+            via_then = pc in _reach_avoiding(f, i.then, b)
+            if via_then == (pc in _reach_avoiding(f, i.other, b)):
+                continue
+        else:
             continue
-        here, there = cond_at(pc, i.cond), cond_at(b, i.cond)
+        here, there = cond_at(pc, cond), cond_at(b, cond)
         if here is None or here != there:
             continue
-        out.append((i.cond, via_then, b))
+        out.append((cond, via_then, b))
     return out

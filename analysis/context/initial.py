@@ -39,15 +39,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from distaff.analysis import ir
-from distaff.analysis.context import barriers, frames, terms
+from distaff.analysis.context import barriers, frames, stored, terms
 from distaff.analysis.context.conflicts import quiet_objects
 from distaff.analysis.context.heap import SymbolicHeap
 from distaff.analysis.context.invariants import LockFact, RunContext, barrier_entry, choose, settle_lock, settle_rwlock
 from distaff.analysis.context.locksets import ANY
+from distaff.analysis.context.stored import held_values
 from distaff.analysis.context.reaching import (
     Walker, func_of_frame, lock_term, object_index, param_symbol, stale_term, thread_symbol,
 )
-from distaff.analysis.context.terms import ObjRef, Sym
+from distaff.analysis.context.terms import ObjRef, Sym, canon_type
 from distaff.analysis.context.threads import ThreadStart, create_sites, thread_starts
 from distaff.analysis.ir import Intrinsic, IntType, Op, PtrType, bits_of, type_size
 from distaff.analysis.memo import ProgramMemo
@@ -87,6 +88,7 @@ class Plan:
     counts: dict = field(default_factory=dict)
     matches: list = field(default_factory=list)
     main_act: object = None
+    held: dict = field(default_factory=dict)  # global -> what it holds once threads run (:class:`.stored.Held`)
 
 
 def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
@@ -122,7 +124,7 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
             if act is not None and frames[-1][0] is not None:
                 tp.position = barriers.loop_position(walker, s, act)
         threads.append(tp)
-    p = Plan(program, facts, walker, threads, main_act=main_act)
+    p = Plan(program, facts, walker, threads, main_act=main_act, held=held_values(program, facts, walker) if rd else {})
     p.counts = barriers.expected_counts(walker.observed.barrier_inits)
     p.matches = barriers.matches(program, walker, starts, [t.position for t in threads], p.counts)
     return _PLANS.put(program, p, key)
@@ -315,6 +317,12 @@ class _Builder:
                 bound = self._bound_symbol(x, k)
                 if bound is not None:
                     self.syms[name] = bound
+                else:
+                    read = self._loaded_global(x)
+                    if read is not None:
+                        v = self.symbol(name, x.type, self._span_of(x))
+                        self._held(v, read)
+                        return v
             return self.symbol(name, x.type, self._span_of(x))
         if isinstance(x, ObjRef):
             oid = self._object(x.key, k)
@@ -473,6 +481,7 @@ class _Builder:
             if not tp.start.given:
                 self._entry_params(k, tp)
                 continue
+            self._creation_guards(k, tp)
             t = self.st.wthread(self.tids[k])
             for j, (env, act) in enumerate(tp.frames):
                 if env is None:
@@ -501,8 +510,10 @@ class _Builder:
                         if oid is not None and v is not None:
                             self.st.memory.store(oid, off, n, v, self.values, self.layout)
 
-    def _guards(self, k: int, act, pc: int) -> None:
-        """Branch outcomes that hold at the frame's pc (:func:`frames.guards`)."""
+    def _guards(self, k: int, act, pc: int, settled: frozenset | None = None) -> None:
+        """Branch outcomes and assumptions that hold at the frame's pc
+        (:func:`frames.guards`); with ``settled``, only those whose terms
+        are over symbols ``main`` makes once (:func:`stored.settled`)."""
         walker = self.p.walker
 
         def cond_at(p, expr):
@@ -511,11 +522,25 @@ class _Builder:
 
         for cond, outcome, b in frames.guards(act.func, pc, cond_at):
             t = cond_at(pc, cond)
+            if settled is not None and not stored.settled(t, settled):
+                continue
             try:
                 c = terms.condition(t, self.values, self.layout, self.pb, lambda x: self._leaf(x, k))
             except _Unknown:
                 continue
             self.constraints.append(c if outcome else self.values.not_(c))
+
+    def _creation_guards(self, k: int, tp: ThreadPlan) -> None:
+        """A thread of the context was started by a creation of its routine:
+        when that is a single one in ``main``, what held there over values
+        ``main`` computes once (an assumption on an input checked before
+        starting the thread) holds in the context too."""
+        routine, act = tp.start.routine, self.p.main_act
+        if not routine or routine == self.program.entry or act is None:
+            return
+        sites = create_sites(self.program, self.p.facts, routine)
+        if len(sites) == 1 and sites[0].func == self.program.entry:
+            self._guards(k, act, sites[0].pc, stored.settled_origins(self.program))
 
     def _loop_ranges(self, k: int, act, pc: int) -> None:
         """A signed induction variable of a loop around ``pc`` stays on its side
@@ -598,6 +623,7 @@ class _Builder:
                 n = type_size(iv.type)
                 if n:
                     st.memory.store(oid, iv.offset, n, E.constant(st, iv.value), self.values, self.layout)
+        told = set(clean)
         for (base, off, n), term in self._shared_cells("g").items():
             if base[0] != "g":
                 continue
@@ -605,6 +631,64 @@ class _Builder:
             v = self.value(term, 0)
             if oid is not None and v is not None:
                 st.memory.store(oid, off, n, v, self.values, self.layout)
+                told.add(base)
+        for name, held in sorted(self.p.held.items() if self._late() else ()):
+            oid = E.global_oids.get(name)
+            if ("g", name) in told or oid is None:
+                continue
+            g = self.program.global_var(name)
+            if len(held.terms) == 1:
+                v = self.value(held.terms[0], 0)
+                if v is None:
+                    continue
+            else:
+                v = self.symbol(name, g.type, g.span)
+                self._held(v, name)
+            st.memory.store(oid, 0, type_size(g.type), v, self.values, self.layout)
+
+    def _late(self) -> bool:
+        """Whether a thread has been created at this context (what
+        :mod:`.stored` says holds only from the first creation on)."""
+        for tp in self.p.threads:
+            s = tp.start
+            if not s.given or not s.routine:
+                continue
+            if s.routine != self.program.entry:
+                return True
+            if s.full_stack and s.frames[0][1] in self.p.walker.concurrent_main:
+                return True
+        return False
+
+    def _held(self, v, name: str) -> None:
+        """``v`` is a value global ``name`` had after the first thread
+        creation: constrain it as :mod:`.stored` says (nothing when a term of
+        its values has no value here)."""
+        held, V = self.p.held[name], self.values
+        bits = self.program.global_var(name).type.bits
+        vals = [self.value(t, 0) for t in held.terms]
+        if None in vals:
+            return
+        if vals:
+            self.constraints.append(V.or_(*(V.eq(v, x, bits) for x in vals)))
+        if held.low is not None:
+            self.constraints.append(V.le(held.low & mask(bits), v, bits, True))
+        if held.high is not None:
+            self.constraints.append(V.le(v, held.high & mask(bits), bits, True))
+
+    def _loaded_global(self, sym: Sym) -> str | None:
+        """The global whose value symbol ``sym`` is, read by a load that runs
+        only after the first creation, when :mod:`.stored` knows it."""
+        if not sym.read or sym.read not in self.p.held or not isinstance(sym.origin[1], int):
+            return None
+        # a walk from main: late if main's own pc on the way is; a walk from a thread routine: its
+        # thread exists only once created (a walk from elsewhere may be main's: not known)
+        root, _, rest = sym.origin[0].partition(">")
+        if root == self.program.entry:
+            late = (int(rest.split(":", 1)[0]) if rest else sym.origin[1]) in self.p.walker.concurrent_main
+        else:
+            late = root in self.program.thread_routines()
+        g = self.program.global_var(sym.read)
+        return sym.read if late and sym.type == canon_type(g.type) else None
 
     def _materialised_cells(self) -> None:
         done = set()

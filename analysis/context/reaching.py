@@ -44,7 +44,7 @@ cells kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from distaff.analysis import ir
 from distaff.analysis.context.conflicts import Quiet, concurrent_code, conflict_free
@@ -402,12 +402,17 @@ class Walker:
                     v = self._static_value(base, parts[1], n, ctype)
                 if v is None:
                     v = self.sym(dst.name if not dst.name.startswith("%") else "load", ctype, (frame, pc))
+                    if base[0] == "g" and parts[1] == 0:
+                        v = replace(v, read=base[1])
                     if not _overlapping(env.cells, base, parts[1], n):
                         env.cells[key] = v
                 elif getattr(v, "type", ctype) != ctype:
                     v = self._converted(v, ctype) if ir.is_scalar(ctype) else v
                 return v
-        return self.sym(dst.name if not dst.name.startswith("%") else "load", ctype, (frame, pc))
+        v = self.sym(dst.name if not dst.name.startswith("%") else "load", ctype, (frame, pc))
+        if parts is not None and parts[1] == 0 and isinstance(parts[0], Addr) and parts[0].kind is ObjKind.GLOBAL:
+            v = replace(v, read=parts[0].name)
+        return v
 
     def store(self, env: Env, func: str, pc: int, addr, n: int, value) -> None:
         parts = address_parts(addr)

@@ -52,12 +52,14 @@ from distaff.analysis.symex.values import Val, Values
 class Sym:
     """A symbolic constant (see the module docstring). ``name`` is unique
     per meaning; ``origin`` is ``(function, pc)`` of the instruction that
-    made it, or None for values fixed before any code ran."""
+    made it, or None for values fixed before any code ran; ``read`` names
+    the global a load read it from (the load at ``origin``), if one did."""
 
     name: str
     type: CType
     origin: tuple[str, int] | None = None
     per_thread: bool = True
+    read: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "type", canon_type(self.type))
@@ -164,7 +166,7 @@ def _as_signed(v: int, bits: int) -> int:
     return to_signed(v & mask(bits), bits)
 
 
-def _norm(v: int, t: CType) -> int:
+def canonical_value(v: int, t: CType) -> int:
     """A concrete value in the canonical range of its type (signed types signed)."""
     b = value_bits(t)
     if isinstance(t, IntType) and t.is_bool:
@@ -182,7 +184,7 @@ def fold(t):
         if isinstance(a, Const) and isinstance(t.type, (IntType, PtrType)):
             if isinstance(t.type, IntType) and t.type.is_bool:
                 return Const(1 if a.value else 0, t.type)
-            return Const(_norm(a.value, t.type), t.type)
+            return Const(canonical_value(a.value, t.type), t.type)
         if a.type == t.type:
             return a
         return t
@@ -253,7 +255,7 @@ def _folded(t) -> int | None:
     """The value of ``t`` (a Binary or Unary of constants) in the canonical
     range of its type, or None when C gives it none."""
     try:
-        return _norm(_constants().value(t), t.type)
+        return canonical_value(_constants().value(t), t.type)
     except _NoResult:
         return None
 
