@@ -178,17 +178,7 @@ def _first_creations(program: ir.Program, facts) -> set[int] | None:
         f = program.function(g)
         if g != entry and f is not None and any(_creates(i) for i in f.body):
             return None
-    firsts, seen, todo = set(), {0}, [0]
-    while todo:
-        pc = todo.pop()
-        if _creates(main.body[pc]):
-            firsts.add(pc)
-            continue
-        for s in main.successors(pc):
-            if s not in seen:
-                seen.add(s)
-                todo.append(s)
-    return firsts
+    return _stops(main, lambda pc: _creates(main.body[pc]))
 
 
 def _reaches_creation(main: ir.Function | None, firsts: set[int] | None, avoiding: set[int]) -> bool:
@@ -196,18 +186,23 @@ def _reaches_creation(main: ir.Function | None, firsts: set[int] | None, avoidin
     creations without passing a pc of ``avoiding`` (True when not known)."""
     if main is None or firsts is None:
         return True
-    seen, todo = {0}, [0]
+    return bool(_stops(main, lambda pc: pc in firsts or pc in avoiding) & firsts)
+
+
+def _stops(f: ir.Function, stop) -> set[int]:
+    """The pcs ``stop`` holds at that a path from ``f``'s entry reaches
+    without passing another such pc."""
+    found, seen, todo = set(), {0}, [0]
     while todo:
         pc = todo.pop()
-        if pc in firsts:
-            return True
-        if pc in avoiding:
+        if stop(pc):
+            found.add(pc)
             continue
-        for s in main.successors(pc):
+        for s in f.successors(pc):
             if s not in seen:
                 seen.add(s)
                 todo.append(s)
-    return False
+    return found
 
 
 def _creates(i) -> bool:
