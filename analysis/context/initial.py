@@ -649,15 +649,17 @@ class _Builder:
     def _late(self) -> bool:
         """Whether a thread has been created at this context (what
         :mod:`.stored` says holds only from the first creation on)."""
-        for tp in self.p.threads:
-            s = tp.start
-            if not s.given or not s.routine:
-                continue
-            if s.routine != self.program.entry:
-                return True
-            if s.full_stack and s.frames[0][1] in self.p.walker.concurrent_main:
-                return True
-        return False
+        return any(self._after_creation(tp.start.routine, tp.start.frames[0][1] if tp.start.full_stack else None)
+                   for tp in self.p.threads if tp.start.given and tp.start.routine)
+
+    def _after_creation(self, root: str, main_pc: int | None) -> bool:
+        """Whether code reached from ``root`` (a thread routine, or ``main``
+        at its own ``main_pc``; None: not known) runs only once a thread has
+        been created: a thread exists only once created; main, from the pcs
+        a creation reaches."""
+        if root == self.program.entry:
+            return main_pc is not None and main_pc in self.p.walker.concurrent_main
+        return root in self.program.thread_routines()
 
     def _held(self, v, name: str) -> None:
         """``v`` is a value global ``name`` had after the first thread
@@ -680,13 +682,9 @@ class _Builder:
         only after the first creation, when :mod:`.stored` knows it."""
         if not sym.read or sym.read not in self.p.held or not isinstance(sym.origin[1], int):
             return None
-        # a walk from main: late if main's own pc on the way is; a walk from a thread routine: its
-        # thread exists only once created (a walk from elsewhere may be main's: not known)
+        # the walk's frame names its root and, from main, main's pc on the way ("main>3:f")
         root, _, rest = sym.origin[0].partition(">")
-        if root == self.program.entry:
-            late = (int(rest.split(":", 1)[0]) if rest else sym.origin[1]) in self.p.walker.concurrent_main
-        else:
-            late = root in self.program.thread_routines()
+        late = self._after_creation(root, int(rest.split(":", 1)[0]) if rest else sym.origin[1])
         g = self.program.global_var(sym.read)
         return sym.read if late and sym.type == canon_type(g.type) else None
 
