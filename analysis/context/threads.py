@@ -12,7 +12,9 @@ about it:
   stack is the one frame of the function, and the thread ends when it
   returns (arbitrary-context paper §2.2);
 * the routines that may run in parallel and were not given, which start at
-  their entry;
+  their entry (not those whose every thread ``main`` has joined before its
+  given statement: they have ended, and their writes count among those that
+  may precede the context, :mod:`distaff.analysis.context.conflicts`);
 * where each routine's threads are created, with which argument
   expression, and whether the creation may repeat (a ``pthread_create`` in a
   loop): :mod:`distaff.analysis.context.initial` turns this into the instances'
@@ -121,17 +123,73 @@ def thread_starts(program: ir.Program, facts: Facts, positions: list[tuple[str, 
 def parallel_routines(program: ir.Program, facts: Facts, given: list[ThreadStart]) -> list[str]:
     """Routines (not main) that start at their entry: those from which no
     given thread's function is reached, and, when ``main`` is given at a
-    statement, only those created on some path before that statement."""
+    statement, only those created on some path before that statement and
+    not joined on every path to it."""
     funcs = {f for t in given for f, _ in t.frames}
     main_at = [t.pc for t in given if t.frames[0][0] == program.entry]
     out = []
     for r in program.thread_routines():
         if r == program.entry or facts.calls.reachable(r) & funcs:
             continue
-        if main_at and not any(_created_before(program, facts, r, pc) for pc in main_at):
+        if main_at and not any(_created_before(program, facts, r, pc) and not joined_before(program, facts, r, pc)
+                               for pc in main_at):
             continue
         out.append(r)
     return out
+
+
+def joined_before(program: ir.Program, facts: Facts, routine: str, pc: int) -> bool:
+    """Has every thread of ``routine`` that ``main`` may have started before
+    its ``pc`` been joined on every path to ``pc``? Only the plain shape is
+    recognised: each creation in ``main`` itself, off its cycles, into a
+    local handle whose address serves nothing but that creation and loads,
+    each load feeding the join right after it."""
+    main = program.function(program.entry)
+    sites = facts.calls.create_sites_of(routine)
+    if not sites or any(f != program.entry for f, _ in sites):
+        return False
+    cyclic = cyclic_pcs(main)
+    for _, c in sites:
+        handle = main.body[c].args[0]
+        if c in cyclic or type(handle) is not ir.Addr or handle.kind is not ir.ObjKind.STACK:
+            return False
+        joins = _joins_of(program, main, c, handle)
+        if joins is None:
+            return False
+        # the pcs a path from the creation reaches before any join of the handle
+        seen, todo = set(), list(main.successors(c))
+        while todo:
+            x = todo.pop()
+            if x not in seen and x < len(main.body):
+                seen.add(x)
+                if x not in joins:
+                    todo.extend(main.successors(x))
+        if pc in seen:
+            return False
+    return True
+
+
+def _joins_of(program: ir.Program, main: ir.Function, create: int, handle: ir.Addr) -> set[int] | None:
+    """The pcs of ``main`` that join the thread created at ``create`` through
+    the local ``handle``; None when the handle's address serves anything
+    else than that creation and loads (a store, a call, another creation)."""
+    joins: set[int] = set()
+    pred = build_cfg(main).pred
+    for pc, i in enumerate(main.body):
+        uses = [x for e in ir.expressions_of(i) for x in ir.nodes(e) if x == handle]
+        if not uses:
+            continue
+        if len(uses) > 1:
+            return None
+        if pc == create:
+            continue
+        if not (isinstance(i, ir.Load) and i.addr == handle):
+            return None
+        nxt = main.body[pc + 1] if pc + 1 < len(main.body) else None
+        if isinstance(nxt, Intrinsic) and nxt.op is ir.Op.THREAD_JOIN and nxt.args[0] == i.dst and \
+                list(pred[pc + 1]) == [pc]:
+            joins.add(pc + 1)
+    return joins
 
 
 def _created_before(program: ir.Program, facts: Facts, routine: str, pc: int) -> bool:
