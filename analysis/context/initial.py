@@ -676,6 +676,10 @@ class _Builder:
             self.constraints.append(V.le(held.low & mask(bits), v, bits, True))
         if held.high is not None:
             self.constraints.append(V.le(v, held.high & mask(bits), bits, True))
+        if held.step:
+            wide = 2 * bits  # the difference of two values of the type, exactly
+            diff = V.sub(V.sext(v, bits, wide), held.rem & mask(wide), wide)
+            self.constraints.append(V.eq(V.rem(diff, held.step, wide, True), 0, wide))
 
     def _loaded_global(self, sym: Sym) -> str | None:
         """The global whose value symbol ``sym`` is, read by a load that runs

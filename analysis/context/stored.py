@@ -23,11 +23,12 @@ before concurrency writes.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from distaff.analysis import ir
 from distaff.analysis.context.terms import Sym, canonical_value, fold, leaves, substitute
-from distaff.analysis.context.threads import cyclic_pcs
+from distaff.analysis.context.threads import create_sites, cyclic_pcs
 from distaff.analysis.ir import Addr, Assign, Binary, Const, Intrinsic, IntType, Load, ObjKind, Op, Reg, Store, type_size
 from distaff.analysis.static.defuse import defined
 
@@ -57,11 +58,14 @@ class Stores:
 class Held:
     """What a global holds at every moment after the first creation: one of
     ``terms`` (over ``main``'s symbols), or, when ``terms`` is empty, a value
-    of at least ``low`` / at most ``high`` (None: no such bound)."""
+    of at least ``low`` / at most ``high`` (None: no such bound) that differs
+    from ``rem`` by a multiple of ``step`` (0: no such step)."""
 
     terms: tuple = ()
     low: int | None = None
     high: int | None = None
+    step: int = 0
+    rem: int = 0
 
 
 def stores(program: ir.Program) -> dict[str, Stores]:
@@ -111,7 +115,11 @@ def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
     creation (:class:`Held`), for the globals :func:`stores` accepts whose
     later stores all write constants (at most :data:`MAX_VALUES` values in
     all) or move the global by constants of one sign (a bound: the value at
-    the creations and the constants stored, all constants). A bound assumes
+    the creations and the constants stored, all constants), or of both signs
+    when each move runs a known number of times (:func:`_runs`; both bounds:
+    the constants moved by the sum of the moves of each sign), and, when the
+    moves share a factor, the step that keeps every value in one residue
+    class. A bound or step assumes
     no signed overflow of the global, which would need about 2^(bits-1)
     such stores and is an error of its own."""
     late_funcs, late_main = walker.concurrent_funcs, walker.concurrent_main
@@ -128,28 +136,62 @@ def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
     out: dict[str, Held] = {}
     for name, st in stores(program).items():
         g = program.global_var(name)
-        after = [v for at, v in st.sites.items() if late(*at)]
+        after = {at: v for at, v in st.sites.items() if late(*at)}
         terms = _at_creations(name, g.type, st.init, envs, once) if envs and None not in envs else None
         if terms is None:  # then every store counts, and the initial value unless main overwrites it first
-            after = list(st.sites.values())
-            mine = {pc for (func, pc) in st.sites if func == entry}
+            after = dict(st.sites)
+            # a move before the creation keeps the initial value's trace in it
+            mine = {pc for (func, pc), v in st.sites.items() if func == entry and isinstance(v, int)}
             terms = {Const(st.init, g.type)} if _reaches_creation(main, firsts, mine) else set()
-        if None in after:
+        if None in after.values():
             continue
-        terms |= {Const(v, g.type) for v in after if isinstance(v, int)}
-        moves = [v.k for v in after if isinstance(v, Loaded)]
+        terms |= {Const(v, g.type) for v in after.values() if isinstance(v, int)}
+        moves = [v.k for v in after.values() if isinstance(v, Loaded)]
         if not moves:
             if len(terms) <= MAX_VALUES:
                 out[name] = Held(terms=tuple(sorted(terms, key=repr)))
             continue
-        if not all(isinstance(t, Const) for t in terms):
+        if not terms or not all(isinstance(t, Const) for t in terms):
             continue
         values = [t.value for t in terms]
         low = min(values) if all(k >= 0 for k in moves) else None
         high = max(values) if all(k <= 0 for k in moves) else None
-        if low is not None or high is not None:
-            out[name] = Held(low=low, high=high)
+        runs = [(v.k, _runs(program, facts, *at)) for at, v in after.items() if isinstance(v, Loaded)]
+        if all(n is not None for _, n in runs):
+            # each run of a move adds its constant at most once to the value a
+            # later one reads (a lost update drops some): the sum of the
+            # constants of one sign bounds how far the value gets
+            lo = min(values) + sum(k * n for k, n in runs if k < 0)
+            hi = max(values) + sum(k * n for k, n in runs if k > 0)
+            bits = g.type.bits
+            low = lo if lo >= -(1 << (bits - 1)) else low
+            high = hi if hi < 1 << (bits - 1) else high
+        # every value is one of ``values`` moved by a sum of the moves
+        step = math.gcd(*moves)
+        if step < 2 or any((v - values[0]) % step for v in values):
+            step = 0
+        if low is not None or high is not None or step:
+            out[name] = Held(low=low, high=high, step=step, rem=values[0] % step if step else 0)
     return out
+
+
+def _runs(program: ir.Program, facts, func: str, pc: int) -> int | None:
+    """How many times the instruction at ``pc`` of ``func`` can run in one
+    run of the program, when the shape makes that plain: off ``func``'s
+    cycles, ``func`` being ``main`` or a thread routine no one calls whose
+    every creation is one in ``main`` off its cycles (one run per creation);
+    None otherwise."""
+    f = program.function(func)
+    if pc in cyclic_pcs(f) or facts.calls.call_sites_of(func):
+        return None
+    if func == program.entry:
+        return 1
+    if func not in program.thread_routines():
+        return None
+    sites = create_sites(program, facts, func)
+    if not sites or any(c.in_loop or c.func != program.entry for c in sites):
+        return None
+    return len(sites)
 
 
 def _at_creations(name: str, ctype, init: int, envs, once: frozenset) -> set | None:

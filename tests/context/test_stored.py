@@ -63,13 +63,38 @@ void *t1(void *a) { return 0; }""")
     assert "g" not in h and "h" not in h
 
 
-def test_a_counter_only_moved_up_is_bounded_below_and_one_only_moved_down_above():
+def test_counters_moved_a_known_number_of_times_are_bounded_both_ways():
+    # each thread runs once: up gets at most 2 + 1 over the 1 main left,
+    # down at most 1 + 3 below 9, both at most one step either way
     h = held("""int up; int down = 9; int both;
 void *t0(void *a) { int c = up; up = c + 2; down = down - 1; both = both + 1; return 0; }
+void *t1(void *a) { up++; down -= 3; both = both - 1; return 0; }""", before="up = 1;")
+    assert h["up"] == Held(low=1, high=4)
+    assert h["down"] == Held(low=5, high=9)
+    assert h["both"] == Held(low=-1, high=1)
+
+
+def test_counters_moved_in_a_loop_keep_only_the_bound_of_their_one_direction():
+    h = held("""int up; int down = 9; int both;
+void *t0(void *a) { for (int i = 0; i < 3; i++) { up = up + 2; down--; both++; } return 0; }
 void *t1(void *a) { up++; down -= 3; both = both - 1; return 0; }""", before="up = 1;")
     assert h["up"] == Held(low=1)
     assert h["down"] == Held(high=9)
     assert "both" not in h
+
+
+def test_moves_by_multiples_of_two_keep_the_parity_of_the_start():
+    h = held("""int seq = 1;
+void *t0(void *a) { for (int i = 0; i < 3; i++) seq += 2; return 0; }
+void *t1(void *a) { seq = seq - 4; return 0; }""")
+    assert h["seq"] == Held(step=2, rem=1)
+
+
+def test_an_odd_constant_among_even_values_breaks_the_parity():
+    h = held("""int seq = 1;
+void *t0(void *a) { for (int i = 0; i < 3; i++) seq += 2; return 0; }
+void *t1(void *a) { seq = 4; return 0; }""")
+    assert h["seq"] == Held(low=1)
 
 
 def test_creations_in_a_loop_after_main_set_the_counter_exclude_the_initial_value():
