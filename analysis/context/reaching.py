@@ -61,6 +61,7 @@ from distaff.analysis.static.fixpoint import components
 from distaff.analysis.static.pointsto import ObjectKind
 
 MAX_DEPTH = 6
+_ABS = ("abs", "labs", "llabs")
 MAX_PASSES = 40  # visits per pc before a walk gives up on precision (never seen in practice)
 
 
@@ -555,6 +556,12 @@ class Walker:
             result(Const(0, i.dst.type) if i.dst is not None else None)
         elif op is Op.THREAD_SELF:
             result(label="self")
+        elif op is Op.EXTERNAL and i.name in _ABS and len(arg) == 1 and i.dst is not None \
+                and i.args[0].type == i.dst.type:
+            # |x| as the engine has it (abs of the least value is an error
+            # there, so no run reaches past it with the wrapped value)
+            x, t = arg[0], i.dst.type
+            result(fold(ir.Ite(ir.Binary("<", x, Const(0, t), IntType(32, True)), ir.Unary("-", x, t), x, t)))
         else:
             result()
         return out

@@ -205,7 +205,13 @@ def fold(t):
         return t if v is None else Const(v, t.type)
     if isinstance(t, Ite) and isinstance(t.cond, Const):
         return t.then if t.cond.value else t.other
+    if isinstance(t, Binary) and t.op in _REFLEXIVE and t.left == t.right and \
+            isinstance(t.left.type, (IntType, PtrType)):
+        return Const(_REFLEXIVE[t.op], t.type)  # a term has one value: x == x whatever x is
     return t
+
+
+_REFLEXIVE = {"==": 1, "<=": 1, ">=": 1, "!=": 0, "<": 0, ">": 0}
 
 
 def _retype(t, ty: CType):
