@@ -237,3 +237,28 @@ def test_a_timed_lock_may_not_take_the_lock():
     _, [(_, here)] = facts_at(TIMED, 6)
     assert {show(t) for t in here.locks.held_may} == {"@m", "@n"}
     assert {show(t) for t in here.locks.held_must} == {"@n"}
+
+
+SELF_EQUAL = """
+int g;
+void *t(void *a) {
+    int c = g;
+    int x = 0;
+    if (c == c) x = abs(c - 5);
+    int y = x;
+    return 0;
+}
+int main(void) {
+    pthread_t h;
+    pthread_create(&h, 0, t, 0);
+    g = 1;
+    return 0;
+}
+"""
+
+
+def test_a_comparison_of_a_value_with_itself_decides_the_branch_and_abs_keeps_its_argument():
+    _, [(_, env)] = facts_at(SELF_EQUAL, 8)  # at `return 0` of t
+    c, y = env.regs["c"], env.regs["y"]
+    assert isinstance(c, Sym)  # g is written after the creation
+    assert show(y) == f"((({c.name} - 5) < 0) ? -({c.name} - 5) : ({c.name} - 5))"
