@@ -637,7 +637,7 @@ class _Builder:
             if ("g", name) in told or oid is None:
                 continue
             g = self.program.global_var(name)
-            if len(held.terms) == 1:
+            if len(held.terms) == 1 and not held.moved:
                 v = self.value(held.terms[0], 0)
                 if v is None:
                     continue
@@ -668,18 +668,24 @@ class _Builder:
         held, V = self.p.held[name], self.values
         bits = self.program.global_var(name).type.bits
         vals = [self.value(t, 0) for t in held.terms]
-        if None in vals:
+        if None in vals or not vals:
             return
-        if vals:
+        if not held.moved:
             self.constraints.append(V.or_(*(V.eq(v, x, bits) for x in vals)))
-        if held.low is not None:
-            self.constraints.append(V.le(held.low & mask(bits), v, bits, True))
-        if held.high is not None:
-            self.constraints.append(V.le(v, held.high & mask(bits), bits, True))
-        if held.step:
-            wide = 2 * bits  # the difference of two values of the type, exactly
-            diff = V.sub(V.sext(v, bits, wide), held.rem & mask(wide), wide)
-            self.constraints.append(V.eq(V.rem(diff, held.step, wide, True), 0, wide))
+            return
+        wide = 2 * bits  # the difference of two values of the type, exactly
+        options = []
+        for x in vals:
+            d = V.sub(V.sext(v, bits, wide), V.sext(x, bits, wide), wide)
+            parts = []
+            if held.low is not None:
+                parts.append(V.le(held.low & mask(wide), d, wide, True))
+            if held.high is not None:
+                parts.append(V.le(d, held.high & mask(wide), wide, True))
+            if held.step:
+                parts.append(V.eq(V.rem(d, held.step, wide, True), 0, wide))
+            options.append(V.and_(*parts))
+        self.constraints.append(V.or_(*options))
 
     def _loaded_global(self, sym: Sym) -> str | None:
         """The global whose value symbol ``sym`` is, read by a load that runs

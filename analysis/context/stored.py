@@ -57,15 +57,15 @@ class Stores:
 @dataclass(frozen=True)
 class Held:
     """What a global holds at every moment after the first creation: one of
-    ``terms`` (over ``main``'s symbols), or, when ``terms`` is empty, a value
-    of at least ``low`` / at most ``high`` (None: no such bound) that differs
-    from ``rem`` by a multiple of ``step`` (0: no such step)."""
+    ``terms`` (over ``main``'s symbols), when ``moved`` plus a sum ``d`` of
+    moves with ``low <= d <= high`` (None: no such bound) and ``d`` a
+    multiple of ``step`` (0: any)."""
 
     terms: tuple = ()
+    moved: bool = False
     low: int | None = None
     high: int | None = None
     step: int = 0
-    rem: int = 0
 
 
 def stores(program: ir.Program) -> dict[str, Stores]:
@@ -114,12 +114,11 @@ def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
     """Global name -> what it holds at every moment after the first thread
     creation (:class:`Held`), for the globals :func:`stores` accepts whose
     later stores all write constants (at most :data:`MAX_VALUES` values in
-    all) or move the global by constants of one sign (a bound: the value at
-    the creations and the constants stored, all constants), or of both signs
-    when each move runs a known number of times (:func:`_runs`; both bounds:
-    the constants moved by the sum of the moves of each sign), and, when the
-    moves share a factor, the step that keeps every value in one residue
-    class. A bound or step assumes
+    all, with the value at the creations) or move the global by constants:
+    moves of one sign bound how far it gets from those values on one side;
+    when each move runs a known number of times (:func:`_runs`), the sum of
+    the moves of each sign bounds it on both sides; moves sharing a factor
+    keep its residue. A bound or step assumes
     no signed overflow of the global, which would need about 2^(bits-1)
     such stores and is an error of its own."""
     late_funcs, late_main = walker.concurrent_funcs, walker.concurrent_main
@@ -146,32 +145,30 @@ def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
         if None in after.values():
             continue
         terms |= {Const(v, g.type) for v in after.values() if isinstance(v, int)}
-        moves = [v.k for v in after.values() if isinstance(v, Loaded)]
-        if not moves:
-            if len(terms) <= MAX_VALUES:
-                out[name] = Held(terms=tuple(sorted(terms, key=repr)))
+        if not terms or len(terms) > MAX_VALUES:
             continue
-        if not terms or not all(isinstance(t, Const) for t in terms):
-            continue
-        values = [t.value for t in terms]
-        low = min(values) if all(k >= 0 for k in moves) else None
-        high = max(values) if all(k <= 0 for k in moves) else None
+        terms = tuple(sorted(terms, key=repr))
         runs = [(v.k, _runs(program, facts, *at)) for at, v in after.items() if isinstance(v, Loaded)]
-        if all(n is not None for _, n in runs):
-            # each run of a move adds its constant at most once to the value a
-            # later one reads (a lost update drops some): the sum of the
-            # constants of one sign bounds how far the value gets
-            lo = min(values) + sum(k * n for k, n in runs if k < 0)
-            hi = max(values) + sum(k * n for k, n in runs if k > 0)
-            bits = g.type.bits
-            low = lo if lo >= -(1 << (bits - 1)) else low
-            high = hi if hi < 1 << (bits - 1) else high
-        # every value is one of ``values`` moved by a sum of the moves
-        step = math.gcd(*moves)
-        if step < 2 or any((v - values[0]) % step for v in values):
-            step = 0
+        if not runs:
+            out[name] = Held(terms)
+            continue
+        # a move writes what some earlier moment held plus its constant, so
+        # every value is a base value plus the constants of some of the moves'
+        # runs, each at most once (a lost update drops some)
+        known = all(n is not None for _, n in runs)
+        low = sum(k * n for k, n in runs if k < 0) if known else None
+        high = sum(k * n for k, n in runs if k > 0) if known else None
+        if all(k >= 0 for k, _ in runs):
+            low = 0
+        if all(k <= 0 for k, _ in runs):
+            high = 0
+        limit = 1 << g.type.bits  # beyond it a bound says nothing a value of the type could break
+        low = low if low is not None and low > -limit else None
+        high = high if high is not None and high < limit else None
+        step = math.gcd(*(k for k, _ in runs))
+        step = step if 1 < step < limit else 0
         if low is not None or high is not None or step:
-            out[name] = Held(low=low, high=high, step=step, rem=values[0] % step if step else 0)
+            out[name] = Held(terms, True, low, high, step)
     return out
 
 

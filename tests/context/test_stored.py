@@ -8,7 +8,7 @@ from distaff.analysis.context import Context, ContextThread, program_context
 from distaff.analysis.context.initial import plan
 from distaff.analysis.context.stored import Held, stores
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.ir import Const
+from distaff.analysis.ir import Const, IntType
 
 HEAD = "#include <pthread.h>\n#include <string.h>\n"
 MAIN = """
@@ -28,6 +28,10 @@ def held(globals_and_threads: str, before: str = "") -> dict:
     program = parse_program(HEAD + globals_and_threads + MAIN % before, "held.c")
     context = Context((ContextThread("t0", 0),), naive=False, reaching_defs=True, sync_invariants=True)
     return plan(program, context).held
+
+
+def c(v: int) -> Const:
+    return Const(v, IntType(32, True))
 
 
 def values(h: Held) -> set:
@@ -69,17 +73,17 @@ def test_counters_moved_a_known_number_of_times_are_bounded_both_ways():
     h = held("""int up; int down = 9; int both;
 void *t0(void *a) { int c = up; up = c + 2; down = down - 1; both = both + 1; return 0; }
 void *t1(void *a) { up++; down -= 3; both = both - 1; return 0; }""", before="up = 1;")
-    assert h["up"] == Held(low=1, high=4)
-    assert h["down"] == Held(low=5, high=9)
-    assert h["both"] == Held(low=-1, high=1)
+    assert h["up"] == Held((c(1),), True, 0, 3)
+    assert h["down"] == Held((c(9),), True, -4, 0)
+    assert h["both"] == Held((c(0),), True, -1, 1)
 
 
 def test_counters_moved_in_a_loop_keep_only_the_bound_of_their_one_direction():
     h = held("""int up; int down = 9; int both;
 void *t0(void *a) { for (int i = 0; i < 3; i++) { up = up + 2; down--; both++; } return 0; }
 void *t1(void *a) { up++; down -= 3; both = both - 1; return 0; }""", before="up = 1;")
-    assert h["up"] == Held(low=1)
-    assert h["down"] == Held(high=9)
+    assert h["up"] == Held((c(1),), True, low=0)
+    assert h["down"] == Held((c(9),), True, high=0)
     assert "both" not in h
 
 
@@ -87,14 +91,14 @@ def test_moves_by_multiples_of_two_keep_the_parity_of_the_start():
     h = held("""int seq = 1;
 void *t0(void *a) { for (int i = 0; i < 3; i++) seq += 2; return 0; }
 void *t1(void *a) { seq = seq - 4; return 0; }""")
-    assert h["seq"] == Held(step=2, rem=1)
+    assert h["seq"] == Held((c(1),), True, step=2)
 
 
-def test_an_odd_constant_among_even_values_breaks_the_parity():
+def test_a_constant_stored_keeps_its_own_residue():
     h = held("""int seq = 1;
 void *t0(void *a) { for (int i = 0; i < 3; i++) seq += 2; return 0; }
 void *t1(void *a) { seq = 4; return 0; }""")
-    assert h["seq"] == Held(low=1)
+    assert h["seq"] == Held((c(1), c(4)), True, low=0, step=2)
 
 
 def test_creations_in_a_loop_after_main_set_the_counter_exclude_the_initial_value():
@@ -109,7 +113,7 @@ int main(void) {
 }
 """, "loop.c")
     context = Context((ContextThread("t", 0),), naive=False, reaching_defs=True, sync_invariants=True)
-    assert plan(program, context).held["next"] == Held(low=1)
+    assert plan(program, context).held["next"] == Held((c(1),), True, low=0)
 
 
 def test_the_direct_stores_are_found_with_their_constants():
