@@ -47,7 +47,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from distaff.analysis import ir
+from distaff.analysis.context import assumed
 from distaff.analysis.context.conflicts import Quiet, concurrent_code, conflict_free
+from distaff.analysis.context.stored import settled_origins
 from distaff.analysis.context.locksets import ANY, TOP, LockState
 from distaff.analysis.context.terms import ObjRef, Sym, address_parts, fold, leaves, substitute
 from distaff.analysis.context.threads import ThreadStart, cyclic_pcs
@@ -72,20 +74,31 @@ class Env:
     ``base`` is ``("g", global name)`` or ``("o", ObjRef key)``. ``clean``:
     bases whose cells not in ``cells`` still hold their static initial value
     (globals before anything wrote them). ``concurrent``: some thread may
-    have been created on the way here."""
+    have been created on the way here. ``facts``: conditions that hold on
+    every path here, as ``(term, truth)`` (:mod:`.assumed`)."""
 
     regs: dict
     cells: dict
     clean: frozenset
     locks: LockState
     concurrent: bool
+    facts: frozenset = frozenset()
 
     def copy(self) -> "Env":
-        return Env(dict(self.regs), dict(self.cells), self.clean, self.locks, self.concurrent)
+        return Env(dict(self.regs), dict(self.cells), self.clean, self.locks, self.concurrent, self.facts)
 
     def same(self, other: "Env | None") -> bool:
         return other is not None and self.regs == other.regs and self.cells == other.cells and \
-            self.clean == other.clean and self.locks == other.locks and self.concurrent == other.concurrent
+            self.clean == other.clean and self.locks == other.locks and self.concurrent == other.concurrent \
+            and self.facts == other.facts
+
+    def knowing(self, term, truth: bool) -> "Env":
+        """This fact with one more condition known (the same when it is full)."""
+        if (term, truth) in self.facts or len(self.facts) >= assumed.MAX_FACTS:
+            return self
+        out = self.copy()
+        out.facts = self.facts | {(term, truth)}
+        return out
 
 
 @dataclass
@@ -135,6 +148,8 @@ class Walker:
         self.observed = Observed()
         self._observing = False
         self._per_thread = True
+        self.decider = assumed.Decider()
+        self._once: frozenset | None = None  # origins of settled symbols (:func:`.stored.settled_origins`)
 
     # ------------------------------------------------------------------
     # the walks a context needs
@@ -231,7 +246,7 @@ class Walker:
         thread-local cells kept."""
         cells = {k: v for k, v in env.cells.items() if self._tracked(k[0], True)}
         clean = frozenset(b for b in env.clean if self._tracked(b, True))
-        return Env(env.regs, cells, clean, env.locks, True)
+        return Env(env.regs, cells, clean, env.locks, True, env.facts)
 
     def _bind_call(self, env: Env, func: str, call, callee: str) -> Env:
         f = self.program.function(callee)
@@ -239,7 +254,7 @@ class Walker:
         for k, p in enumerate(f.params):
             if k < len(call.args):
                 regs[p.name] = self._converted(self.term(env, func, call.args[k], _frame_of(func)), p.type)
-        return Env(regs, dict(env.cells), env.clean, env.locks, env.concurrent)
+        return Env(regs, dict(env.cells), env.clean, env.locks, env.concurrent, env.facts)
 
     # ------------------------------------------------------------------
     # one function
@@ -279,7 +294,7 @@ class Walker:
             out[pc] = res
             taken[pc] = flows
             for s in succ[pc]:
-                ins = [out[p] for p in preds[s] if out[p] is not None and s in taken[p]]
+                ins = [self._along(act, p, s, out[p]) for p in preds[s] if out[p] is not None and s in taken[p]]
                 if s == 0:
                     ins = [entry] + ins
                 if not ins:
@@ -307,13 +322,34 @@ class Walker:
 
     def _flows(self, act: Activation, pc: int, env: Env, succ: tuple) -> tuple:
         """The successors a pc's fact flows to: a branch whose condition is a
-        constant under the fact goes one way only (its other side cannot run)."""
+        constant under the fact, or that the fact's conditions decide, goes
+        one way only (its other side cannot run)."""
         i = act.func.body[pc]
         if type(i) is Branch and i.then != i.other:
             c = self.term(env, act.func.name, i.cond, act.frame)
             if isinstance(c, Const):
                 return (i.then,) if c.value else (i.other,)
+            if env.facts and self._usable(c):
+                known = self.decider.decide(env.facts, c)
+                if known is not None:
+                    return (i.then,) if known else (i.other,)
         return succ
+
+    def _along(self, act: Activation, pc: int, s: int, env: Env) -> Env:
+        """The fact after ``pc`` on its way to ``s``: past a branch, with the
+        side it took among its conditions."""
+        i = act.func.body[pc]
+        if type(i) is not Branch or i.then == i.other or not self.rd:
+            return env
+        c = self.term(env, act.func.name, i.cond, act.frame)
+        if isinstance(c, Const) or not self._usable(c):
+            return env
+        return env.knowing(c, s == i.then)
+
+    def _usable(self, c) -> bool:
+        if self._once is None:
+            self._once = settled_origins(self.program)
+        return assumed.usable(c, self._once)
 
     def _cyclic_of(self, f: ir.Function) -> frozenset[int]:
         c = self._cyclic.get(f.name)
@@ -468,7 +504,7 @@ class Walker:
                 continue
             out = Env(dict(env.regs), {k: v for k, v in res.exit.cells.items() if not _in_frame(k[0], sub)},
                       frozenset(b for b in res.exit.clean if not _in_frame(b, sub)),
-                      env.locks.after_call(res.exit.locks), res.exit.concurrent)
+                      env.locks.after_call(res.exit.locks), res.exit.concurrent, env.facts)
             if i.dst is not None:
                 out.regs[i.dst.name] = self._converted(res.ret, i.dst.type) if res.ret is not None else \
                     self.sym("call", i.dst.type, (frame, pc))
@@ -550,6 +586,9 @@ class Walker:
             result(arg[0] if op in (Op.MEMSET, Op.MEMCPY) else (Const(0, i.dst.type) if i.dst is not None else None))
         elif op is Op.FREE:
             result()
+        elif op is Op.ASSUME and self.rd and arg and not isinstance(arg[0], Const) and self._usable(arg[0]):
+            out = out.knowing(arg[0], True)
+            result(Const(0, i.dst.type) if i.dst is not None else None)
         elif op in (Op.ASSERT, Op.ASSUME, Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.MUTEX_INIT, Op.MUTEX_DESTROY,
                     Op.COND_INIT, Op.COND_DESTROY, Op.COND_SIGNAL, Op.COND_BROADCAST, Op.BARRIER_DESTROY,
                     Op.COND_WAIT) and not ir.has_deadline(i):  # a timed wait may time out
@@ -561,7 +600,8 @@ class Walker:
             # |x| as the engine has it (abs of the least value is an error
             # there, so no run reaches past it with the wrapped value)
             x, t = arg[0], i.dst.type
-            result(fold(ir.Ite(ir.Binary("<", x, Const(0, t), IntType(32, True)), ir.Unary("-", x, t), x, t)))
+            negative = fold(ir.Binary("<", x, Const(0, t), IntType(32, True)))
+            result(fold(ir.Ite(negative, fold(ir.Unary("-", x, t)), x, t)))
         else:
             result()
         return out
@@ -769,7 +809,8 @@ def _join_all(envs: list, walker: Walker, at: tuple, members: frozenset[int]) ->
         locks = locks.join(e.locks)
     if members:
         locks = locks.map_terms(lambda t: None if stale_term(t, frame, members) else t)
-    return Env(regs, cells, clean, locks, any(e.concurrent for e in envs))
+    facts = frozenset.intersection(*[e.facts for e in envs])
+    return Env(regs, cells, clean, locks, any(e.concurrent for e in envs), facts)
 
 
 def _same_value(a, b) -> bool:
@@ -785,7 +826,7 @@ def _forget(env: Env, walker: Walker, at: tuple) -> Env:
     frame, pc = at
     regs = {name: Sym(f"{name}@{frame}:{pc}", v.type, (frame, pc), walker._per_thread)
             for name, v in env.regs.items() if hasattr(v, "type")}
-    return Env(regs, {}, frozenset(), TOP, env.concurrent)
+    return Env(regs, {}, frozenset(), TOP, env.concurrent, env.facts)
 
 
 __all__ = ["Env", "Walker", "Activation", "Observed", "param_symbol", "stack_key", "heap_key", "ANY"]

@@ -262,3 +262,42 @@ def test_a_comparison_of_a_value_with_itself_decides_the_branch_and_abs_keeps_it
     c, y = env.regs["c"], env.regs["y"]
     assert isinstance(c, Sym)  # g is written after the creation
     assert show(y) == f"((({c.name} - 5) < 0) ? -({c.name} - 5) : ({c.name} - 5))"
+
+
+ASSUMED = """
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+void *t(void *a) { return a; }
+int main(void) {
+    pthread_t h;
+    int x = __VERIFIER_nondet_int();
+    int y = __VERIFIER_nondet_int();
+    __VERIFIER_assume(1 <= x && x <= 2);
+    int r = 0, s = 0, u = 0;
+    if (x > -2) r = 3;
+    if (y > 0) { if (y < -5) s = 9; }
+    if (y > 0) u = 1;
+    pthread_create(&h, 0, t, 0);
+    return 0;
+}
+"""
+
+
+def test_what_main_assumed_and_the_branches_it_took_decide_later_branches():
+    program = parse_program(HEAD + ASSUMED, "t.c")
+    walker = Walker(program, analyze(program))
+    act = walker.walk_main()
+    main = program.function(program.entry)
+    create = next(pc for pc, i in enumerate(main.body) if getattr(i, "name", "") == "pthread_create")
+    env = act.env_in[create]
+    assert env.regs["r"] == Const(3, env.regs["r"].type)  # 1 <= x: x > -2 always
+    assert env.regs["s"] == Const(0, env.regs["s"].type)  # inside y > 0, y < -5 never
+    assert isinstance(env.regs["u"], Sym)  # nothing says whether y > 0
+    assert walker.decider.decided == 2
+
+
+def test_without_reaching_definitions_no_branch_is_decided_by_facts():
+    program = parse_program(HEAD + ASSUMED, "t.c")
+    walker = Walker(program, analyze(program), reaching_defs=False)
+    walker.walk_main()
+    assert walker.decider.queries == 0
