@@ -226,11 +226,11 @@ class _Builder:
         for k, tp in enumerate(self.p.threads):
             self.tids.append(self.spawn(k, tp))
         if self.rd:
+            self._handles()  # first: every register and cell holding a handle names its thread
             self._thread_args()
             self._registers_and_stacks()
             self._globals()
             self._materialised_cells()
-            self._handles()
         self._waiters()
         if self.si:
             self._locks()
@@ -720,27 +720,11 @@ class _Builder:
         for k, tp in enumerate(self.p.threads):
             if tp.start.routine and tp.start.routine != self.program.entry:
                 by_routine.setdefault(tp.start.routine, []).append(self.tids[k])
-        ids = {}
         for (func, pc), frame in self.p.walker.observed.create_frames.items():
             routines = self.p.facts.calls.routines_at(func, pc)
             if len(routines) == 1 and len(by_routine.get(routines[0], ())) == 1 and \
                     not any(c.in_loop for c in create_sites(self.program, self.p.facts, routines[0])):
-                ids[thread_symbol(frame, pc)] = by_routine[routines[0]][0]
-        if not ids:
-            return
-        self.handle_ids = {name: tid for name, tid in ids.items()}
-        # re-evaluate main's frame cells that hold handles (main given)
-        for k, tp in enumerate(self.p.threads):
-            if tp.start.given and tp.start.routine == self.program.entry:
-                t = self.st.wthread(self.tids[k])
-                env = tp.frames[0][0]
-                if env is None:
-                    continue
-                for (base, off, n), term in env.cells.items():
-                    if isinstance(term, Sym) and term.name in ids and base[1].startswith(f"stack:{self.program.entry}:"):
-                        oid = t.frames[0].stack_objs.get(base[1].rsplit(":", 1)[1])
-                        if oid is not None:
-                            self.st.memory.store(oid, off, n, ids[term.name], self.values, self.layout)
+                self.handle_ids[thread_symbol(frame, pc)] = by_routine[routines[0]][0]
 
     # ------------------------------------------------------------------
     # synchronization
