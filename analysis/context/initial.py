@@ -430,6 +430,8 @@ class _Builder:
                         chosen = V.ite(V.eq(sel, j, 32), vals[j], chosen, bits_of(param.type, self.pb))
                 self.args[(k, param_symbol(routine, param.name))] = chosen
                 per_inst.append((k, sel, ivs))
+            if len(sites) > 1 and len(per_inst) == len(sites) == len(ks) and not any(c.in_loop for c in sites):
+                self._site_handles(sites, per_inst)
             # distinct instances: different creations (a site outside loops runs
             # once; one in a loop runs once per value of its induction variable)
             for a in range(len(per_inst)):
@@ -445,6 +447,20 @@ class _Builder:
                         else:
                             continue
                         self.constraints.append(V.or_(V.not_(same), apart))
+
+    def _site_handles(self, sites: list, per_inst: list) -> None:
+        """Each creation ran once and started one of the context's instances
+        (as many as there are creations, each with its own ``site``
+        selector): the handle a creation wrote names the instance that
+        selected it."""
+        bits = self.program.data_model.pointer_bits
+        for j, site in enumerate(sites):
+            frame = self.p.walker.observed.create_frames[(site.func, site.pc)]
+            (*rest, (last, _, _)) = per_inst
+            handle = self.tids[last]
+            for k, sel, _ in reversed(rest):
+                handle = self.values.ite(self.values.eq(sel, j, 32), self.tids[k], handle, bits)
+            self.handle_ids[thread_symbol(frame, site.pc)] = handle
 
     def _creation_iv(self, site, frame: str, k: int):
         """The value, in instance ``k``, of the induction variable of the loop a
