@@ -7,6 +7,8 @@ our IR and engine:
 * :mod:`.threads` -- the context's threads: routines, call stacks, which
   routines start at their entry, where threads are created and with what;
 * :mod:`.terms` -- abstract values: IR expressions over symbols;
+* :mod:`.stored` -- what a shared global can hold once threads run;
+* :mod:`.assumed` -- branches decided by what ``main`` assumed;
 * :mod:`.reaching` -- context-specific must-reaching definitions of
   registers and memory, forward from ``main`` to the context;
 * :mod:`.conflicts` -- conflict-free versus shared memory;
@@ -49,7 +51,8 @@ class ContextThread:
 class Context:
     """A program context for "check from here": the first thread is the
     cursor's. Threads that may run in parallel and are not listed start at
-    their entry. ``naive``: every value not fixed by the program text is a
+    their entry (or, when run again they might not get through, may have
+    ended already: the run chooses). ``naive``: every value not fixed by the program text is a
     fresh symbol (the arbitrary-context paper's naive approach)."""
 
     threads: tuple[ContextThread, ...]

@@ -49,14 +49,14 @@ from distaff.analysis.context.reaching import (
     Walker, func_of_frame, lock_term, object_index, param_symbol, stale_term, thread_symbol,
 )
 from distaff.analysis.context.terms import ObjRef, Sym, canon_type
-from distaff.analysis.context.threads import ThreadStart, create_sites, thread_starts
+from distaff.analysis.context.threads import ThreadStart, create_sites, cyclic_pcs, thread_starts
 from distaff.analysis.ir import Intrinsic, IntType, Op, PtrType, bits_of, type_size
 from distaff.analysis.memo import ProgramMemo
 from distaff.analysis.static.facts import Facts, analyze
 from distaff.analysis.static.pointsto import ObjectKind
 from distaff.analysis.symex import sync
 from distaff.analysis.symex.pivots import Option
-from distaff.analysis.symex.state import BLOCKED, Symbol
+from distaff.analysis.symex.state import BLOCKED, MAY_HAVE_ENDED, Symbol
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.unmodelled import CONTEXT
 from distaff.analysis.symex.values import mask
@@ -264,6 +264,8 @@ class _Builder:
                 frame = E.new_frame(st, self.program.function(func), [], call.dst if isinstance(call, ir.Call) else None)
                 t.frames.append(frame)
             frame.pc = pc + 1 if j + 1 < len(s.frames) else pc
+        if not s.given and s.routine and _may_not_finish(self.program, self.p.facts, s.routine):
+            t.pending = MAY_HAVE_ENDED  # at its entry, or already ended: the context cannot tell
         return tid
 
     # ------------------------------------------------------------------
@@ -920,6 +922,26 @@ class _Builder:
 
 class _Unknown(Exception):
     pass
+
+
+_STALLS = frozenset({Op.MUTEX_LOCK, Op.COND_WAIT, Op.BARRIER_WAIT, Op.SEM_WAIT, Op.THREAD_JOIN, Op.RWLOCK_RDLOCK,
+                     Op.RWLOCK_WRLOCK, Op.ONCE, Op.ASSUME})
+
+
+def _may_not_finish(program: ir.Program, facts: Facts, routine: str) -> bool:
+    """Whether a thread of ``routine`` started again from its entry might
+    never reach its end although an earlier run did: it may block, wait
+    on an assumption or loop. Such a thread, when the context does not place
+    it, may also have ended before the context (restarting it alone could
+    leave a joiner waiting for good and lose what lies past the join); one
+    that always gets through stands for its ended run by running again."""
+    for name in facts.calls.reachable(routine):
+        f = program.function(name)
+        if f is None:
+            continue
+        if cyclic_pcs(f) or any(isinstance(i, Intrinsic) and i.op in _STALLS for i in f.body):
+            return True
+    return False
 
 
 def sync_name(E, st, a: int) -> str:

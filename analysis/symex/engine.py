@@ -80,7 +80,7 @@ from distaff.analysis.symex.pivots import (
     EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
 )
 from distaff.analysis.symex.state import (
-    BLOCKED, CUT, ENABLED, ENDED, Access, Effect, Event, Frame, PathCond, PlacedAccess, State, Symbol, Thread,
+    BLOCKED, CUT, ENABLED, ENDED, MAY_HAVE_ENDED, Access, Effect, Event, Frame, PathCond, PlacedAccess, State, Symbol, Thread,
 )
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.unmodelled import CONTEXT
@@ -610,7 +610,10 @@ class Engine:
         tid = st.current
         budget = self.budget
         t = st.threads[tid]
-        if t.pending is not None:
+        if t.pending is MAY_HAVE_ENDED:
+            if self._start_or_end(st, tid):
+                return
+        elif t.pending is not None:
             if t.pending_step is not None:  # the failure happens now, so its step is recorded now
                 st.steps = (t.pending_step, st.steps)
             raise LeafReached(t.pending)
@@ -635,6 +638,28 @@ class Engine:
                 return
             if visible:
                 st.seen_global = True
+
+    def _start_or_end(self, st: State, tid: int) -> bool:
+        """A thread a context starts at its entry may as well have run to its
+        end before the context (the context does not say): a branch chooses.
+        True when it chose the end (the thread has ended, its block too)."""
+        t = st.threads[tid]
+        span = self.span = t.frames[0].func.span
+        st.instr_taken = []
+        ended = self.fork(st, lambda: [Option(True, False), Option(True, True)]).payload
+        self._commit_choices(st)
+        w = st.wthread(tid)
+        w.pending = None
+        if not ended:
+            return False
+        st.add_step(tid, span, f"{w.name} had already ended before this context")
+        while w.frames:
+            f = w.frames.pop()
+            for oid in list(f.stack_objs.values()) + f.allocas:
+                st.memory.writable(oid).alive = False
+        sync.end_thread(self, st, tid, self._fresh(st, tid, "retval", self.ptr_bits, False, span))
+        self._end_block(st)
+        return True
 
     def _exec(self, st: State, tid: int, f: Frame) -> None:
         st.instr_taken = []

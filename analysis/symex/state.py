@@ -91,6 +91,9 @@ ENABLED = "enabled"
 BLOCKED = "blocked"
 ENDED = "ended"
 CUT = "cut"  # stopped for good at the unwind bound (Engine.cut_thread): never scheduled again
+# Thread.pending of a thread a context starts at its entry that may instead
+# have run to its end before the context: its first step chooses (Engine._start_or_end)
+MAY_HAVE_ENDED = "may have ended"
 
 
 @dataclass(slots=True)
@@ -122,7 +125,7 @@ class Thread:
     phase_arg: Val = 0
     waits_for: str = ""
     ends_process: bool = False
-    pending: object = None  # a Leaf (abort or crash) this thread performs when next scheduled
+    pending: object = None  # a Leaf (abort or crash) this thread performs when next scheduled, or MAY_HAVE_ENDED
     gen: int = 0
     # the step naming a pending assertion failure: recorded only when the failure happens
     pending_step: object = None
