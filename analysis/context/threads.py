@@ -141,9 +141,9 @@ def parallel_routines(program: ir.Program, facts: Facts, given: list[ThreadStart
 def joined_before(program: ir.Program, facts: Facts, routine: str, pc: int) -> bool:
     """Has every thread of ``routine`` that ``main`` may have started before
     its ``pc`` been joined on every path to ``pc``? Only the plain shape is
-    recognised: each creation in ``main`` itself, off its cycles, into a
-    local handle whose address serves nothing but that creation and loads,
-    each load feeding the join right after it."""
+    recognised: each creation in ``main`` itself, off its cycles, with no
+    attributes, into a local handle whose address serves nothing but that
+    creation and loads, each load feeding the join right after it."""
     main = program.function(program.entry)
     sites = facts.calls.create_sites_of(routine)
     if not sites or any(f != program.entry for f, _ in sites):
@@ -151,7 +151,9 @@ def joined_before(program: ir.Program, facts: Facts, routine: str, pc: int) -> b
     cyclic = cyclic_pcs(main)
     for _, c in sites:
         handle = main.body[c].args[0]
-        if c in cyclic or type(handle) is not ir.Addr or handle.kind is not ir.ObjKind.STACK:
+        attr = main.body[c].args[1]
+        if c in cyclic or type(handle) is not ir.Addr or handle.kind is not ir.ObjKind.STACK or \
+                not (type(attr) is ir.Const and attr.value == 0):  # attributes may make it detached
             return False
         joins = _joins_of(program, main, c, handle)
         if joins is None:
@@ -171,8 +173,8 @@ def joined_before(program: ir.Program, facts: Facts, routine: str, pc: int) -> b
 
 def _joins_of(program: ir.Program, main: ir.Function, create: int, handle: ir.Addr) -> set[int] | None:
     """The pcs of ``main`` that join the thread created at ``create`` through
-    the local ``handle``; None when the handle's address serves anything
-    else than that creation and loads (a store, a call, another creation)."""
+    the local ``handle``; None when the handle serves anything else than
+    that creation and joins (a store, a call, another creation, a detach)."""
     joins: set[int] = set()
     pred = build_cfg(main).pred
     for pc, i in enumerate(main.body):
@@ -186,9 +188,10 @@ def _joins_of(program: ir.Program, main: ir.Function, create: int, handle: ir.Ad
         if not (isinstance(i, ir.Load) and i.addr == handle):
             return None
         nxt = main.body[pc + 1] if pc + 1 < len(main.body) else None
-        if isinstance(nxt, Intrinsic) and nxt.op is ir.Op.THREAD_JOIN and nxt.args[0] == i.dst and \
-                list(pred[pc + 1]) == [pc]:
-            joins.add(pc + 1)
+        if not (isinstance(nxt, Intrinsic) and nxt.op is ir.Op.THREAD_JOIN and nxt.args[0] == i.dst and
+                list(pred[pc + 1]) == [pc]):
+            return None  # the handle serves something else (a detach would make a join return at once)
+        joins.add(pc + 1)
     return joins
 
 
