@@ -124,7 +124,7 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
             if act is not None and frames[-1][0] is not None:
                 tp.position = barriers.loop_position(walker, s, act)
         threads.append(tp)
-    p = Plan(program, facts, walker, threads, main_act=main_act, held=held_values(program, facts, walker) if rd else {})
+    p = Plan(program, facts, walker, threads, main_act=main_act, held=held_values(program, facts, walker, _positions(starts)) if rd else {})
     p.counts = barriers.expected_counts(walker.observed.barrier_inits)
     p.matches = barriers.matches(program, walker, starts, [t.position for t in threads], p.counts)
     return _PLANS.put(program, p, key)
@@ -922,6 +922,12 @@ class _Builder:
 
 class _Unknown(Exception):
     pass
+
+
+def _positions(starts: list[ThreadStart]) -> list[tuple[str, int]]:
+    """``(routine, pc)`` of the given threads whose outermost frame is their
+    routine's: the pc in it (a call in progress when there are more frames)."""
+    return [(s.routine, s.frames[0][1]) for s in starts if s.given and s.routine and s.full_stack]
 
 
 _STALLS = frozenset({Op.MUTEX_LOCK, Op.COND_WAIT, Op.BARRIER_WAIT, Op.SEM_WAIT, Op.THREAD_JOIN, Op.RWLOCK_RDLOCK,

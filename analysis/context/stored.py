@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from distaff.analysis import ir
 from distaff.analysis.context.terms import Sym, canonical_value, fold, leaves, substitute
+from distaff.analysis.context.conflicts import _preceding
 from distaff.analysis.context.threads import create_sites, cyclic_pcs
 from distaff.analysis.ir import Addr, Assign, Binary, Const, Intrinsic, IntType, Load, ObjKind, Op, Reg, Store, type_size
 from distaff.analysis.static.defuse import defined
@@ -110,7 +111,7 @@ def stores(program: ir.Program) -> dict[str, Stores]:
     return {name: Stores(init[name], at) for name, at in sites.items()}
 
 
-def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
+def held_values(program: ir.Program, facts, walker, positions=()) -> dict[str, Held]:
     """Global name -> what it holds at every moment after the first thread
     creation (:class:`Held`), for the globals :func:`stores` accepts whose
     later stores all write constants (at most :data:`MAX_VALUES` values in
@@ -120,7 +121,13 @@ def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
     the moves of each sign bounds it on both sides; moves sharing a factor
     keep its residue. A bound or step assumes
     no signed overflow of the global, which would need about 2^(bits-1)
-    such stores and is an error of its own."""
+    such stores and is an error of its own.
+
+    ``positions``: ``(routine, pc)`` of the context's threads whose outermost
+    frame is their routine's (``main`` included), the pc there. A store such a
+    thread has not reached yet has not run in it: what is held is then what
+    holds up to the context (every value a load before it read, too), with
+    the stores no thread can have run left out (:func:`_runs_before`)."""
     late_funcs, late_main = walker.concurrent_funcs, walker.concurrent_main
     entry = program.entry
 
@@ -133,8 +140,10 @@ def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
     main = program.function(entry)
     once = settled_origins(program)
     out: dict[str, Held] = {}
+    runs = _runs_before(program, facts, positions)
     for name, st in stores(program).items():
         g = program.global_var(name)
+        st = Stores(st.init, {at: v for at, v in st.sites.items() if runs(*at) != 0})
         after = {at: v for at, v in st.sites.items() if late(*at)}
         terms = _at_creations(name, g.type, st.init, envs, once) if envs and None not in envs else None
         if terms is None:  # then every store counts, and the initial value unless main overwrites it first
@@ -148,28 +157,54 @@ def held_values(program: ir.Program, facts, walker) -> dict[str, Held]:
         if not terms or len(terms) > MAX_VALUES:
             continue
         terms = tuple(sorted(terms, key=repr))
-        runs = [(v.k, _runs(program, facts, *at)) for at, v in after.items() if isinstance(v, Loaded)]
-        if not runs:
+        moves = [(v.k, runs(*at)) for at, v in after.items() if isinstance(v, Loaded)]
+        if not moves:
             out[name] = Held(terms)
             continue
         # a move writes what some earlier moment held plus its constant, so
         # every value is a base value plus the constants of some of the moves'
         # runs, each at most once (a lost update drops some)
-        known = all(n is not None for _, n in runs)
-        low = sum(k * n for k, n in runs if k < 0) if known else None
-        high = sum(k * n for k, n in runs if k > 0) if known else None
-        if all(k >= 0 for k, _ in runs):
+        known = all(n is not None for _, n in moves)
+        low = sum(k * n for k, n in moves if k < 0) if known else None
+        high = sum(k * n for k, n in moves if k > 0) if known else None
+        if all(k >= 0 for k, _ in moves):
             low = 0
-        if all(k <= 0 for k, _ in runs):
+        if all(k <= 0 for k, _ in moves):
             high = 0
         limit = 1 << g.type.bits  # beyond it a bound says nothing a value of the type could break
         low = low if low is not None and low > -limit else None
         high = high if high is not None and high < limit else None
-        step = math.gcd(*(k for k, _ in runs))
+        step = math.gcd(*(k for k, _ in moves))
         step = step if 1 < step < limit else 0
         if low is not None or high is not None or step:
             out[name] = Held(terms, True, low, high, step)
     return out
+
+
+def _runs_before(program: ir.Program, facts, positions):
+    """``runs(func, pc)``: how many times the instruction can have run before
+    the context (None: any number). :func:`_runs`, less one for each context
+    thread of the routine whose position the instruction cannot precede;
+    ``main`` at its position has run nothing that cannot precede it."""
+    before: dict[tuple[str, int], bool] = {}
+
+    def reached(routine: str, at: int, pc: int) -> bool:
+        key = (routine, at)
+        if key not in before:
+            before[key] = _preceding(program.function(routine), at)
+        return pc in before[key]
+
+    entry = program.entry
+    called_main = bool(facts.calls.call_sites_of(entry))
+
+    def runs(func: str, pc: int) -> int | None:
+        if func == entry and not called_main and any(r == entry and not reached(r, at, pc) for r, at in positions):
+            return 0
+        n = _runs(program, facts, func, pc)
+        if n is None:
+            return None
+        return max(0, n - sum(1 for r, at in positions if r == func and not reached(r, at, pc)))
+    return runs
 
 
 def _runs(program: ir.Program, facts, func: str, pc: int) -> int | None:

@@ -8,7 +8,7 @@ from distaff.analysis.context import Context, ContextThread, program_context
 from distaff.analysis.context.initial import plan
 from distaff.analysis.context.stored import Held, stores
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.ir import Const, IntType
+from distaff.analysis.ir import Const, IntType, Return
 
 HEAD = "#include <pthread.h>\n#include <string.h>\n"
 MAIN = """
@@ -24,9 +24,13 @@ int main(void) {
 """
 
 
-def held(globals_and_threads: str, before: str = "") -> dict:
+def held(globals_and_threads: str, before: str = "", at_end: bool = True) -> dict:
+    """What the globals hold with t0 placed at its return (every store of
+    its own has run), or at its entry (none has)."""
     program = parse_program(HEAD + globals_and_threads + MAIN % before, "held.c")
-    context = Context((ContextThread("t0", 0),), naive=False, reaching_defs=True, sync_invariants=True)
+    body = program.function("t0").body
+    pc = next(k for k, i in enumerate(body) if isinstance(i, Return)) if at_end else 0
+    context = Context((ContextThread("t0", pc),), naive=False, reaching_defs=True, sync_invariants=True)
     return plan(program, context).held
 
 
@@ -76,6 +80,16 @@ void *t1(void *a) { up++; down -= 3; both = both - 1; return 0; }""", before="up
     assert h["up"] == Held((c(1),), True, 0, 3)
     assert h["down"] == Held((c(9),), True, -4, 0)
     assert h["both"] == Held((c(0),), True, -1, 1)
+
+
+def test_the_stores_of_a_thread_before_its_position_are_the_only_ones_of_it_that_ran():
+    # t0 at its entry has run none of its stores: only t1's count
+    h = held("""int up; int down = 9; int both;
+void *t0(void *a) { int c = up; up = c + 2; down = down - 1; both = both + 1; return 0; }
+void *t1(void *a) { up++; down -= 3; both = both - 1; return 0; }""", before="up = 1;", at_end=False)
+    assert h["up"] == Held((c(1),), True, 0, 1)
+    assert h["down"] == Held((c(9),), True, -3, 0, step=3)
+    assert h["both"] == Held((c(0),), True, -1, 0)
 
 
 def test_counters_moved_in_a_loop_keep_only_the_bound_of_their_one_direction():
