@@ -124,7 +124,8 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
             if act is not None and frames[-1][0] is not None:
                 tp.position = barriers.loop_position(walker, s, act)
         threads.append(tp)
-    p = Plan(program, facts, walker, threads, main_act=main_act, held=held_values(program, facts, walker, _positions(starts)) if rd else {})
+    held = held_values(program, facts, walker, _positions(starts)) if rd else {}
+    p = Plan(program, facts, walker, threads, main_act=main_act, held=held)
     p.counts = barriers.expected_counts(walker.observed.barrier_inits)
     p.matches = barriers.matches(program, walker, starts, [t.position for t in threads], p.counts)
     return _PLANS.put(program, p, key)

@@ -80,7 +80,8 @@ from distaff.analysis.symex.pivots import (
     EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
 )
 from distaff.analysis.symex.state import (
-    BLOCKED, CUT, ENABLED, ENDED, MAY_HAVE_ENDED, Access, Effect, Event, Frame, PathCond, PlacedAccess, State, Symbol, Thread,
+    BLOCKED, CUT, ENABLED, ENDED, MAY_HAVE_ENDED, Access, Effect, Event, Frame, PathCond, PlacedAccess, State, Symbol,
+    Thread,
 )
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.unmodelled import CONTEXT
