@@ -658,7 +658,8 @@ class Engine:
             f = w.frames.pop()
             for oid in list(f.stack_objs.values()) + f.allocas:
                 st.memory.writable(oid).alive = False
-        sync.end_thread(self, st, tid, self._fresh(st, tid, "retval", self.ptr_bits, False, span))
+        retval = self._fresh(st, tid, "retval", self.ptr_bits, False, span, is_input=False)  # not known, not chosen
+        sync.end_thread(self, st, tid, retval)
         self._end_block(st)
         return True
 

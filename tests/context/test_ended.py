@@ -75,3 +75,19 @@ def test_a_handle_reused_by_another_creation_is_not_trusted():
     pthread_join(a, 0);
     pthread_create(&a, 0, t1, 0);""")
     assert not joined and routines == ["t0", "t1"]
+
+
+def test_a_thread_not_placed_that_could_block_again_may_have_ended_and_the_trace_says_so():
+    from distaff.analysis.check import Options, check_assertion
+    from distaff.analysis.report import Status
+    from tests.context.cases import all_cases
+
+    case = next(c for c in all_cases() if c.name == "watcher_done")
+    program = case.program()
+    (site,) = program.assertions()
+    options = Options(mode="dpor", unwind=2, timeout_s=60, optimisations=(("context_confirm", False),))
+    result, _ = check_assertion(program, site, options, None, case.context(program, "full"))
+    assert result.status is Status.VIOLATED
+    actions = [s.action for s in result.trace.steps]
+    assert "watcher#1 had already ended before this context" in actions
+    assert not any(s.name.startswith("retval") for s in result.trace.inputs)  # not a failing input
