@@ -655,9 +655,7 @@ class Engine:
             return False
         st.add_step(tid, span, f"{w.name} had already ended before this context")
         while w.frames:
-            f = w.frames.pop()
-            for oid in list(f.stack_objs.values()) + f.allocas:
-                st.memory.writable(oid).alive = False
+            st.release(w.frames.pop())
         retval = self._fresh(st, tid, "retval", self.ptr_bits, False, span, is_input=False)  # not known, not chosen
         sync.end_thread(self, st, tid, retval)
         self._end_block(st)
@@ -867,8 +865,7 @@ class Engine:
         v = self.ev(st, tid, value) if value is not None else None
         t = st.wthread(tid)
         f = t.frames.pop()
-        for oid in list(f.stack_objs.values()) + f.allocas:
-            st.memory.writable(oid).alive = False
+        st.release(f)
         if instr is not None and v is not None:
             st.add_step(tid, instr.span, "return ", ("v", v, value.type))
         if self.record_effects:

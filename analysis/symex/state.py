@@ -363,6 +363,11 @@ class State:
             t.frames[-1] = f
         return f
 
+    def release(self, f: Frame) -> None:
+        """A frame is gone: its stack objects and allocas are dead."""
+        for oid in list(f.stack_objs.values()) + f.allocas:
+            self.memory.writable(oid).alive = False
+
     # ------------------------------------------------------------------
     # the record of the run
 

@@ -291,8 +291,7 @@ def _exit(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     v = E.ev(st, tid, i.args[0]) if i.args else 0
     t = st.wthread(tid)
     for f in t.frames:
-        for oid in list(f.stack_objs.values()) + f.allocas:
-            st.memory.writable(oid).alive = False
+        st.release(f)
     t.frames = []
     t.ends_process = False  # main calling pthread_exit lets the others run on
     st.add_step(tid, i.span, "pthread_exit")
