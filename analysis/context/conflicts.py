@@ -133,7 +133,7 @@ def quiet_objects(program: ir.Program, facts: Facts, starts: list[ThreadStart],
             return Quiet()
         given[s.routine] = given.get(s.routine, 0) + 1
         for func, pc in s.frames:
-            before = _preceding(program.function(func), pc)
+            before = preceding(program.function(func), pc)
             if func == program.entry:
                 before &= late_main  # what main did before its first creation is in the creator's fact
             some(k, func, before)
@@ -170,7 +170,7 @@ def quiet_objects(program: ir.Program, facts: Facts, starts: list[ThreadStart],
     return Quiet(objects, owned)
 
 
-def _preceding(f: ir.Function, pc: int) -> set[int]:
+def preceding(f: ir.Function, pc: int) -> set[int]:
     """The pcs of ``f`` that may run before ``pc`` is reached (a path from
     them to ``pc`` of at least one step)."""
     pred = build_cfg(f).pred

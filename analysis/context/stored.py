@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from distaff.analysis import ir
 from distaff.analysis.context.terms import Sym, canonical_value, fold, leaves, substitute
-from distaff.analysis.context.conflicts import _preceding
+from distaff.analysis.context.conflicts import preceding
 from distaff.analysis.context.threads import create_sites, cyclic_pcs
 from distaff.analysis.ir import Addr, Assign, Binary, Const, Intrinsic, IntType, Load, ObjKind, Op, Reg, Store, type_size
 from distaff.analysis.static.defuse import defined
@@ -191,7 +191,7 @@ def _runs_before(program: ir.Program, facts, positions):
     def reached(routine: str, at: int, pc: int) -> bool:
         key = (routine, at)
         if key not in before:
-            before[key] = _preceding(program.function(routine), at)
+            before[key] = preceding(program.function(routine), at)
         return pc in before[key]
 
     entry = program.entry
