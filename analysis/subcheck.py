@@ -210,7 +210,12 @@ def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, conte
     why = "timeout" if last.result.stop is Reason.TIMEOUT else "run limit"
     unfinished = f"unwind {last.unwind} unfinished ({why})"
     if earlier.status is Status.HOLDS:
-        stats = replace(earlier.stats, time_s=last.result.stats.time_s, counters=last.result.stats.counters)
+        # runs and cuts are the finished pass's (the message speaks of it); the
+        # work done and the time are every pass's
+        done = last.result.stats
+        stats = replace(earlier.stats, time_s=done.time_s, counters=done.counters, steps=done.steps,
+                        events=done.events, solver_calls=done.solver_calls, solver_time_s=done.solver_time_s,
+                        static_time_s=done.static_time_s)
         return replace(earlier, message="; ".join(m for m in (earlier.message, unfinished) if m), stats=stats)
     if earlier.reason is not Reason.BOUND:
         return result

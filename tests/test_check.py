@@ -278,6 +278,10 @@ def test_deepening_that_runs_out_names_the_deepest_bound_finished():
     assert r.status is Status.HOLDS and r.bounded and r.unwind == 1
     assert r.message == "unwind 2 unfinished (run limit)"
     assert r.stats.counter("deepening_passes") == 2
+    # the runs are the finished pass's; the work is both passes' (steps per
+    # second divide it by the time of both)
+    _, [alone], _ = run("node_locks.c", Options(mode="baseline", unwind=1, max_runs=1500))
+    assert r.stats.runs == alone.stats.runs and r.stats.steps > alone.stats.steps
     _, [r], _ = run("node_locks.c", Options(mode="baseline", max_runs=1500, optimisations=NO_DEEPENING))
     assert r.status is Status.UNKNOWN and r.reason is Reason.MAX_RUNS
 
