@@ -93,7 +93,8 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     out of budget, or is the pass at ``options.unwind``. A bug one iteration
     deep is found by the pass at bound 1, and a "holds" still speaks of the
     full bound. Returns the deepest pass that ran to its end before the last
-    one (None if none), the last pass, and the findings of all passes."""
+    one (None if none), the last pass, and the findings of all passes. The
+    last pass's explorer is open: the caller closes it when done with it."""
     bounds = deepening_bounds(options.unwind) if options.enabled("deepening") else [options.unwind]
     start = time.monotonic()
     finished, findings, runs_before = None, [], 0
@@ -111,6 +112,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
         last = _Pass(k, opts, explorer, ex)
         if ex.violation is not None or ex.stop is not None or ex.stats.bound_cuts == 0 or k == bounds[-1]:
             break
+        explorer.close()  # only its result is read from here on
         finished = last
         runs_before += ex.stats.runs
         work = work + ex.stats
@@ -164,6 +166,7 @@ def _confirm_from_main(program, site, options, cancel, result: AssertionResult, 
     if budget <= 0.05 or (cancel is not None and cancel.cancelled):
         return _counted(result, {"context_unconfirmed": 1})
     _, whole, _ = _explore(program, site, replace(options, timeout_s=budget, findings=False), cancel, None)
+    whole.explorer.close()
     ex, s = whole.result, whole.result.stats
     work = {"context_confirm_runs": s.runs, "context_confirm_ms": round(s.time_s * 1000)}
     if ex.violation is None and ex.stop is None and s.bound_cuts == 0:
@@ -198,6 +201,8 @@ def _run(program, site, options, cancel, context):
         result = replace(result, summaries=tuple(summaries()))
         # printing them is counted after the exploration's stats were taken
         result = _counted(result, {k: v for k, v in reduction.counters().items() if k.startswith("summary_simplif")})
+    del reduction, summaries
+    last.explorer.close()
     return result, findings, complete
 
 
@@ -304,7 +309,9 @@ def undecided(site: ir.AssertionSite, options: Options, reason: Reason, message:
 def check_findings(program: ir.Program, options: Options, cancel: CancelToken | None = None,
                    context: Context | None = None) -> list[Finding]:
     """Explore a program without assertions for deadlocks and run-time errors."""
-    return _explore(program, None, options, cancel, context)[2]
+    _, last, findings = _explore(program, None, options, cancel, context)
+    last.explorer.close()
+    return findings
 
 
 __all__ = ["check_assertion", "check_findings", "deepening_bounds", "explorer_for", "reduction_for", "run",
