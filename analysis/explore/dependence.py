@@ -132,15 +132,51 @@ def footprint_of(event, ended: bool) -> Footprint:
                      ended, unknown)
 
 
+# distinct footprints :meth:`Dependence.footprint` remembers before it starts afresh
+MEMO_LIMIT = 50_000
+_UNSEEN = object()
+
+
 class Dependence:
     """Dependence and races between footprints of one check (the pointer
-    layout tells object ids from offsets)."""
+    layout tells object ids from offsets).
 
-    def __init__(self, layout: PointerLayout, V: Values):
+    With ``memo`` (optimisation ``footprint_memo``), :meth:`footprint` gives
+    events alike (same thread, accesses and synchronizations, all at
+    concrete addresses) one :class:`Footprint` object, whose conflict keys
+    are then computed once: a run repeats a few accesses many times.
+    ``hits`` counts the events served from the memo."""
+
+    def __init__(self, layout: PointerLayout, V: Values, memo: bool = True):
         self.layout = layout
         self.values = V
         self._split: dict = {}
         self.checks = 0
+        self.memo = memo
+        self.hits = 0
+        self._footprints: dict = {}  # event description -> Footprint
+        self._keys: dict = {}  # id of a remembered Footprint -> its conflict keys
+
+    def footprint(self, event, ended: bool) -> Footprint:
+        """:func:`footprint_of`, remembered (see the class docstring)."""
+        if not self.memo:
+            return footprint_of(event, ended)
+        accesses = tuple((a.write, a.addr, a.size) for a in event.accesses)
+        syncs = tuple((s.op, s.obj, s.blocked) for s in event.syncs)
+        # a z3 address compares by building a term, not by value: not remembered
+        if any(type(a) is not int for _, a, _ in accesses) or any(type(o) is not int for _, o, _ in syncs):
+            return footprint_of(event, ended)
+        key = (event.tid, ended, accesses, syncs)
+        fp = self._footprints.get(key)
+        if fp is not None:
+            self.hits += 1
+            return fp
+        if len(self._footprints) >= MEMO_LIMIT:
+            self._footprints.clear()
+            self._keys.clear()
+        fp = self._footprints[key] = footprint_of(event, ended)
+        self._keys[id(fp)] = self._conflict_keys(fp)
+        return fp
 
     # ------------------------------------------------------------------ memory
 
@@ -186,6 +222,12 @@ class Dependence:
     # ------------------------------------------------------------------ conflict keys
 
     def conflict_keys(self, fp: Footprint):
+        """:meth:`_conflict_keys`, computed once for a remembered footprint."""
+        # remembered footprints are alive, so no other object has their id
+        keys = self._keys.get(id(fp), _UNSEEN)
+        return self._conflict_keys(fp) if keys is _UNSEEN else keys
+
+    def _conflict_keys(self, fp: Footprint):
         """``(register, query)``: the keys a step with footprint ``fp`` is
         filed under, and the keys under which every step that may be
         dependent with ``fp`` is filed (:class:`distaff.analysis.explore.steplog.StepLog`);

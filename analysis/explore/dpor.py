@@ -35,10 +35,13 @@ never re-explores its own finished children), ``wakeup_trees`` (off: source
 sets -- only the first initial of a reversing sequence is added),
 ``dpor_order`` (off: a node with a free choice takes its lowest thread),
 ``dpor_step_index`` (off: each event is compared with every earlier event of
-the run, not only those sharing a conflict key, :mod:`distaff.analysis.explore.steplog`).
+the run, not only those sharing a conflict key, :mod:`distaff.analysis.explore.steplog`),
+``footprint_memo`` (off: each event's footprint and conflict keys are made
+afresh, :meth:`Dependence.footprint`).
 Counted:
 ``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``,
-``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with).
+``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with),
+``footprint_hits``.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from dataclasses import dataclass
 
 from distaff.analysis import ir
 from distaff.analysis.explore import vclock
-from distaff.analysis.explore.dependence import Dependence, Footprint, footprint_of, moved_first, only_looks
+from distaff.analysis.explore.dependence import Dependence, Footprint, moved_first, only_looks
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.steplog import StepLog
 from distaff.analysis.explore.wakeup import WakeupNode, insert
@@ -209,6 +212,7 @@ class Dpor(Reduction):
         self.use_wakeup = on("wakeup_trees")
         self.use_order = on("dpor_order")
         self.use_index = on("dpor_step_index")
+        self.use_memo = on("footprint_memo")
         self.steps = StepLog(lambda fp: None)  # keyed once the layout is known (start)
         self.origin: list[Node] = []
         self.pending: tuple | None = None  # (event index, sleep, wakeup subtree) for the next node
@@ -219,7 +223,7 @@ class Dpor(Reduction):
         E = explorer.engine
         self.layout = E.layout
         self.values = E.values
-        self.dep = Dependence(E.layout, E.values)
+        self.dep = Dependence(E.layout, E.values, self.use_memo)
         self.steps = StepLog(self.dep.conflict_keys)
 
     def count(self, name: str, k: int = 1) -> None:
@@ -229,6 +233,8 @@ class Dpor(Reduction):
         out = dict(self.n)
         if hasattr(self, "dep"):
             out["dpor_dependence_checks"] = self.dep.checks
+            if self.dep.hits:
+                out["footprint_hits"] = self.dep.hits
         return out
 
     # ------------------------------------------------------------------ the run
@@ -270,7 +276,7 @@ class Dpor(Reduction):
         others (a thread whose next step conflicts with the last step), and
         leaves joins and the end of the process for last, so that different
         runs meet in the same control states more often (``dpor_order``)."""
-        awake = [node.thread_of(i) for i in node.options if node.thread_of(i) not in sleep]
+        awake = [o.payload for _, o in node.pivot.options if o.payload not in sleep]
         if not awake:
             return None
         if not self.use_order:
@@ -332,50 +338,55 @@ class Dpor(Reduction):
             return  # no node before this event (cannot happen with pivot_on_single)
         N = self.origin[k]
         tid = event.tid
-        fp = footprint_of(event, state.ended)
+        fp = self.dep.footprint(event, state.ended)
         last = steps.last_of(tid)
         base: tuple = ()
         sbase: tuple = ()
         seq = 1
         if last is not None:
             base, sbase, seq = last.clock, last.sclock, last.seq + 1
-        else:
-            for s in steps:  # the thread's first event: its creation comes first
-                if tid in s.fp.creates:
-                    base, sbase = s.clock, s.sclock
-                    break
-        start = last.index + 1 if last is not None else 0
-        for j in steps.woke(tid):
-            if j < start:
-                continue
-            s = steps[j]
-            base = vclock.join(base, s.clock)
-            if any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
-                # which signal woke a condition waiter depends on the
-                # schedule; that a barrier round ended first does not
-                sbase = vclock.join(sbase, s.sclock)
-        dep = self.dep
+        else:  # the thread's first event: its creation comes first
+            s = steps.creator(tid)
+            if s is not None:
+                base, sbase = s.clock, s.sclock
+        woke = steps.woke(tid)
+        if woke:
+            start = last.index + 1 if last is not None else 0
+            for j in woke:
+                if j < start:
+                    continue
+                s = steps[j]
+                base = vclock.join(base, s.clock)
+                if any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
+                    # which signal woke a condition waiter depends on the
+                    # schedule; that a barrier round ended first does not
+                    sbase = vclock.join(sbase, s.sclock)
+        dependent = self.dep.dependent
+        join = vclock.join
         clock, sclock = base, sbase
         # only steps sharing a conflict key with ``fp`` can be dependent with it
         near = self.near(fp, k)
-        self.count("dpor_candidates", len(near))
+        n = self.n
+        n["dpor_candidates"] = n.get("dpor_candidates", 0) + len(near)
         items = steps.items
         joins = fp.joins
+        width = len(clock)
         for j in near:
             s = items[j]
             t = s.tid
             if t == tid:
                 continue
             if joins and t in joins:
-                sclock = vclock.join(sclock, s.sclock)
-            if len(clock) > t and clock[t] >= s.seq:
+                sclock = join(sclock, s.sclock)
+            if t < width and clock[t] >= s.seq:
                 continue  # already happens before (vclock.covers)
             # a step that only looked (a blocked attempt) orders nothing
             # after it: through it, a write before the attempt would seem to
             # happen before the unlock that lets the attempt through, and
             # every later read of the unlocking thread, hiding their race
-            if dep.dependent(s.fp, fp) and not only_looks(s.fp):
-                clock = vclock.join(clock, s.clock)
+            if dependent(s.fp, fp) and not only_looks(s.fp):
+                clock = join(clock, s.clock)
+                width = len(clock)
         wakes = self._wakes(N.state, state, fp)
         if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
             # the last arrival at a barrier comes after every other arrival,
@@ -388,21 +399,28 @@ class Dpor(Reduction):
         step = Step(k, tid, seq, fp, clock, wakes, sclock)
         steps.append(step)
         acc = base
+        width = len(acc)
+        race = self.dep.race
         for j in reversed(near):
             s = items[j]
             t = s.tid
             # an event ``acc`` covers happens before it, so its clock is
             # already in ``acc``: nothing to reverse, nothing to join
-            if t == tid or (len(acc) > t and acc[t] >= s.seq) or not dep.race(s.fp, fp):
+            if t == tid or (t < width and acc[t] >= s.seq) or not race(s.fp, fp):
                 continue
             self._reverse(s.index, step)
-            acc = vclock.join(acc, s.clock)
+            acc = join(acc, s.clock)
+            width = len(acc)
         st = N.store
-        st["first"].setdefault(tid, []).append(fp)
+        first = st["first"]
+        if tid in first:
+            first[tid].append(fp)
+        else:
+            first[tid] = [fp]
         sleep = {}
-        if self.use_sleep:
+        if self.use_sleep and st["sleep"]:
             for q, fps in st["sleep"].items():
-                if q != tid and fps is not None and not any(dep.dependent(f, fp) for f in fps):
+                if q != tid and fps is not None and not any(dependent(f, fp) for f in fps):
                     sleep[q] = fps
         self.pending = (k + 1, sleep, list(st["child_wut"]))  # shared below: insert copies
 
@@ -410,14 +428,13 @@ class Dpor(Reduction):
         """Threads blocked before the event and enabled after it, woken by a
         signal, a barrier or a thread's end (not by an unlock: a thread waiting
         for a mutex only waits to be scheduled again)."""
+        woken = [t.tid for t in before.threads if t.status == BLOCKED and t.tid < len(after.threads)
+                 and after.threads[t.tid].status == ENABLED]
+        if not woken:
+            return ()
         unlocked = {o for op, o, _ in fp.syncs if op == "mutex_unlock"}
         queues = {t: a for a, t in before.wq}
-        out = []
-        for t in before.threads:
-            if t.status == BLOCKED and t.tid < len(after.threads) and after.threads[t.tid].status == ENABLED:
-                if queues.get(t.tid) not in unlocked:
-                    out.append(t.tid)
-        return tuple(out)
+        return tuple(t for t in woken if queues.get(t) not in unlocked)
 
     # ------------------------------------------------------------------ races
 

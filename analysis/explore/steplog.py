@@ -59,12 +59,21 @@ class StepLog:
         i = len(self.items)
         self.items.append(step)
         keys = self._keys_of(step.fp)
-        filed = [WILD] if keys is None else list(keys[0])
-        filed += [("w", t) for t in step.wakes]
+        filed = (WILD,) if keys is None else keys[0]
+        if step.wakes:
+            filed = filed + tuple(("w", t) for t in step.wakes)
+        index = self._index
         for key in filed:
-            self._index.setdefault(key, []).append(i)
-        self._keys.append(tuple(filed))
-        self._by_thread.setdefault(step.tid, []).append(i)
+            if key in index:
+                index[key].append(i)
+            else:
+                index[key] = [i]
+        self._keys.append(filed)
+        seen = self._by_thread.get(step.tid)
+        if seen is None:
+            self._by_thread[step.tid] = [i]
+        else:
+            seen.append(i)
 
     def truncate(self, k: int) -> None:
         """Drop the steps from index ``k`` on."""
@@ -85,6 +94,21 @@ class StepLog:
         """The latest step of thread ``tid``, or None."""
         seen = self._by_thread.get(tid)
         return self.items[seen[-1]] if seen else None
+
+    def creator(self, tid: int):
+        """The step that created thread ``tid``, or None: it is filed under
+        the created thread's key, or is a wildcard."""
+        index = self._index
+        found = None
+        for key in (("t", tid), WILD):
+            for j in index.get(key, ()):
+                if found is not None and j >= found.index:
+                    break
+                s = self.items[j]
+                if tid in s.fp.creates:
+                    found = s
+                    break
+        return found
 
     def woke(self, tid: int) -> list[int]:
         """Ascending indices of the steps that woke thread ``tid``."""

@@ -104,12 +104,14 @@ def _meet(a: tuple, b: tuple) -> tuple:
 
 def _add(into: dict, key, fp, clock) -> None:
     old = into.get(key)
-    into[key] = (fp, clock if old is None else _meet(old[1], clock))
+    into[key] = (fp, clock if old is None or old[1] == clock else _meet(old[1], clock))
 
 
 def _merge(into: dict, other: dict) -> None:
-    for key, (fp, clock) in other.items():
-        _add(into, key, fp, clock)
+    get = into.get
+    for key, item in other.items():
+        old = get(key)
+        into[key] = item if old is None or old[1] == item[1] else (item[0], _meet(old[1], item[1]))
 
 
 def _limit(options, name: str) -> int | None:
@@ -327,7 +329,7 @@ class AssertionGuided(Dpor):
         """(clock, structural clock) of ``tid``'s position after the prefix."""
         s = last.get(tid)
         if s is None:
-            s = next((x for x in self.steps if tid in x.fp.creates), None)
+            s = self.steps.creator(tid)
         return (s.clock, s.sclock) if s is not None else ((), ())
 
     def _ancestors(self, tid: int) -> tuple:
@@ -335,7 +337,8 @@ class AssertionGuided(Dpor):
         seen = {tid}
         t = tid
         while True:
-            parent = next((s.tid for s in self.steps if t in s.fp.creates), None)
+            made = self.steps.creator(t)
+            parent = made.tid if made is not None else None
             if parent is None or parent in seen:
                 return tuple(out)
             out.append(parent)

@@ -250,6 +250,17 @@ class Effect:
     outcome: object = None
 
 
+def _sorted_items(d: dict, by_key: bool = False) -> tuple:
+    """``d``'s items sorted (by key alone when ``by_key``: the values may not compare)."""
+    if len(d) < 2:
+        return tuple(d.items())
+    return tuple(sorted(d.items(), key=_first)) if by_key else tuple(sorted(d.items()))
+
+
+def _first(kv):
+    return kv[0]
+
+
 class State:
     """See the module docstring. Fields are public; mutate threads, frames and
     memory objects only through :meth:`wthread`, :meth:`wframe` and
@@ -311,12 +322,13 @@ class State:
         s.threads = list(self.threads)
         s.memory = self.memory.clone(s.gen)
         s.pc = self.pc
-        s.locks = dict(self.locks)
-        s.mutex_kinds = dict(self.mutex_kinds)
-        s.barriers = dict(self.barriers)
-        s.sems = dict(self.sems)
-        s.rwlocks = dict(self.rwlocks)
-        s.onces = dict(self.onces)
+        # (a copy of an empty table is a new empty one: cheaper, and most are)
+        s.locks = self.locks.copy() if self.locks else {}
+        s.mutex_kinds = self.mutex_kinds.copy() if self.mutex_kinds else {}
+        s.barriers = self.barriers.copy() if self.barriers else {}
+        s.sems = self.sems.copy() if self.sems else {}
+        s.rwlocks = self.rwlocks.copy() if self.rwlocks else {}
+        s.onces = self.onces.copy() if self.onces else {}
         s.wq = self.wq
         s.current = self.current
         s.seen_global = self.seen_global
@@ -330,12 +342,12 @@ class State:
         s.events = self.events
         s.effects = self.effects
         s.symbols = self.symbols
-        s.sym_counts = dict(self.sym_counts)
+        s.sym_counts = self.sym_counts.copy() if self.sym_counts else {}
         s.next_oid = self.next_oid
         s.next_frame = self.next_frame
-        s.routine_counts = dict(self.routine_counts)
-        s.forced = list(self.forced)
-        s.instr_taken = list(self.instr_taken)
+        s.routine_counts = self.routine_counts.copy()
+        s.forced = self.forced[:] if self.forced else []
+        s.instr_taken = self.instr_taken[:] if self.instr_taken else []
         s.wq_stamp = self.wq_stamp
         s.ended = self.ended
         s.ctx = self.ctx
@@ -403,12 +415,12 @@ class State:
         wait queue with concrete addresses, barrier arrivals)."""
         threads = tuple(
             (t.status, t.phase, t.atomic, t.pending is not None, t.spurious, t.timed_out,
-             tuple((f.func.name, f.pc, tuple(sorted(f.backedges.items())),
-                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items()))) for f in t.frames))
+             tuple((f.func.name, f.pc, _sorted_items(f.backedges),
+                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else ())
+                   for f in t.frames))
             for t in self.threads
         )
         wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
-        bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items()))
-        return (threads, tuple(sorted(self.locks.items())), wq, bars, tuple(sorted(self.sems.items())),
-                tuple(sorted(self.mutex_kinds.items())), tuple(sorted(self.onces.items(), key=lambda kv: kv[0])),
-                tuple(sorted(self.rwlocks.items(), key=lambda kv: kv[0])))
+        bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items())) if self.barriers else ()
+        return (threads, _sorted_items(self.locks), wq, bars, _sorted_items(self.sems),
+                _sorted_items(self.mutex_kinds), _sorted_items(self.onces, True), _sorted_items(self.rwlocks, True))
