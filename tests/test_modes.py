@@ -176,6 +176,18 @@ def test_dpor_switches():
     assert full.stats.counter("dpor_races") > 0 and full.stats.counter("dpor_inserted") > 0
 
 
+def test_bookkeeping_speed_ups_change_no_run():
+    # they change how fast an event is handled, not what is explored
+    for mode in ("dpor", "dpor-ag"):
+        full = _one("segments3.c", mode)
+        assert full.stats.counter("footprint_hits") > 0
+        for switch in ("footprint_memo", "dpor_step_index", "context_reuse"):
+            off = _one("segments3.c", mode, **{switch: False})
+            assert (off.status, off.stats.runs, off.stats.steps, off.stats.events) == \
+                (full.status, full.stats.runs, full.stats.steps, full.stats.events), (mode, switch)
+        assert _one("segments3.c", mode, footprint_memo=False).stats.counter("footprint_hits") == 0
+
+
 # ---------------------------------------------------------------------------
 # what the language server shows
 
