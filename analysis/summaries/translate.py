@@ -18,6 +18,7 @@ Memory is the array ``M`` of :class:`~distaff.analysis.summaries.variables.Varia
 from __future__ import annotations
 
 import z3
+from z3 import z3core
 
 from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
@@ -96,17 +97,37 @@ def conds(checks: list) -> list:
     return [c for _, c in checks]
 
 
+# The terms below are made through z3's C API (with its error checks) rather
+# than z3's operators, which coerce and check sorts at tens of microseconds a
+# node: weakest preconditions make them for every access they step through.
+# They are the very terms the operators make (z3 hash-conses: the same AST).
+
+
+def _byte_address(a, i: int, V, pb: int):
+    """``a + i`` as z3's ``+`` makes it (``a`` itself for 0)."""
+    if not i:
+        return a
+    return z3.BitVecRef(z3core.Z3_mk_bvadd(a.ctx_ref(), a.as_ast(), V.const(i, pb).as_ast()), a.ctx)
+
+
 def load(memory, addr, nbytes: int, V, pb: int):
-    """``nbytes`` little-endian bytes of the array ``memory`` at ``addr``."""
+    """``nbytes`` little-endian bytes of the array ``memory`` at ``addr``
+    (most significant first, concatenated left to right as ``z3.Concat``)."""
     a = V.lift(addr, pb)
-    parts = [(z3.Select(memory, a + i if i else a), 8) for i in reversed(range(nbytes))]
-    return parts[0][0] if nbytes == 1 else z3.Concat(*[p for p, _ in parts])
+    ctx, c, m = a.ctx, a.ctx_ref(), memory.as_ast()
+    out = None
+    for i in reversed(range(nbytes)):
+        byte = z3.BitVecRef(z3core.Z3_mk_select(c, m, _byte_address(a, i, V, pb).as_ast()), ctx)
+        out = byte if out is None else z3.BitVecRef(z3core.Z3_mk_concat(c, out.as_ast(), byte.as_ast()), ctx)
+    return out
 
 
 def store(memory, addr, value, nbytes: int, V, pb: int):
     """The array ``memory`` with ``value`` written at ``addr`` (``nbytes`` bytes)."""
     a = V.lift(addr, pb)
+    ctx, c = a.ctx, a.ctx_ref()
     for i in range(nbytes):
         byte = V.lift(V.extract(value, 8 * i + 7, 8 * i), 8)
-        memory = z3.Store(memory, a + i if i else a, byte)
+        memory = z3.ArrayRef(z3core.Z3_mk_store(c, memory.as_ast(), _byte_address(a, i, V, pb).as_ast(),
+                                                byte.as_ast()), ctx)
     return memory

@@ -15,6 +15,7 @@ from distaff.analysis.summaries.cprint import Printer
 from distaff.analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
 from distaff.analysis.summaries.table import SummaryTable
 from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
+from distaff.analysis.symex.values import Values
 
 I32 = ir.IntType(32, True)
 
@@ -186,3 +187,29 @@ def test_equations_on_every_byte_of_a_variable_print_as_one():
     assert printer.text(either, readable_ms=200) == "x >= 1"
     # three bytes of four say nothing about x as a whole: left as they are
     assert printer.text(z3.And(*bytewise.children()[:3])).count("x[+") == 3
+
+
+def test_memory_terms_are_the_ones_z3s_operators_make():
+    # translate builds loads and stores through the C API; the terms must be
+    # the very ASTs z3's Select, Store, Concat and + give (summaries compare
+    # and print them)
+    V = Values()
+    ctx = V.ctx
+    M = z3.Array("M!", z3.BitVecSort(64, ctx), z3.BitVecSort(8, ctx))
+    p = z3.BitVec("p", 64, ctx)
+
+    def by_operators(addr, n, value=None):
+        a = V.lift(addr, 64)
+        if value is None:
+            parts = [z3.Select(M, a + i if i else a) for i in reversed(range(n))]
+            return parts[0] if n == 1 else z3.Concat(*parts)
+        m = M
+        for i in range(n):
+            m = z3.Store(m, a + i if i else a, V.lift(V.extract(value, 8 * i + 7, 8 * i), 8))
+        return m
+
+    for addr in (17592186044416, p, p + 8):
+        for n in (1, 2, 4, 8):
+            assert translate.load(M, addr, n, V, 64).eq(by_operators(addr, n))
+            for value in (z3.BitVec(f"v{n}", 8 * n, ctx), 0x1234):
+                assert translate.store(M, addr, value, n, V, 64).eq(by_operators(addr, n, value))
