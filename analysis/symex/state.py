@@ -135,6 +135,8 @@ class Thread:
     # decided (Engine.back_edge: a loop iteration without one may be free)
     decisions: int = 0
     timed_out: bool = False
+    # this thread's part of State.control_key, once computed (a copy starts without)
+    key: tuple | None = field(default=None, compare=False, repr=False)
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
@@ -259,6 +261,17 @@ def _sorted_items(d: dict, by_key: bool = False) -> tuple:
 
 def _first(kv):
     return kv[0]
+
+
+def _thread_key(t: "Thread") -> tuple:
+    """``t``'s part of a control key, kept on ``t``: a state whose key is
+    asked for is no longer run (a node's snapshot), and a state run after it
+    copies a thread before changing it, so the key stays true."""
+    t.key = (t.status, t.phase, t.atomic, t.pending is not None, t.spurious, t.timed_out,
+             tuple((f.func.name, f.pc, _sorted_items(f.backedges),
+                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else ())
+                   for f in t.frames))
+    return t.key
 
 
 class State:
@@ -409,17 +422,12 @@ class State:
         return out
 
     def control_key(self) -> tuple:
-        """The global control state (assertion-guided paper §3.1, unrolled): per
+        """(Only for a state no longer run: its threads keep their parts.)
+        The global control state (assertion-guided paper §3.1, unrolled): per
         thread its status, wait phase, whether it woke spuriously, and call stack (function, pc, back-edge
         counters per frame), plus the synchronization state (mutex owners, the
         wait queue with concrete addresses, barrier arrivals)."""
-        threads = tuple(
-            (t.status, t.phase, t.atomic, t.pending is not None, t.spurious, t.timed_out,
-             tuple((f.func.name, f.pc, _sorted_items(f.backedges),
-                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else ())
-                   for f in t.frames))
-            for t in self.threads
-        )
+        threads = tuple(t.key if t.key is not None else _thread_key(t) for t in self.threads)
         wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
         bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items())) if self.barriers else ()
         return (threads, _sorted_items(self.locks), wq, bars, _sorted_items(self.sems),
