@@ -94,11 +94,12 @@ _SYNC_NOTES = {
 }
 
 
-def peek_footprint(E, st: State, tid: int) -> Footprint:
+def peek_footprint(E, st: State, tid: int, regions: dict | None = None) -> Footprint:
     """The footprint of ``tid``'s next step, read off its next instruction
     without running it when that is a global access or synchronization at an
     address known without forking (the rest of a step is thread-local);
-    unknown otherwise."""
+    unknown otherwise. ``regions`` keeps what :func:`atomic_region` found
+    per function and pc."""
     t = st.threads[tid]
     if not t.frames:
         return Footprint.pending(tid)
@@ -113,7 +114,13 @@ def peek_footprint(E, st: State, tid: int) -> Footprint:
         acc = ((a, ir.type_size(i.type)),)
         return Footprint(tid, reads=acc) if isinstance(i, ir.Load) else Footprint(tid, writes=acc)
     if isinstance(i, ir.Intrinsic) and i.op is Op.ATOMIC_BEGIN:
-        return _atomic_footprint(E, st, tid, f)
+        key = (f.func.name, f.pc)
+        region = regions.get(key, regions) if regions is not None else regions
+        if region is regions:
+            region = atomic_region(f.func.body, f.pc)
+            if regions is not None:
+                regions[key] = region
+        return _atomic_footprint(E, st, tid, region)
     if isinstance(i, ir.Intrinsic) and i.op is Op.THREAD_JOIN and _null_arg(i.args[1:]):
         h = E.peek(st, tid, i.args[0])
         return Footprint(tid, joins=(h,)) if h is not None else Footprint.pending(tid)
@@ -156,15 +163,15 @@ def _waits_for_others(st: State, tid: int) -> bool:
     return isinstance(i, ir.Return) and t.ends_process and len(t.frames) == 1
 
 
-def _atomic_footprint(E, st: State, tid: int, f) -> Footprint:
-    """The accesses of an atomic region starting at ``f.pc`` when every one
-    has an address fixed before the region (no calls, no synchronization, no
-    jumps out); unknown otherwise."""
-    body = f.func.body
-    depth, pc = 0, f.pc
+def atomic_region(body, start: int) -> tuple | None:
+    """The accesses ``(is_load, address expression, size)`` of the atomic
+    region starting at ``start`` when each address is fixed before the
+    region (no calls, no synchronization, no jumps out, no address computed
+    inside it); None otherwise. Static: the same for every state."""
+    depth, pc = 0, start
     written: set[str] = set()
-    reads, writes = [], []
-    while pc < len(body) and pc - f.pc < 200:
+    out = []
+    while pc < len(body) and pc - start < 200:
         i = body[pc]
         if isinstance(i, ir.Intrinsic):
             if i.op is Op.ATOMIC_BEGIN:
@@ -172,28 +179,38 @@ def _atomic_footprint(E, st: State, tid: int, f) -> Footprint:
             elif i.op is Op.ATOMIC_END:
                 depth -= 1
                 if depth == 0:
-                    return Footprint(tid, reads=tuple(reads), writes=tuple(writes),
-                                     syncs=(("atomic_begin", tid, False),))
+                    return tuple(out)
             elif i.op not in (Op.NONDET, Op.ASSUME, Op.ASSERT):
-                break
+                return None
         elif isinstance(i, ir.Call) or isinstance(i, ir.Return):
-            break
+            return None
         elif isinstance(i, (ir.Jump, ir.Branch)):
             targets = (i.target,) if isinstance(i, ir.Jump) else (i.then, i.other)
-            if any(x <= f.pc or x >= len(body) for x in targets):
-                break
+            if any(x <= start or x >= len(body) for x in targets):
+                return None
         elif isinstance(i, (ir.Load, ir.Store)):
             if ir.regs_of(i.addr) & written:
-                break
-            a = E.peek(st, tid, i.addr)
-            if a is None:
-                break
-            (reads if isinstance(i, ir.Load) else writes).append((a, ir.type_size(i.type)))
+                return None
+            out.append((isinstance(i, ir.Load), i.addr, ir.type_size(i.type)))
         dst = getattr(i, "dst", None)
         if dst is not None:
             written.add(dst.name)
         pc += 1
-    return Footprint.pending(tid)
+    return None
+
+
+def _atomic_footprint(E, st: State, tid: int, region: tuple | None) -> Footprint:
+    """The footprint of an atomic region (:func:`atomic_region`) when every
+    address is known without forking; unknown otherwise."""
+    if region is None:
+        return Footprint.pending(tid)
+    reads, writes = [], []
+    for is_load, addr, size in region:
+        a = E.peek(st, tid, addr)
+        if a is None:
+            return Footprint.pending(tid)
+        (reads if is_load else writes).append((a, size))
+    return Footprint(tid, reads=tuple(reads), writes=tuple(writes), syncs=(("atomic_begin", tid, False),))
 
 
 class Dpor(Reduction):
@@ -216,6 +233,7 @@ class Dpor(Reduction):
         self.steps = StepLog(lambda fp: None)  # keyed once the layout is known (start)
         self.origin: list[Node] = []
         self.pending: tuple | None = None  # (event index, sleep, wakeup subtree) for the next node
+        self._regions: dict = {}  # (function, pc) -> its atomic_region
         self.n: dict[str, int] = {}
 
     def start(self, explorer) -> None:
@@ -287,7 +305,7 @@ class Dpor(Reduction):
             E = self.explorer.engine
             for t in free:
                 if t != last.tid and t not in last.fp.creates:
-                    fp = peek_footprint(E, node.state, t)
+                    fp = peek_footprint(E, node.state, t, self._regions)
                     if not fp.unknown and self.dep.dependent(last.fp, fp):
                         return t
         return free[0]

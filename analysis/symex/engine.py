@@ -662,7 +662,8 @@ class Engine:
         return True
 
     def _exec(self, st: State, tid: int, f: Frame) -> None:
-        st.instr_taken = []
+        if st.instr_taken:
+            st.instr_taken = []
         if f.pc >= len(f.func.body):
             self.span = f.func.span
             try:
@@ -708,11 +709,14 @@ class Engine:
 
     @staticmethod
     def _commit_choices(st: State) -> None:
-        for _, _, rec in st.instr_taken:
-            if rec is not None:
-                st.choices = (rec, st.choices)
-        st.instr_taken = []
-        st.forced = []
+        taken = st.instr_taken
+        if taken:  # (most instructions fork nothing: their lists stay as they are)
+            for _, _, rec in taken:
+                if rec is not None:
+                    st.choices = (rec, st.choices)
+            st.instr_taken = []
+        if st.forced:
+            st.forced = []
 
     # ==================================================================
     # expressions
