@@ -21,7 +21,6 @@ UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 # the code asks Options.enabled about).
 OPTIMISATIONS = frozenset({
     "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts",  # engine, check
-    "context_reuse",  # a z3 context nothing refers to any more serves the next exploration
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index", "footprint_memo",  # DPOR
     "summaries", "rvar_wvar", "slicing",  # assertion-guided reduction

@@ -181,7 +181,7 @@ def test_bookkeeping_speed_ups_change_no_run():
     for mode in ("dpor", "dpor-ag"):
         full = _one("segments3.c", mode)
         assert full.stats.counter("footprint_hits") > 0
-        for switch in ("footprint_memo", "dpor_step_index", "context_reuse"):
+        for switch in ("footprint_memo", "dpor_step_index"):
             off = _one("segments3.c", mode, **{switch: False})
             assert (off.status, off.stats.runs, off.stats.steps, off.stats.events) == \
                 (full.status, full.stats.runs, full.stats.steps, full.stats.events), (mode, switch)

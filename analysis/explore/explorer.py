@@ -32,7 +32,6 @@ from distaff.analysis.executor import out_of_memory
 from distaff.analysis.explore.races import RaceDetector, exploration_options
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
-from distaff.analysis.symex import contexts
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.pivots import (
     FULL_RUN_LEAVES, Budget, BudgetExpired, EngineLimit, Leaf, LeafKind,
@@ -101,11 +100,7 @@ class Explorer:
         t0 = time.monotonic()
         opts = self.options
         self.deadline = t0 + opts.timeout_s if opts.timeout_s else None
-        self._reuse = opts.enabled("context_reuse")
-        self.ctx, reused = contexts.take() if self._reuse else (z3.Context(), False)
-        if reused:
-            self.count("context_reused")
-        self._clean = True  # no interrupt was sent to the context, no z3 call failed
+        self.ctx = z3.Context()
         self.values = Values(self.ctx)
         self.sstats = SolverStats()
         timeout_ms = int(opts.timeout_s * 1000) + 1 if opts.timeout_s else None
@@ -136,25 +131,19 @@ class Explorer:
             self.static_s += time.monotonic() - s0
             self._loop(state)
         except BudgetExpired as e:
-            self._clean = False
             self._stopped(Reason.CANCELLED if e.args[0] == "cancelled" else Reason.TIMEOUT)
         except MaxRunsReached:
             self._stopped(Reason.MAX_RUNS, f"stopped after {self.full_runs + self.pruned_runs} runs")
         except MemoryError:
-            self._clean = False
             self._stopped(Reason.MEMORY, "memory limit reached")
         except (SolverUnknown, z3.Z3Exception) as e:
-            self._clean = False
             why = self._interrupt_reason() or (Reason.MEMORY if out_of_memory(str(e)) else None)
             self._stopped(why or Reason.SOLVER, "" if why else f"the solver gave up: {e}")
         except EngineLimit as e:
-            self._clean = False
             self._stopped(Reason.UNSUPPORTED, str(e))
         except RecursionError:
-            self._clean = False
             self._stopped(Reason.UNSUPPORTED, "expression too deep")
         except Exception as e:  # noqa: BLE001 - an engine bug must not take the caller down
-            self._clean = False
             self._stopped(Reason.CRASHED, f"internal error: {type(e).__name__}: {e}")
         finally:
             stop_watch.set()
@@ -192,28 +181,26 @@ class Explorer:
             if self._interrupt_reason() is not None:
                 # again every 50 ms until the exploration ends: an interrupt only reaches the solver
                 # call running when it is sent, and some of z3's phases look at it late
-                self._clean = False
                 self.ctx.interrupt()
 
     def close(self) -> None:
         """Let go of the exploration's engine, reduction and solver once its
-        result (and, in mode dpor-ag, the summaries) have been read: its z3
-        context is then free for another exploration (optimisation
-        ``context_reuse``, :mod:`distaff.analysis.symex.contexts`; counted as
-        ``context_reused`` by the exploration that takes it)."""
-        ctx = getattr(self, "ctx", None)
-        if ctx is None:
-            return
-        # the cycles through the engine's observer and the reduction's explorer
-        # would keep the terms alive until a collection
-        if self.engine is not None:
-            self.engine.observer = None
+        result (and, in mode dpor-ag, the summaries) have been read, so that
+        its terms and z3 context are freed now. Through the cycles between
+        the engine's observer, the reduction and this explorer they waited
+        for a garbage collection, which deleted the context (milliseconds)
+        inside whatever check was running then. (A context is not handed to
+        the next exploration: z3's term ids, and with them the models it
+        finds and the order simplified summaries print in, would then depend
+        on what ran before; the command line and the editor must agree.)"""
+        engine = getattr(self, "engine", None)  # (set by run)
+        if engine is not None:
+            engine.observer = None
         if self.reduction is not None:
             self.reduction.explorer = None
         self.ctx = self.values = self.solver = self.engine = self.races = self.reduction = None
+        self.initial = self.context_hooks = None  # a program context's state may hold terms too
         self.stack = []
-        if self._reuse:
-            contexts.give(ctx, self._clean)
 
     def _interrupt_reason(self) -> Reason | None:
         if self.cancel is not None and self.cancel.cancelled:
