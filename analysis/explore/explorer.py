@@ -33,6 +33,7 @@ from distaff.analysis.explore.races import RaceDetector, exploration_options
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.symex.engine import Engine
+from distaff.analysis.symex.heap import keep_heap
 from distaff.analysis.symex.pivots import (
     FULL_RUN_LEAVES, Budget, BudgetExpired, EngineLimit, Leaf, LeafKind,
 )
@@ -100,6 +101,7 @@ class Explorer:
         t0 = time.monotonic()
         opts = self.options
         self.deadline = t0 + opts.timeout_s if opts.timeout_s else None
+        keep_heap()  # (once per process) making the context costs a fifth
         self.ctx = z3.Context()
         self.values = Values(self.ctx)
         self.sstats = SolverStats()
