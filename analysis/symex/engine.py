@@ -178,6 +178,7 @@ class Engine:
         # thread's copy starts from (see _thread_copy)
         self.thread_locals = frozenset(g.name for g in program.globals if g.thread_local)
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
+        self._interleavings: dict[tuple, Pivot] = {}  # enabled threads -> their scheduling pivot
         self.steps = 0  # instructions run; the budget is polled every 16
         self.events = 0  # visible operations finished
 
@@ -448,7 +449,12 @@ class Engine:
                     if len(en) == 1 and not self.pivot_on_single:
                         self.start_block(st, en[0])
                         continue
-                    return Pivot(PivotKind.INTERLEAVE, tuple(enumerate(Option(True, t) for t in en)))
+                    key = tuple(en)
+                    pivot = self._interleavings.get(key)
+                    if pivot is None:  # (frozen: one per set of enabled threads)
+                        pivot = self._interleavings[key] = Pivot(
+                            PivotKind.INTERLEAVE, tuple(enumerate(Option(True, t) for t in en)))
+                    return pivot
                 self._run_block(st)
         except PivotReached as p:
             return p.pivot
