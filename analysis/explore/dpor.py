@@ -115,8 +115,9 @@ def peek_footprint(E, st: State, tid: int, regions: dict | None = None) -> Footp
         return Footprint(tid, reads=acc) if isinstance(i, ir.Load) else Footprint(tid, writes=acc)
     if isinstance(i, ir.Intrinsic) and i.op is Op.ATOMIC_BEGIN:
         key = (f.func.name, f.pc)
-        region = regions.get(key, regions) if regions is not None else regions
-        if region is regions:
+        if regions is not None and key in regions:
+            region = regions[key]
+        else:
             region = atomic_region(f.func.body, f.pc)
             if regions is not None:
                 regions[key] = region
