@@ -108,6 +108,10 @@ class _Client(LanguageClient):
         self.published: dict[str, int] = {}  # uri -> the latest version published for
         self.latest: dict[str, lsp.PublishDiagnosticsParams] = {}
         self.stale: list = []
+        # a close is answered by an unversioned empty publish: until then a
+        # publish of the last version sent may still be on its way
+        self.closing: set = set()
+        self.closed: set = set()  # closed, and the server has answered the close
         self.publishes = 0
         self.shown: list = []  # window/showMessage: (type, message)
 
@@ -123,9 +127,13 @@ def _client() -> _Client:
     def publish(params: lsp.PublishDiagnosticsParams):
         client.publishes += 1
         v = params.version
+        if v is None and params.uri in client.closing:
+            client.closing.discard(params.uri)
+            client.closed.add(params.uri)
         if v is not None:
             last = client.published.get(params.uri, 0)
-            if v < last or v > client.sent.get(params.uri, 0):
+            # older than one published, never sent, or after the server took the close
+            if v < last or v > client.sent.get(params.uri, 0) or params.uri in client.closed:
                 client.stale.append((params.uri, v, last, client.sent.get(params.uri)))
             client.published[params.uri] = max(v, last)
         client.latest[params.uri] = params
@@ -240,6 +248,8 @@ async def soak(steps: int, seed: int = 0, docs: int = 4) -> SoakReport:
     def send_open(doc: Doc) -> None:
         client.sent[doc.uri] = doc.version
         client.published.pop(doc.uri, None)
+        client.closing.discard(doc.uri)
+        client.closed.discard(doc.uri)
         client.text_document_did_open(lsp.DidOpenTextDocumentParams(
             lsp.TextDocumentItem(doc.uri, "c", doc.version, doc.text)))
 
@@ -326,7 +336,7 @@ async def soak(steps: int, seed: int = 0, docs: int = 4) -> SoakReport:
             if doc.open:
                 client.text_document_did_close(lsp.DidCloseTextDocumentParams(ident(doc)))
                 doc.open = False
-                client.sent.pop(doc.uri, None)
+                client.closing.add(doc.uri)
             else:
                 doc.version += 1
                 doc.open = True
