@@ -94,7 +94,7 @@ _SYNC_NOTES = {
 }
 
 
-def peek_footprint(E, st: State, tid: int, regions: dict | None = None) -> Footprint:
+def peek_footprint(E, st: State, tid: int, regions: dict) -> Footprint:
     """The footprint of ``tid``'s next step, read off its next instruction
     without running it when that is a global access or synchronization at an
     address known without forking (the rest of a step is thread-local);
@@ -115,13 +115,9 @@ def peek_footprint(E, st: State, tid: int, regions: dict | None = None) -> Footp
         return Footprint(tid, reads=acc) if isinstance(i, ir.Load) else Footprint(tid, writes=acc)
     if isinstance(i, ir.Intrinsic) and i.op is Op.ATOMIC_BEGIN:
         key = (f.func.name, f.pc)
-        if regions is not None and key in regions:
-            region = regions[key]
-        else:
-            region = atomic_region(f.func.body, f.pc)
-            if regions is not None:
-                regions[key] = region
-        return _atomic_footprint(E, st, tid, region)
+        if key not in regions:
+            regions[key] = atomic_region(f.func.body, f.pc)
+        return _atomic_footprint(E, st, tid, regions[key])
     if isinstance(i, ir.Intrinsic) and i.op is Op.THREAD_JOIN and _null_arg(i.args[1:]):
         h = E.peek(st, tid, i.args[0])
         return Footprint(tid, joins=(h,)) if h is not None else Footprint.pending(tid)

@@ -108,10 +108,8 @@ def _add(into: dict, key, fp, clock) -> None:
 
 
 def _merge(into: dict, other: dict) -> None:
-    get = into.get
-    for key, item in other.items():
-        old = get(key)
-        into[key] = item if old is None or old[1] == item[1] else (item[0], _meet(old[1], item[1]))
+    for key, (fp, clock) in other.items():
+        _add(into, key, fp, clock)
 
 
 def _limit(options, name: str) -> int | None:

@@ -774,8 +774,7 @@ class Engine:
         fork on run-time errors: :mod:`distaff.analysis.evaluate`)."""
         t = type(e)
         if t is Reg:  # the commonest leaves without an evaluator
-            v = st.threads[tid].frames[-1].regs.get(e.name)
-            return v if v is not None else self.reg(st, tid, e)
+            return self.reg(st, tid, e)
         if t is Const and type(e.type) is IntType:
             return e.value & ((1 << e.type.bits) - 1)
         return ThreadEvaluator(self, st, tid).value(e)
