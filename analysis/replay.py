@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import z3
 
 from distaff.analysis import ir
 from distaff.analysis.context.initial import ContextStart
@@ -54,9 +53,8 @@ def replay_run(program: ir.Program, trace: Trace, options, target: str | None = 
         for site in program.assertions():
             if site.span == last:
                 target = site.id
-    ctx = z3.Context()
-    values = Values(ctx)
-    solver = build_solver(options, ctx, SolverStats())
+    values = Values()
+    solver = build_solver(options, values, SolverStats())
     start = ContextStart(program, context) if context is not None else None
     E = Engine(program, values, solver, options.unwind, Budget(), target=target,
                spurious_wakeups=options.spurious_wakeups,

@@ -102,11 +102,10 @@ class Explorer:
         opts = self.options
         self.deadline = t0 + opts.timeout_s if opts.timeout_s else None
         keep_heap()  # (once per process) making the context costs a fifth
-        self.ctx = z3.Context()
-        self.values = Values(self.ctx)
+        self.values = Values()  # its z3 context is made with the first term
         self.sstats = SolverStats()
         timeout_ms = int(opts.timeout_s * 1000) + 1 if opts.timeout_s else None
-        self.solver = build_solver(opts, self.ctx, self.sstats, timeout_ms)
+        self.solver = build_solver(opts, self.values, self.sstats, timeout_ms)
         self.budget = Budget(self.deadline, self.cancel)
         E = self.engine = Engine(self.program, self.values, self.solver, opts.unwind, self.budget,
                                  target=self.target.id if self.target else None,
@@ -183,7 +182,9 @@ class Explorer:
             if self._interrupt_reason() is not None:
                 # again every 50 ms until the exploration ends: an interrupt only reaches the solver
                 # call running when it is sent, and some of z3's phases look at it late
-                self.ctx.interrupt()
+                values = self.values
+                if values is not None and values.has_terms:
+                    values.ctx.interrupt()
 
     def close(self) -> None:
         """Let go of the exploration's engine, reduction and solver once its
@@ -200,7 +201,7 @@ class Explorer:
             engine.observer = None
         if self.reduction is not None:
             self.reduction.explorer = None
-        self.ctx = self.values = self.solver = self.engine = self.races = self.reduction = None
+        self.values = self.solver = self.engine = self.races = self.reduction = None
         self.initial = self.context_hooks = None  # a program context's state may hold terms too
         self.stack = []
 

@@ -53,16 +53,16 @@ class Z3Base:
     """The bottom layer: a z3 solver, incremental (push/pop along the path
     condition, the query passed as assumptions) or fresh per query."""
 
-    def __init__(self, ctx: z3.Context, stats: SolverStats, incremental: bool, timeout_ms: int | None):
-        self.ctx = ctx
+    def __init__(self, values, stats: SolverStats, incremental: bool, timeout_ms: int | None):
+        self.values = values  # its context is made with the first term
         self.stats = stats
         self.incremental = incremental
         self.timeout_ms = timeout_ms
-        self.solver = self._new() if incremental else None
+        self.solver: z3.Solver | None = None  # the incremental solver, made on first use
         self.pushed: list[PathCond] = []
 
     def _new(self) -> z3.Solver:
-        s = z3.Solver(ctx=self.ctx)
+        s = z3.Solver(ctx=self.values.ctx)
         if self.timeout_ms:
             s.set("timeout", self.timeout_ms)
         return s
@@ -73,6 +73,8 @@ class Z3Base:
             for it in items:
                 s.add(it.cond)
             return s, [e.cond for e in extra]
+        if self.solver is None:
+            self.solver = self._new()
         s, stack = self.solver, self.pushed
         n, m = 0, min(len(stack), len(items))
         while n < m and stack[n] is items[n]:
@@ -128,10 +130,11 @@ class SolverChain:
         return self.base.model(items, list(extra))
 
 
-def build_solver(options, ctx: z3.Context, stats: SolverStats, timeout_ms: int | None = None) -> SolverChain:
-    """The solver chain for ``options`` (see the module docstring)."""
+def build_solver(options, values, stats: SolverStats, timeout_ms: int | None = None) -> SolverChain:
+    """The solver chain for ``options`` (see the module docstring) over the
+    terms of ``values`` (:class:`~distaff.analysis.symex.values.Values`)."""
 
-    base = Z3Base(ctx, stats, options.enabled("solver_incremental"), timeout_ms)
+    base = Z3Base(values, stats, options.enabled("solver_incremental"), timeout_ms)
     top = base
     if options.enabled("solver_cache"):
         top = CachingSolver(top, stats)

@@ -139,8 +139,12 @@ SMALL = 1000
 
 def small_model(E: Engine, st: State):
     """A model of the path condition, preferring inputs within +-SMALL (one
-    extra query) so that counterexamples read naturally."""
+    extra query) so that counterexamples read naturally. None when the
+    check never made a term: every value is concrete and there is nothing
+    to solve."""
     V = E.values
+    if not V.has_terms:
+        return None
     bounds = []
     for sym in cons_list(st.symbols):
         if sym.input and sym.bits <= 64:

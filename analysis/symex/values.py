@@ -7,8 +7,8 @@ building z3 terms; only values that depend on a symbol become z3 terms. A
 condition (:data:`Cond`) is likewise a Python ``bool`` or a z3 ``BoolRef``.
 
 All z3 terms of one check live in one :class:`z3.Context` (so that a watcher
-thread can interrupt exactly that check); :class:`Values` holds it and makes
-the constants. The width of a value is never stored with it: the IR's types
+thread can interrupt exactly that check); :class:`Values` makes it when the
+first term is made, and makes the constants. The width of a value is never stored with it: the IR's types
 say it (:func:`distaff.analysis.ir.value_bits`), and every operation takes ``bits``.
 
 :func:`Values.symbols` gives the names of the symbols a term depends on,
@@ -37,13 +37,47 @@ class Values:
     """Constructors and operations for the values of one check (one z3 context)."""
 
     def __init__(self, ctx: z3.Context | None = None):
-        self.ctx = ctx or z3.Context()
+        self._ctx = ctx
         self._consts: dict[tuple[int, int], z3.BitVecRef] = {}
         self._symbols: dict[int, frozenset[str]] = {}  # AST pointer -> names
         self._roots: list = []  # the terms whose walks filled _symbols
-        self.terms = Terms(self.ctx)
-        self.true = z3.BoolVal(True, self.ctx)
-        self.false = z3.BoolVal(False, self.ctx)
+        self._terms: Terms | None = None
+        self._bools: tuple | None = None
+
+    @property
+    def ctx(self) -> z3.Context:
+        """The check's z3 context, made on first use: a check whose values
+        all stay concrete never pays for one (about a millisecond)."""
+        c = self._ctx
+        if c is None:
+            c = self._ctx = z3.Context()
+        return c
+
+    @property
+    def has_terms(self) -> bool:
+        """Has any z3 term been made (is there a context yet)?"""
+        return self._ctx is not None
+
+    @property
+    def terms(self) -> Terms:
+        t = self._terms
+        if t is None:
+            t = self._terms = Terms(self.ctx)
+        return t
+
+    @property
+    def true(self) -> z3.BoolRef:
+        return self._bool_values()[0]
+
+    @property
+    def false(self) -> z3.BoolRef:
+        return self._bool_values()[1]
+
+    def _bool_values(self) -> tuple:
+        b = self._bools
+        if b is None:
+            b = self._bools = (z3.BoolVal(True, self.ctx), z3.BoolVal(False, self.ctx))
+        return b
 
     # ------------------------------------------------------------------
     # constants, symbols, lifting

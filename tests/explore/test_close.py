@@ -32,7 +32,7 @@ def test_a_closed_exploration_frees_its_context_without_a_collection():
         explorer = explorer_for(program, Options(mode=mode, findings=False), program.assertions()[0])
         result = explorer.run()
         assert result.violation is not None  # it ran, made terms and asked for a model
-        context = weakref.ref(explorer.ctx)
+        context = weakref.ref(explorer.values.ctx)
         gc.disable()  # freed by reference counts alone, not by a later collection in some other check
         try:
             explorer.close()

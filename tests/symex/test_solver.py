@@ -20,7 +20,7 @@ def chain(**off):
     V = Values()
     stats = SolverStats()
     opts = Options(optimisations=tuple((k, False) for k in off))
-    return V, stats, build_solver(opts, V.ctx, stats)
+    return V, stats, build_solver(opts, V, stats)
 
 
 def pc_of(V, conds):
