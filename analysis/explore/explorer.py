@@ -13,14 +13,14 @@ are not runs; they are counted as ``error_paths`` and ``infeasible_paths``.
 
 Budgets: ``options.timeout_s`` (wall time of this sub-check), ``options.max_runs``
 and the cancel token. The engine polls them between instructions and around
-solver calls; a watcher thread interrupts a z3 call in progress
-(``Context.interrupt``) so that a long query also stops within a second.
+solver calls; the process's watcher thread (:mod:`distaff.analysis.explore.watcher`)
+interrupts a z3 call in progress (``Context.interrupt``) so that a long
+query also stops within a second.
 When a budget runs out, the result carries the :class:`~distaff.analysis.report.Reason`.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -31,6 +31,7 @@ from distaff.analysis import ir
 from distaff.analysis.executor import out_of_memory
 from distaff.analysis.explore.races import RaceDetector, exploration_options
 from distaff.analysis.explore.reduction import Node, Reduction
+from distaff.analysis.explore.watcher import WATCHER
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.heap import keep_heap
@@ -121,11 +122,9 @@ class Explorer:
         s0 = time.monotonic()
         self.reduction.start(self)
         self.static_s = time.monotonic() - s0
-        stop_watch = threading.Event()
-        watcher = None
-        if self.deadline is not None or self.cancel is not None:
-            watcher = threading.Thread(target=self._watch, args=(stop_watch,), daemon=True)
-            watcher.start()
+        watched = self.deadline is not None or self.cancel is not None
+        if watched:
+            WATCHER.watch(self)
         try:
             s0 = time.monotonic()
             state = self._initial_state()
@@ -147,9 +146,8 @@ class Explorer:
         except Exception as e:  # noqa: BLE001 - an engine bug must not take the caller down
             self._stopped(Reason.CRASHED, f"internal error: {type(e).__name__}: {e}")
         finally:
-            stop_watch.set()
-            if watcher is not None:
-                watcher.join()
+            if watched:
+                WATCHER.unwatch(self)
         r = self.result
         r.reached = E.reached
         if self.races is not None:
@@ -177,14 +175,15 @@ class Explorer:
         )
         return r
 
-    def _watch(self, stop: threading.Event) -> None:
-        while not stop.wait(0.05):
-            if self._interrupt_reason() is not None:
-                # again every 50 ms until the exploration ends: an interrupt only reaches the solver
-                # call running when it is sent, and some of z3's phases look at it late
-                values = self.values
-                if values is not None and values.has_terms:
-                    values.ctx.interrupt()
+    def poke(self) -> None:
+        """(From the watcher thread, every 50 ms while the exploration runs.)
+        Interrupt the z3 call in progress once the budget is gone: again at
+        every poke, since an interrupt only reaches the call running when it
+        is sent, and some of z3's phases look at it late."""
+        if self._interrupt_reason() is not None:
+            values = self.values
+            if values is not None and values.has_terms:
+                values.ctx.interrupt()
 
     def close(self) -> None:
         """Let go of the exploration's engine, reduction and solver once its
