@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from distaff.analysis import ir
 from distaff.analysis.context.initial import ContextStart
 from distaff.analysis.report import Trace

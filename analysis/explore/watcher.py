@@ -4,8 +4,9 @@ The engine polls its budget between instructions, but a z3 call in
 progress only stops when its context is interrupted from another thread.
 Every running exploration registers here; one daemon thread looks at all of
 them every 50 ms and calls their ``poke()``, which interrupts the
-exploration's context if its deadline passed or it was cancelled. (A thread
-per exploration cost about 0.1 ms to start and join, a fifth of a small
+exploration's context if its deadline passed or it was cancelled; with none
+left it ends, and the next exploration starts it again. (A thread per
+exploration cost about 0.1 ms to start and join, a fifth of a small
 sub-check.)
 
 Contract: once :meth:`Watcher.unwatch` returns, the exploration is never
@@ -46,6 +47,9 @@ class Watcher:
         while True:
             wait(self.period_s)
             with self._lock:
+                if not self._watched:  # idle: the next watch starts a thread again
+                    self._thread = None
+                    return
                 for e in self._watched:
                     try:
                         e.poke()

@@ -48,3 +48,18 @@ def test_one_thread_serves_every_exploration():
     assert threading.active_count() == before + 1
     for p in probes:
         w.unwatch(p)
+
+
+def test_the_thread_ends_when_nothing_is_watched_and_comes_back():
+    w = Watcher(period_s=0.005)
+    p = Probe()
+    w.watch(p)
+    assert p.first.wait(5)
+    thread = w._thread
+    w.unwatch(p)
+    thread.join(5)
+    assert not thread.is_alive()
+    q = Probe()
+    w.watch(q)
+    assert q.first.wait(5)
+    w.unwatch(q)
