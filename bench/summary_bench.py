@@ -8,9 +8,10 @@ Without programs: the bundled examples and Table 2's corpus
 checked in this process (``check_text``, one worker, no findings search) in
 mode dpor-ag with the summaries printed, as the language server and the JSON
 do. Each statement whose summary is not simply true has its parts'
-disjunction simplified once (``Printer.text`` with ``readable_ms``, at most
-``READABLE_MS`` of z3 per statement, in
-``AssertionGuided.statement_summaries``); those calls are timed here.
+disjunction simplified once (``Printer.text`` with ``readable_ms``, z3's
+tactics bounded in steps and conflicts, ``READABLE_STEPS`` and
+``READABLE_CONFLICTS``, with ``READABLE_MS`` of z3 per statement as a safety
+net, in ``AssertionGuided.statement_summaries``); those calls are timed here.
 
 The time is the whole call (the span the reduction counts as
 ``summary_simplify_ms``), of which only z3's tactics (``readable``) are
@@ -45,6 +46,7 @@ from distaff.analysis.check import check_text  # noqa: E402
 from distaff.analysis.options import Options  # noqa: E402
 from distaff.analysis.report import AssertionResult  # noqa: E402
 from distaff.analysis.summaries import cprint  # noqa: E402
+from distaff.analysis.summaries.cprint import READABLE_CONFLICTS, READABLE_STEPS  # noqa: E402
 from distaff.analysis.summaries.guided import READABLE_MS  # noqa: E402
 
 
@@ -118,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         f"`python bench/summary_bench.py --timeout {args.timeout:g}` on {platform.machine()} {platform.system()}, "
         f"Python {platform.python_version()}, z3 {z3.get_version_string()}, {time.strftime('%Y-%m-%d')}, "
         f"at {head} (with any uncommitted changes); mode dpor-ag, one process, one worker, no findings search, "
-        f"{args.timeout:g} s per assertion; at most {READABLE_MS} ms of z3 per statement (`READABLE_MS`); "
+        f"{args.timeout:g} s per assertion; z3's simplification bounded at {READABLE_STEPS} steps and "
+        f"{READABLE_CONFLICTS} conflicts per statement (`READABLE_STEPS`, `READABLE_CONFLICTS`), "
+        f"{READABLE_MS} ms as a safety net (`READABLE_MS`); "
         f"load average {os.getloadavg()[0]:.1f} at the start on {os.cpu_count()} cores.",
         "",
         "*statements*: statements shown with a summary, over all assertions. *simplified*: those whose summary "

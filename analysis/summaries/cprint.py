@@ -48,15 +48,19 @@ _MIRROR = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "==", "!=": "!="}
 
 
 def readable(phi, ms: int):
-    """``phi`` in a shorter equivalent form, as far as z3 gets in ``ms``
-    milliseconds: a disjunct or conjunct the others imply goes
-    (``(a <= x) || ((a <= 20) && (a <= x))`` is ``a <= x``), a valid formula
-    is ``True``. ``phi`` itself when that fails or runs out of time."""
+    """``phi`` in a shorter equivalent form: a disjunct or conjunct the
+    others imply goes (``(a <= x) || ((a <= 20) && (a <= x))`` is ``a <= x``),
+    a valid formula is ``True``. z3's work is bounded in its own steps and
+    conflicts (:data:`READABLE_STEPS`, :data:`READABLE_CONFLICTS`), not in
+    time, so that the text does not depend on the machine's load (the editor
+    and the command line print the same); ``ms`` is only a safety net.
+    ``phi`` itself when that fails or runs out."""
     ctx = phi.ctx
     try:
         goal = z3.Goal(ctx=ctx)
         goal.add(phi)
-        tactic = z3.TryFor(z3.Then(z3.Tactic("ctx-simplify", ctx), z3.Tactic("ctx-solver-simplify", ctx),
+        tactic = z3.TryFor(z3.Then(z3.With(z3.Tactic("ctx-simplify", ctx), max_steps=READABLE_STEPS),
+                                   z3.With(z3.Tactic("ctx-solver-simplify", ctx), max_conflicts=READABLE_CONFLICTS),
                                    ctx=ctx), ms, ctx=ctx)
         out = tactic(goal).as_expr()
     except z3.Z3Exception:
@@ -67,6 +71,10 @@ def readable(phi, ms: int):
         return False
     return out
 
+
+# what simplifying one summary for reading may cost (cprint.readable): at most
+# about 50 ms on this corpus
+READABLE_STEPS, READABLE_CONFLICTS = 100_000, 100
 
 _UNSIGNED = {8: "unsigned char", 16: "unsigned short", 32: "unsigned", 64: "unsigned long long"}
 

@@ -84,7 +84,12 @@ from distaff.analysis.summaries.wp import WeakestPreconditions, unsupported_reas
 from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
 from distaff.analysis.symex.state import State
 
-READABLE_MS = 50  # per statement: simplifying the summary shown on hover
+READABLE_MS = 1000  # per statement, a safety net: simplifying is bounded in steps (cprint.readable)
+# what printing a check's summaries may do (statement_summaries): parts printed,
+# statements simplified; a work budget, not a time, so that the editor and the
+# command line show the same whatever the load (the corpus's largest, szymanski,
+# prints 1,826 parts and peterson 1,036 in 0.2 s); the time is a safety net
+PRINT_PARTS, SIMPLIFY_STATEMENTS, PRINT_SAFETY_S = 1000, 40, 5.0
 
 # operations whose forks are choices the program cannot tell apart by value
 _CHOICE_OPS = frozenset({
@@ -514,9 +519,13 @@ class AssertionGuided(Dpor):
         for span in self._spans(node):
             self.stmt_pruned[span] = self.stmt_pruned.get(span, 0) + 1
 
-    def statement_summaries(self, limit: int = 3, time_s: float = 0.5) -> list[StatementSummary]:
+    def statement_summaries(self, limit: int = 3, parts: int = PRINT_PARTS, simplify: int = SIMPLIFY_STATEMENTS,
+                            time_s: float = PRINT_SAFETY_S) -> list[StatementSummary]:
         """Per source statement, the summaries of the nodes at it, as C (at
-        most ``limit`` per statement; printing stops after ``time_s``)."""
+        most ``limit`` per statement). Printing stops after ``parts``
+        printed parts, and after ``simplify`` statements the rest are not
+        simplified: the same text on any machine. ``time_s`` is a safety net
+        only (past it, what is left is not printed)."""
         import time
 
         E = self.explorer.engine
@@ -525,7 +534,10 @@ class AssertionGuided(Dpor):
         out = []
         printed: dict = {}
         simplifying = 0.0  # seconds
-        for span in sorted(set(self.stmt) | set(self.stmt_pruned), key=lambda s: (s.file, s.line, s.col)):
+        # (a total order: spans alike in their start must not come in the order of a set)
+        spans = sorted(set(self.stmt) | set(self.stmt_pruned),
+                       key=lambda s: (s.file, s.line, s.col, s.end_line, s.end_col))
+        for span in spans:
             texts, phis = [], []
             for key in self.stmt.get(span, []):
                 e = self.table.get(key)
@@ -533,9 +545,10 @@ class AssertionGuided(Dpor):
                     continue
                 for p in e.parts:
                     text = printed.get(id(p))
-                    if text is None and time.monotonic() > stop:
+                    if text is None and (parts <= 0 or time.monotonic() > stop):
                         text = ""
                     if text is None:
+                        parts -= 1
                         try:
                             text = printer.text(p.phi, budget=150)
                         except Exception:  # noqa: BLE001 - a summary we cannot print is left out
@@ -554,7 +567,8 @@ class AssertionGuided(Dpor):
             if len(texts) > limit:
                 expr += " || ..."
             raw = ""
-            if texts != ["1"] and len(texts) <= limit and time.monotonic() < stop:
+            if texts != ["1"] and len(texts) <= limit and simplify > 0 and time.monotonic() < stop:
+                simplify -= 1
                 # the parts' disjunction, shorter: one part may imply another
                 whole = phis[0] if len(phis) == 1 else z3.Or(*phis)
                 t0 = time.monotonic()
