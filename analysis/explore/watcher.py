@@ -11,12 +11,14 @@ sub-check.)
 
 Contract: once :meth:`Watcher.unwatch` returns, the exploration is never
 poked again (pokes happen under the same lock), so a later solver call on
-its context is not interrupted by a stale poke. After a fork the thread is
-started again in the child on the next :meth:`Watcher.watch`.
+its context is not interrupted by a stale poke. A forked child starts with
+nothing watched and its own lock; its next :meth:`Watcher.watch` starts
+its thread.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 
 PERIOD_S = 0.05
@@ -27,6 +29,12 @@ class Watcher:
 
     def __init__(self, period_s: float = PERIOD_S):
         self.period_s = period_s
+        self._forget()
+        # a forked child watches nothing yet, and the lock may have been held
+        # by the parent's watcher thread, which the child does not have
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:
         self._lock = threading.Lock()
         self._watched: list = []
         self._thread: threading.Thread | None = None

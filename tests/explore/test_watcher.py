@@ -63,3 +63,23 @@ def test_the_thread_ends_when_nothing_is_watched_and_comes_back():
     w.watch(q)
     assert q.first.wait(5)
     w.unwatch(q)
+
+
+def test_a_forked_child_watches_again_even_if_the_parent_held_the_lock():
+    import os
+
+    w = Watcher(period_s=0.005)
+    w._lock.acquire()  # as if the parent's thread was poking when the fork happened
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: must not hang on the inherited lock
+            import signal
+
+            signal.alarm(10)  # (a hang fails the test instead of hanging it)
+            p = Probe()
+            w.watch(p)
+            os._exit(0 if p.first.wait(5) else 1)
+    finally:
+        w._lock.release()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
