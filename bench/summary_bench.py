@@ -46,8 +46,7 @@ from distaff.analysis.check import check_text  # noqa: E402
 from distaff.analysis.options import Options  # noqa: E402
 from distaff.analysis.report import AssertionResult  # noqa: E402
 from distaff.analysis.summaries import cprint  # noqa: E402
-from distaff.analysis.summaries.cprint import READABLE_CONFLICTS, READABLE_STEPS  # noqa: E402
-from distaff.analysis.summaries.guided import READABLE_MS  # noqa: E402
+from distaff.analysis.summaries.cprint import READABLE_CONFLICTS, READABLE_MS, READABLE_STEPS  # noqa: E402
 
 
 def default_programs() -> list[Path]:

@@ -72,9 +72,10 @@ def readable(phi, ms: int):
     return out
 
 
-# what simplifying one summary for reading may cost (cprint.readable): at most
-# about 50 ms on this corpus
-READABLE_STEPS, READABLE_CONFLICTS = 100_000, 100
+# what simplifying one summary for reading may cost (readable): z3's steps and
+# conflicts, at most about 120 ms on the examples and Table 2; the milliseconds
+# only as a safety net
+READABLE_STEPS, READABLE_CONFLICTS, READABLE_MS = 100_000, 100, 1000
 
 _UNSIGNED = {8: "unsigned char", 16: "unsigned short", 32: "unsigned", 64: "unsigned long long"}
 

@@ -8,8 +8,9 @@ condition (:data:`Cond`) is likewise a Python ``bool`` or a z3 ``BoolRef``.
 
 All z3 terms of one check live in one :class:`z3.Context` (so that a watcher
 thread can interrupt exactly that check); :class:`Values` makes it when the
-first term is made, and makes the constants. The width of a value is never stored with it: the IR's types
-say it (:func:`distaff.analysis.ir.value_bits`), and every operation takes ``bits``.
+first term is made, and makes the constants. The width of a value is never
+stored with it: the IR's types say it (:func:`distaff.analysis.ir.value_bits`),
+and every operation takes ``bits``.
 
 :func:`Values.symbols` gives the names of the symbols a term depends on,
 memoised per term, for the solver's constraint-independence layer.
