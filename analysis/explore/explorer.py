@@ -34,7 +34,7 @@ from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.watcher import WATCHER
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.symex.engine import Engine
-from distaff.analysis.symex.heap import keep_heap
+from distaff.analysis.symex.heap import keep_heap, quiet_collector
 from distaff.analysis.symex.pivots import (
     FULL_RUN_LEAVES, Budget, BudgetExpired, EngineLimit, Leaf, LeafKind,
 )
@@ -129,7 +129,8 @@ class Explorer:
             s0 = time.monotonic()
             state = self._initial_state()
             self.static_s += time.monotonic() - s0
-            self._loop(state)
+            with quiet_collector():
+                self._loop(state)
         except BudgetExpired as e:
             self._stopped(Reason.CANCELLED if e.args[0] == "cancelled" else Reason.TIMEOUT)
         except MaxRunsReached:

@@ -20,3 +20,43 @@ def test_the_thresholds_are_set_once_and_can_be_left_alone():
                          env={**env, "DISTAFF_KEEP_HEAP": "0"})
     assert out.stdout.split() == ["False", "False"]
 
+
+
+def test_the_collector_is_quiet_while_explorations_run_and_restored_after(monkeypatch):
+    import gc
+    import threading
+
+    from distaff.analysis.symex.heap import EXPLORE_THRESHOLDS, quiet_collector
+    monkeypatch.delenv("DISTAFF_QUIET_GC", raising=False)
+    before = gc.get_threshold()
+    assert before != EXPLORE_THRESHOLDS
+    seen = []
+    entered, leave = threading.Event(), threading.Event()
+
+    def other():
+        with quiet_collector():
+            entered.set()
+            leave.wait(5)
+        seen.append(gc.get_threshold())
+
+    with quiet_collector():
+        assert gc.get_threshold() == EXPLORE_THRESHOLDS
+        t = threading.Thread(target=other)
+        t.start()
+        entered.wait(5)
+    # the other exploration still runs: its thresholds stay
+    assert gc.get_threshold() == EXPLORE_THRESHOLDS
+    leave.set()
+    t.join(5)
+    assert seen == [before] and gc.get_threshold() == before
+
+
+def test_the_collector_can_be_left_alone(monkeypatch):
+    import gc
+
+    from distaff.analysis.symex.heap import quiet_collector
+    monkeypatch.setenv("DISTAFF_QUIET_GC", "0")
+    before = gc.get_threshold()
+    with quiet_collector():
+        assert gc.get_threshold() == before
+    assert gc.get_threshold() == before
