@@ -161,12 +161,17 @@ class Dependence:
         """:func:`footprint_of`, remembered (see the class docstring)."""
         if not self.memo:
             return footprint_of(event, ended)
-        accesses = tuple((a.write, a.addr, a.size) for a in event.accesses)
-        syncs = tuple((s.op, s.obj, s.blocked) for s in event.syncs)
-        # a z3 address compares by building a term, not by value: not remembered
-        if any(type(a) is not int for _, a, _ in accesses) or any(type(o) is not int for _, o, _ in syncs):
-            return footprint_of(event, ended)
-        key = (event.tid, ended, accesses, syncs)
+        accesses = []
+        for a in event.accesses:
+            if type(a.addr) is not int:  # a z3 address compares by building a term, not by value
+                return footprint_of(event, ended)
+            accesses.append((a.write, a.addr, a.size))
+        syncs = []
+        for s in event.syncs:
+            if type(s.obj) is not int:
+                return footprint_of(event, ended)
+            syncs.append((s.op, s.obj, s.blocked))
+        key = (event.tid, ended, tuple(accesses), tuple(syncs))
         fp = self._footprints.get(key)
         if fp is not None:
             self.hits += 1

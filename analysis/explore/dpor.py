@@ -294,7 +294,7 @@ class Dpor(Reduction):
         awake = [o.payload for _, o in node.pivot.options if o.payload not in sleep]
         if not awake:
             return None
-        if not self.use_order:
+        if not self.use_order or len(awake) == 1:  # (one thread: nothing to order)
             return awake[0]
         free = [t for t in awake if not _waits_for_others(node.state, t)] or awake
         if self.steps:
@@ -379,8 +379,9 @@ class Dpor(Reduction):
         dependent = self.dep.dependent
         join = vclock.join
         clock, sclock = base, sbase
-        # only steps sharing a conflict key with ``fp`` can be dependent with it
-        near = self.near(fp, k)
+        # only steps sharing a conflict key with ``fp`` can be dependent with
+        # it (``near``, inlined: the log holds exactly the ``k`` steps before)
+        near = steps.candidates(fp) if self.use_index else range(k)
         n = self.n
         n["dpor_candidates"] = n.get("dpor_candidates", 0) + len(near)
         items = steps.items

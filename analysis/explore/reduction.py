@@ -44,7 +44,7 @@ from distaff.analysis.symex.pivots import Leaf, Pivot, PivotKind
 from distaff.analysis.symex.state import State
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     """A pivot point of the current run. ``state`` is the snapshot the options
     are taken from (never mutated); ``depth`` its index in the explorer's stack;
