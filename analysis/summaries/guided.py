@@ -394,7 +394,9 @@ class AssertionGuided(Dpor):
         if not self.explorer.stack:
             return
         parent = self.explorer.stack[-1]
-        acc = self._record(self.steps[parent.event_index:], {})
+        # the run's events go straight into the parent's record (merging is
+        # order-free: clocks meet; the newest footprint of a key stays)
+        acc = self._record(self.steps[parent.event_index:], parent.store.setdefault("acc", {}))
         if k is not LeafKind.PRUNED:
             for fp in self.blocked_attempts(state):
                 last = next((x for x in reversed(self.steps) if x.tid == fp.tid), None)
@@ -415,13 +417,13 @@ class AssertionGuided(Dpor):
         if cut:
             phi = False
         self._pruned = None
-        self._give(parent, state, phi, accesses, acc)
+        self._give(parent, state, phi, accesses)
 
-    def _give(self, parent: Node, state: State, phi, accesses, acc: dict) -> None:
+    def _give(self, parent: Node, state: State, phi, accesses) -> None:
         """Hand the precondition at ``state`` (reached from ``parent`` by its
-        current option) to ``parent``."""
+        current option) to ``parent`` (the caller has added the events below
+        to the parent's record)."""
         pst = parent.store
-        _merge(pst.setdefault("acc", {}), acc)
         if not self.use_summaries or not parent.done:
             return
         wps = pst.setdefault("wps", {})
@@ -476,8 +478,10 @@ class AssertionGuided(Dpor):
                 if phi is not False:
                     self._note_node(node, key)
         if parent is not None:
-            acc = self._record(self.steps[parent.event_index:node.event_index], dict(acc))
-            self._give(parent, node.state, phi, accesses, acc)
+            into = parent.store.setdefault("acc", {})
+            _merge(into, acc)
+            self._record(self.steps[parent.event_index:node.event_index], into)
+            self._give(parent, node.state, phi, accesses)
 
     def _combine(self, node: Node):
         V = self.values
