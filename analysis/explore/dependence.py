@@ -55,6 +55,17 @@ _FAMILIES = {
 # bytes per memory block of a conflict key
 BLOCK = 8
 
+# conflict keys of memory (Dependence._conflict_keys), per kind of access (read,
+# write): what an access is filed under (any access to the object, a
+# whole-object access, an access to a block) ...
+_MEMORY_KEYS = {False: ("Or", "Mr", "mr"), True: ("Ow", "Mw", "mw")}
+# ... and what it asks for: a block access asks for the conflicting whole-object
+# accesses and the conflicting accesses to its blocks; a whole-object access
+# for every conflicting access to the object
+_ASK_WHOLE = {False: ("Mw",), True: ("Mr", "Mw")}
+_ASK_BLOCK = {False: ("mw",), True: ("mr", "mw")}
+_ASK_OBJECT = {False: ("Ow",), True: ("Or", "Ow")}
+
 _FAMILY = {op: name for name, ops in _FAMILIES.items() for op in ops}
 
 # operations that leave their object as it was: a failed try, a timed wait
@@ -238,7 +249,8 @@ class Dependence:
         dependent with ``fp`` is filed (:class:`distaff.analysis.explore.steplog.StepLog`);
         None when ``fp`` may conflict with anything. Memory is keyed by
         ``BLOCK``-byte blocks of an object when the offset is concrete, by the
-        whole object when it is not; synchronization by family and object;
+        whole object when it is not, and by the kind of access (a read asks
+        for writes only; ``_MEMORY_KEYS``); synchronization by family and object;
         threads by id (a step is filed under its own thread, ``T``, and the
         threads it creates or joins, ``t``; it asks for the steps that created
         or joined its thread and the steps of the threads it creates or joins)."""
@@ -256,22 +268,25 @@ class Dependence:
                 qry.append(("s", f, o))
         off_bits = self.layout.off_bits
         last_off = (1 << off_bits) - 1
-        for a, n in fp.reads + fp.writes:
-            oid, off = self._parts(a)
-            if not isinstance(oid, int):
-                return None
-            end = off + max(n, 1) - 1 if isinstance(off, int) else None
-            if end is not None and end > last_off:
-                return None  # runs past its object: leave it to the full scan
-            if end is not None and end // BLOCK - off // BLOCK < 64:
-                reg.append(("O", oid))
-                qry.append(("M", oid))
-                for b in range(off // BLOCK, end // BLOCK + 1):
-                    reg.append(("m", oid, b))
-                    qry.append(("m", oid, b))
-            else:  # a symbolic offset (or a large copy): the whole object
-                reg += [("O", oid), ("M", oid)]
-                qry.append(("O", oid))
+        for write, accesses in ((False, fp.reads), (True, fp.writes)):
+            # keys by kind of access: a read asks only for writes
+            obj, whole, block = _MEMORY_KEYS[write]
+            for a, n in accesses:
+                oid, off = self._parts(a)
+                if not isinstance(oid, int):
+                    return None
+                end = off + max(n, 1) - 1 if isinstance(off, int) else None
+                if end is not None and end > last_off:
+                    return None  # runs past its object: leave it to the full scan
+                if end is not None and end // BLOCK - off // BLOCK < 64:
+                    reg.append((obj, oid))
+                    qry.extend((k, oid) for k in _ASK_WHOLE[write])
+                    for b in range(off // BLOCK, end // BLOCK + 1):
+                        reg.append((block, oid, b))
+                        qry.extend((k, oid, b) for k in _ASK_BLOCK[write])
+                else:  # a symbolic offset (or a large copy): the whole object
+                    reg += [(obj, oid), (whole, oid)]
+                    qry.extend((k, oid) for k in _ASK_OBJECT[write])
         return tuple(dict.fromkeys(reg)), tuple(dict.fromkeys(qry))
 
     # ------------------------------------------------------------------ dependence

@@ -387,7 +387,10 @@ class Dpor(Reduction):
         items = steps.items
         joins = fp.joins
         width = len(clock)
-        for j in near:
+        # newest first: the newest dependent step of a thread (a lock's last
+        # holder, a joined thread's end) covers its older ones, which then
+        # cost a comparison instead of a join
+        for j in reversed(near):
             s = items[j]
             t = s.tid
             if t == tid:
