@@ -20,6 +20,7 @@ decisions of its earlier forks and this one *forced* (``prefix``).
 from __future__ import annotations
 
 import enum
+import time
 from dataclasses import dataclass, field
 
 from distaff.analysis.ir import Span
@@ -108,8 +109,6 @@ class Budget:
     expired_reason: str | None = field(default=None)
 
     def poll(self) -> None:
-        import time
-
         if self.cancel is not None and self.cancel.cancelled:
             self.expired_reason = "cancelled"
             raise BudgetExpired("cancelled")
