@@ -53,12 +53,15 @@ not a miscount:
 
 Optimisations by name (``Options.optimisations``): ``summaries``,
 ``rvar_wvar`` (off: a pruned run makes every earlier node explore every
-enabled thread -- sound and costly), ``slicing``; bounds
+enabled thread -- sound and costly), ``slicing``, ``unread_summaries`` (on:
+when no summary text is asked for, the nodes left once no node may take
+another option learn nothing: no later node would consult it); bounds
 ``summary_table_size`` and ``summary_max_size`` (integers; 0 or absent: no
 bound). Counted: ``ag_pruned_summary``, ``ag_pruned_type_a``,
 ``ag_type_b``, ``ag_type_b_reopened``, ``ag_prune_checks``,
 ``ag_wp_false``, ``ag_wp_skipped`` (pieces not walked back: their node's
-summary is false anyway), ``ag_rvar_wvar_races`` and the table's counts;
+summary is false anyway), ``ag_summaries_unread``, ``ag_rvar_wvar_races``
+and the table's counts;
 once the summaries are printed (:meth:`AssertionGuided.statement_summaries`),
 ``summary_simplified`` (statements whose summary reads shorter simplified)
 and ``summary_simplify_ms`` (the time spent simplifying).
@@ -143,6 +146,20 @@ def _sleep_tag(sleep: dict) -> frozenset | None:
     return frozenset(out)
 
 
+def _may_choose(node: Node) -> bool:
+    """May the explorer still take an option at ``node``? (A superset of
+    when :meth:`AssertionGuided.next_choice` would give one: a wakeup-tree
+    child besides the one being explored, an option to do, or a Type B
+    branch to reopen.)"""
+    st = node.store
+    if node.kind is PivotKind.INTERLEAVE:
+        cur = st.get("current")
+        return any(c.tid != cur for c in st.get("wut", ()))
+    if st.get("type_b") and st.get("tainted"):
+        return True
+    return any(c not in node.done for c in node.todo)
+
+
 class AssertionGuided(Dpor):
     """See the module docstring."""
 
@@ -155,6 +172,11 @@ class AssertionGuided(Dpor):
         self.use_summaries = on("summaries")
         self.use_rvar = on("rvar_wvar")
         self.use_slicing = on("slicing")
+        # what a node learns once the exploration only unwinds is read by
+        # nobody but the summaries' texts (optimisation ``unread_summaries``)
+        self.skip_unread = on("unread_summaries") and options is not None and not options.summary_text
+        self._unwinding = False  # no node on the stack may take another option
+        self._chooser: Node | None = None  # the last node found that may
         self.unsupported = unsupported_reason(program) if program is not None else "no program"
         if self.unsupported:
             self.use_summaries = False
@@ -393,6 +415,9 @@ class AssertionGuided(Dpor):
                     n.store["tainted"] = True
         if not self.explorer.stack:
             return
+        if self._unread():
+            self._pruned = None
+            return
         parent = self.explorer.stack[-1]
         # the run's events go straight into the parent's record (merging is
         # order-free: clocks meet; the newest footprint of a key stays)
@@ -461,7 +486,31 @@ class AssertionGuided(Dpor):
                 return True
         return False
 
+    def _unread(self) -> bool:
+        """Will nothing read what the node on top of the stack, or the run
+        that just ended below it, hands up? True once no node on the stack
+        may take another option (the exploration only unwinds from there to
+        its end) when the summaries' texts are not asked for: the table is
+        then consulted by no later node. Counted as ``ag_summaries_unread``
+        (runs and nodes that hand nothing up)."""
+        if not self._unwinding:
+            if not self.skip_unread:
+                return False
+            stack = self.explorer.stack
+            c = self._chooser
+            if c is not None and c.depth < len(stack) and stack[c.depth] is c and _may_choose(c):
+                return False
+            for n in reversed(stack):
+                if _may_choose(n):
+                    self._chooser = n
+                    return False
+            self._unwinding = True
+        self.count("ag_summaries_unread")
+        return True
+
     def on_backtrack(self, node: Node) -> None:
+        if self._unread():
+            return
         st = node.store
         stack = self.explorer.stack
         parent = stack[-2] if len(stack) >= 2 else None
