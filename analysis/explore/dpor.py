@@ -387,9 +387,15 @@ class Dpor(Reduction):
         items = steps.items
         joins = fp.joins
         width = len(clock)
-        # newest first: the newest dependent step of a thread (a lock's last
-        # holder, a joined thread's end) covers its older ones, which then
-        # cost a comparison instead of a join
+        # the clock and the races in one pass, newest first: the newest
+        # dependent step of a thread (a lock's last holder, a joined thread's
+        # end) covers its older ones, which then cost a comparison instead of
+        # a join. ``acc``: an event it covers happens before the new one, so
+        # its clock is already in ``acc``: nothing to reverse, nothing to join
+        acc = base
+        acc_width = width
+        race = self.dep.race
+        racing = []
         for j in reversed(near):
             s = items[j]
             t = s.tid
@@ -397,15 +403,18 @@ class Dpor(Reduction):
                 continue
             if joins and t in joins:
                 sclock = join(sclock, s.sclock)
-            if t < width and clock[t] >= s.seq:
-                continue  # already happens before (vclock.covers)
+            q = s.seq
             # a step that only looked (a blocked attempt) orders nothing
             # after it: through it, a write before the attempt would seem to
             # happen before the unlock that lets the attempt through, and
             # every later read of the unlocking thread, hiding their race
-            if dependent(s.fp, fp) and not only_looks(s.fp):
+            if (t >= width or clock[t] < q) and dependent(s.fp, fp) and not only_looks(s.fp):
                 clock = join(clock, s.clock)
                 width = len(clock)
+            if (t >= acc_width or acc[t] < q) and race(s.fp, fp):
+                racing.append(j)
+                acc = join(acc, s.clock)
+                acc_width = len(acc)
         wakes = self._wakes(N.state, state, fp)
         if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
             # the last arrival at a barrier comes after every other arrival,
@@ -417,19 +426,8 @@ class Dpor(Reduction):
         sclock = vclock.tick(sclock, tid, seq)
         step = Step(k, tid, seq, fp, clock, wakes, sclock)
         steps.append(step)
-        acc = base
-        width = len(acc)
-        race = self.dep.race
-        for j in reversed(near):
-            s = items[j]
-            t = s.tid
-            # an event ``acc`` covers happens before it, so its clock is
-            # already in ``acc``: nothing to reverse, nothing to join
-            if t == tid or (t < width and acc[t] >= s.seq) or not race(s.fp, fp):
-                continue
-            self._reverse(s.index, step)
-            acc = join(acc, s.clock)
-            width = len(acc)
+        for j in racing:
+            self._reverse(j, step)
         st = N.store
         first = st["first"]
         if tid in first:
