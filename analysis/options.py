@@ -23,7 +23,7 @@ OPTIMISATIONS = frozenset({
     "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts",  # engine, check
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index", "footprint_memo",  # DPOR
-    "summaries", "rvar_wvar", "slicing", "unread_summaries",  # assertion-guided reduction
+    "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
     "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })
 

@@ -116,10 +116,27 @@ def memory_reads(phi, X: Variables, memo: ReadsMemo | None = None):
     return [memo.selects[i] for i in dict.fromkeys(ids)]
 
 
-def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
+class InstanceMemo:
+    """What :func:`instantiate` made of a summary under constant values
+    (summary and values by z3's term ids -> the simplified result), for one
+    check: the nodes of a small state space meet the same summaries with the
+    same memory again and again (szymanski.c in dpor-ag at unwind 3: 7,918
+    instantiations, 15 different ones). The entries keep their terms alive,
+    so no id is reused while the memo lives; at ``LIMIT`` entries it starts
+    over. ``hits`` counts the instantiations it answered."""
+
+    LIMIT = 20_000
+
+    def __init__(self):
+        self.entries: dict = {}
+        self.hits = 0
+
+
+def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None, memo: InstanceMemo | None = None):
     """``phi`` with the state's values for its program variables (a z3
     condition or a Python bool), or None when that cannot be done.
-    ``reads``: :func:`memory_reads` of ``phi``, when known."""
+    ``reads``: :func:`memory_reads` of ``phi``, when known; ``memo``: where
+    instantiations under constant values are remembered."""
     if isinstance(phi, bool):
         return phi
     V, L = engine.values, engine.layout
@@ -163,8 +180,23 @@ def instantiate(phi, accesses, st: State, engine, X: Variables, reads=None):
             if f is None or var.name not in f.stack_objs:
                 return None
             pairs.append((X.term(var), V.const(L.make(f.stack_objs[var.name]), L.bits)))
+    key = None
+    if memo is not None and not memory:
+        Tm = V.terms
+        if all(Tm.is_bv_value(v.as_ast()) for _, v in pairs):
+            key = (phi.as_ast().value,) + tuple((a.as_ast().value, v.as_ast().value) for a, v in pairs)
+            hit = memo.entries.get(key)
+            if hit is not None:
+                memo.hits += 1
+                return hit[0]
     out = _substitute(V, phi, pairs) if pairs else phi
     out = z3.simplify(out)
+    if key is not None:
+        if len(memo.entries) >= memo.LIMIT:
+            memo.entries.clear()
+        result = V.concrete(out)
+        memo.entries[key] = (result, phi, pairs)  # (the terms kept alive: their ids stay theirs)
+        return result
     if memory:
         selects = _selects(out, X.memory)
         if selects is None:

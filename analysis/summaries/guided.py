@@ -53,7 +53,9 @@ not a miscount:
 
 Optimisations by name (``Options.optimisations``): ``summaries``,
 ``rvar_wvar`` (off: a pruned run makes every earlier node explore every
-enabled thread -- sound and costly), ``slicing``, ``unread_summaries`` (on:
+enabled thread -- sound and costly), ``slicing``, ``instance_memo`` (a
+summary instantiated under constant values once per check: counted as
+``ag_instance_hits``), ``unread_summaries`` (on:
 when no summary text is asked for, the nodes left once no node may take
 another option learn nothing: no later node would consult it); bounds
 ``summary_table_size`` and ``summary_max_size`` (integers; 0 or absent: no
@@ -78,7 +80,7 @@ from distaff.analysis.explore.dpor import Dpor, Step, pending_step
 from distaff.analysis.explore.reduction import Node
 from distaff.analysis.report import StatementSummary
 from distaff.analysis.summaries import cprint
-from distaff.analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
+from distaff.analysis.summaries.evaluate import InstanceMemo, ReadsMemo, instantiate, memory_reads
 from distaff.analysis.summaries.keys import control_state
 from distaff.analysis.summaries.slicing import SliceGuide
 from distaff.analysis.summaries.table import SummaryTable
@@ -186,6 +188,7 @@ class AssertionGuided(Dpor):
         self._pruned = None  # (precondition, accesses, RVar/WVar) of the run being pruned
         self.stmt: dict = {}  # span -> control states of nodes there (dict: ordered set)
         self._reads = None  # evaluate.ReadsMemo, once the engine is known
+        self._instances = InstanceMemo() if on("instance_memo") else None
         self.stmt_pruned: dict = {}
 
     def start(self, explorer) -> None:
@@ -206,6 +209,8 @@ class AssertionGuided(Dpor):
         out.update(self.table.counts)
         if hasattr(self, "W"):
             out["ag_wp_false"] = self.W.bails
+        if self._instances is not None and self._instances.hits:
+            out["ag_instance_hits"] = self._instances.hits
         if self.unsupported:
             out["ag_summaries_off"] = 1
         return out
@@ -261,7 +266,7 @@ class AssertionGuided(Dpor):
                 reads = None
                 break
             reads.extend(found)
-        val = instantiate(phi, accesses, node.state, E, self.X, reads)
+        val = instantiate(phi, accesses, node.state, E, self.X, reads, self._instances)
         if val is None or val is False:
             return False
         if val is True:

@@ -12,7 +12,7 @@ from distaff.analysis.subcheck import explorer_for
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.summaries import translate
 from distaff.analysis.summaries.cprint import Printer
-from distaff.analysis.summaries.evaluate import ReadsMemo, instantiate, memory_reads
+from distaff.analysis.summaries.evaluate import InstanceMemo, ReadsMemo, instantiate, memory_reads
 from distaff.analysis.summaries.table import SummaryTable
 from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
 from distaff.analysis.symex.values import Values
@@ -213,3 +213,27 @@ def test_memory_terms_are_the_ones_z3s_operators_make():
             assert translate.load(M, addr, n, V, 64).eq(by_operators(addr, n))
             for value in (z3.BitVec(f"v{n}", 8 * n, ctx), 0x1234):
                 assert translate.store(M, addr, value, n, V, 64).eq(by_operators(addr, n, value))
+
+
+def test_instantiations_under_constant_values_are_remembered():
+    _, ex = _explorer()
+    E = ex.engine
+    X = Variables(E.values.ctx, 64)
+    st = E.initial_state()
+    x = E.layout.make(E.global_oids["x"])
+    read = z3.simplify(translate.load(X.memory, x, 4, E.values, 64))
+    reads = memory_reads(read == 3, X)
+    memo = InstanceMemo()
+    assert instantiate(read == 3, frozenset(), st, E, X, reads, memo) is True
+    assert instantiate(read == 3, frozenset(), st, E, X, reads, memo) is True
+    assert memo.hits == 1
+    # other memory, other values: not the remembered answer
+    w = E.initial_state()
+    w.memory.store(E.global_oids["x"], 0, 4, 5, E.values, E.layout)
+    assert instantiate(read == 3, frozenset(), w, E, X, reads, memo) is False
+    assert memo.hits == 1
+    # a value that is not a constant (a register the state lacks) is not remembered
+    r = X.reg(0, 0, "main", "nowhere", 32)
+    before = len(memo.entries)
+    assert not isinstance(instantiate(r == 0, frozenset(), st, E, X, None, memo), bool)
+    assert len(memo.entries) == before
