@@ -5,6 +5,8 @@ in our own words."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from distaff.analysis.check import Options, check_assertion
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.report import FindingKind, Status
@@ -329,27 +331,8 @@ def test_another_assertion_failing_does_not_protect_the_target():
         assert r.status is Status.VIOLATED, mode
 
 
-LOCKED_TWICE = """
-#include <pthread.h>
-#include <assert.h>
-int count;
-pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-void *add(void *a) {
-    pthread_mutex_lock(&m);
-    count = count + 1;
-    pthread_mutex_unlock(&m);
-    return 0;
-}
-int main(void) {
-    pthread_t a, b;
-    pthread_create(&a, 0, add, 0);
-    pthread_create(&b, 0, add, 0);
-    pthread_join(a, 0);
-    pthread_join(b, 0);
-    assert(count == 2);
-    return 0;
-}
-"""
+# a counter both threads add to under a mutex: it holds, with a few runs
+LOCKED_COUNTER = (Path(__file__).resolve().parents[2] / "examples" / "locked_counter.c").read_text()
 
 
 def _texts(src: str, **options):
@@ -361,8 +344,8 @@ def _texts(src: str, **options):
 def test_summaries_nobody_reads_are_not_learned():
     # once no node may take another option, what the nodes left learn is
     # read by no later node: skipped unless the summaries' texts are asked for
-    quiet = _texts(LOCKED_TWICE, summary_text=False)
-    full = _texts(LOCKED_TWICE, summary_text=False, optimisations=(("unread_summaries", False),))
+    quiet = _texts(LOCKED_COUNTER, summary_text=False)
+    full = _texts(LOCKED_COUNTER, summary_text=False, optimisations=(("unread_summaries", False),))
     assert quiet.status is full.status is Status.HOLDS
     assert (quiet.stats.runs, quiet.stats.full_runs, quiet.stats.pruned_runs) == \
         (full.stats.runs, full.stats.full_runs, full.stats.pruned_runs)
@@ -370,7 +353,7 @@ def test_summaries_nobody_reads_are_not_learned():
     assert full.stats.counter("ag_summaries_unread") == 0
     assert quiet.stats.counter("summary_entries") < full.stats.counter("summary_entries")
     # the editor's hover reads them all: nothing is skipped there
-    shown = _texts(LOCKED_TWICE, summary_text=True)
+    shown = _texts(LOCKED_COUNTER, summary_text=True)
     assert shown.stats.counter("ag_summaries_unread") == 0
     assert shown.stats.counter("summary_entries") == full.stats.counter("summary_entries")
     assert shown.summaries

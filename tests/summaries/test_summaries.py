@@ -64,13 +64,18 @@ def test_translation_collects_the_engines_checks():
     assert checks == []
 
 
-def test_a_summary_is_evaluated_under_the_states_memory():
+def _read_of_x():
+    """An engine, its summary variables, its initial state, the address of
+    the global ``x`` and the summary term reading its 4 bytes."""
     _, ex = _explorer()
     E = ex.engine
     X = Variables(E.values.ctx, 64)
-    st = E.initial_state()
     x = E.layout.make(E.global_oids["x"])
-    read = translate.load(X.memory, x, 4, E.values, 64)
+    return E, X, E.initial_state(), x, translate.load(X.memory, x, 4, E.values, 64)
+
+
+def test_a_summary_is_evaluated_under_the_states_memory():
+    E, X, st, x, read = _read_of_x()
     assert instantiate(read == 3, frozenset({(x, 4, False)}), st, E, X) is True
     assert instantiate(z3.ULT(read, 3), frozenset(), st, E, X) is False
     # a register the state does not have is an unknown value
@@ -81,12 +86,8 @@ def test_a_summary_is_evaluated_under_the_states_memory():
 
 
 def test_memory_reads_are_found_once_per_byte_and_shared_between_summaries():
-    _, ex = _explorer()
-    E = ex.engine
-    X = Variables(E.values.ctx, 64)
-    st = E.initial_state()
-    x = E.layout.make(E.global_oids["x"])
-    read = z3.simplify(translate.load(X.memory, x, 4, E.values, 64))  # constant indices, as in a summary
+    E, X, st, x, read = _read_of_x()
+    read = z3.simplify(read)  # constant indices, as in a summary
     memo = ReadsMemo(X)
     one = memory_reads(read == 3, X, memo)
     assert sorted(a for _, a in one) == [x, x + 1, x + 2, x + 3]
@@ -216,12 +217,8 @@ def test_memory_terms_are_the_ones_z3s_operators_make():
 
 
 def test_instantiations_under_constant_values_are_remembered():
-    _, ex = _explorer()
-    E = ex.engine
-    X = Variables(E.values.ctx, 64)
-    st = E.initial_state()
-    x = E.layout.make(E.global_oids["x"])
-    read = z3.simplify(translate.load(X.memory, x, 4, E.values, 64))
+    E, X, st, x, read = _read_of_x()
+    read = z3.simplify(read)
     reads = memory_reads(read == 3, X)
     memo = InstanceMemo()
     assert instantiate(read == 3, frozenset(), st, E, X, reads, memo) is True
