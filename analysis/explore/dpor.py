@@ -335,6 +335,13 @@ class Dpor(Reduction):
             return idx
         return None
 
+    def may_choose(self, node: Node) -> bool:
+        if node.kind is not PivotKind.INTERLEAVE:
+            return super().may_choose(node)
+        # a wakeup-tree child besides the one being explored
+        cur = node.store.get("current")
+        return any(c.tid != cur for c in node.store.get("wut", ()))
+
     def near(self, fp: Footprint, k: int):
         """Ascending indices of the steps before the ``k``-th that may be
         dependent with a step of footprint ``fp`` (all of them without the

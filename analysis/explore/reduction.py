@@ -23,6 +23,10 @@ and may add options later (DPOR's backtrack sets) or prune a run
 * ``on_run_end(leaf, state)`` when a run ends (any leaf, including pruned and
   infeasible ones, before backtracking).
 
+``may_choose(node)``, which the explorer does not call, says whether
+``next_choice`` may still give an option at a node on the stack (mode dpor-ag
+asks it to know when the exploration only unwinds).
+
 Two attributes configure the engine: ``pivot_on_single`` (a scheduling point
 with one enabled thread is a node too, e.g. to check a summary there) and
 ``record_effects`` (every executed instruction leaves an
@@ -100,6 +104,11 @@ class Reduction:
             if c not in node.done:
                 return c
         return None
+
+    def may_choose(self, node: Node) -> bool:
+        """May :meth:`next_choice` still give an option at ``node``? (True
+        whenever it would; it may also say True when it then gives none.)"""
+        return any(c not in node.done for c in node.todo)
 
     def on_backtrack(self, node: Node) -> None:
         pass

@@ -148,20 +148,6 @@ def _sleep_tag(sleep: dict) -> frozenset | None:
     return frozenset(out)
 
 
-def _may_choose(node: Node) -> bool:
-    """May the explorer still take an option at ``node``? (A superset of
-    when :meth:`AssertionGuided.next_choice` would give one: a wakeup-tree
-    child besides the one being explored, an option to do, or a Type B
-    branch to reopen.)"""
-    st = node.store
-    if node.kind is PivotKind.INTERLEAVE:
-        cur = st.get("current")
-        return any(c.tid != cur for c in st.get("wut", ()))
-    if st.get("type_b") and st.get("tainted"):
-        return True
-    return any(c not in node.done for c in node.todo)
-
-
 class AssertionGuided(Dpor):
     """See the module docstring."""
 
@@ -287,6 +273,10 @@ class AssertionGuided(Dpor):
                 node.store["tainted"] = False
                 return [0]
         return list(node.options)
+
+    def may_choose(self, node: Node) -> bool:
+        st = node.store
+        return bool(st.get("type_b") and st.get("tainted")) or super().may_choose(node)
 
     def next_choice(self, node: Node) -> int | None:
         st = node.store
@@ -503,10 +493,10 @@ class AssertionGuided(Dpor):
                 return False
             stack = self.explorer.stack
             c = self._chooser
-            if c is not None and c.depth < len(stack) and stack[c.depth] is c and _may_choose(c):
+            if c is not None and c.depth < len(stack) and stack[c.depth] is c and self.may_choose(c):
                 return False
             for n in reversed(stack):
-                if _may_choose(n):
+                if self.may_choose(n):
                     self._chooser = n
                     return False
             self._unwinding = True
