@@ -55,16 +55,9 @@ _FAMILIES = {
 # bytes per memory block of a conflict key
 BLOCK = 8
 
-# conflict keys of memory (Dependence._conflict_keys), per kind of access (read,
-# write): what an access is filed under (any access to the object, a
-# whole-object access, an access to a block) ...
-_MEMORY_KEYS = {False: ("Or", "Mr", "mr"), True: ("Ow", "Mw", "mw")}
-# ... and what it asks for: a block access asks for the conflicting whole-object
-# accesses and the conflicting accesses to its blocks; a whole-object access
-# for every conflicting access to the object
-_ASK_WHOLE = {False: ("Mw",), True: ("Mr", "Mw")}
-_ASK_BLOCK = {False: ("mw",), True: ("mr", "mw")}
-_ASK_OBJECT = {False: ("Ow",), True: ("Or", "Ow")}
+# the kinds of memory access each kind conflicts with (Dependence._conflict_keys):
+# a read with writes, a write with both
+_CONFLICTING = {"r": ("w",), "w": ("r", "w")}
 
 _FAMILY = {op: name for name, ops in _FAMILIES.items() for op in ops}
 
@@ -250,7 +243,7 @@ class Dependence:
         None when ``fp`` may conflict with anything. Memory is keyed by
         ``BLOCK``-byte blocks of an object when the offset is concrete, by the
         whole object when it is not, and by the kind of access (a read asks
-        for writes only; ``_MEMORY_KEYS``); synchronization by family and object;
+        for writes only; ``_CONFLICTING``); synchronization by family and object;
         threads by id (a step is filed under its own thread, ``T``, and the
         threads it creates or joins, ``t``; it asks for the steps that created
         or joined its thread and the steps of the threads it creates or joins)."""
@@ -268,9 +261,8 @@ class Dependence:
                 qry.append(("s", f, o))
         off_bits = self.layout.off_bits
         last_off = (1 << off_bits) - 1
-        for write, accesses in ((False, fp.reads), (True, fp.writes)):
-            # keys by kind of access: a read asks only for writes
-            obj, whole, block = _MEMORY_KEYS[write]
+        for kind, accesses in (("r", fp.reads), ("w", fp.writes)):
+            asks = _CONFLICTING[kind]  # a read asks only for writes
             for a, n in accesses:
                 oid, off = self._parts(a)
                 if not isinstance(oid, int):
@@ -279,14 +271,14 @@ class Dependence:
                 if end is not None and end > last_off:
                     return None  # runs past its object: leave it to the full scan
                 if end is not None and end // BLOCK - off // BLOCK < 64:
-                    reg.append((obj, oid))
-                    qry.extend((k, oid) for k in _ASK_WHOLE[write])
+                    reg.append(("O" + kind, oid))
+                    qry.extend(("M" + k, oid) for k in asks)
                     for b in range(off // BLOCK, end // BLOCK + 1):
-                        reg.append((block, oid, b))
-                        qry.extend((k, oid, b) for k in _ASK_BLOCK[write])
+                        reg.append(("m" + kind, oid, b))
+                        qry.extend(("m" + k, oid, b) for k in asks)
                 else:  # a symbolic offset (or a large copy): the whole object
-                    reg += [(obj, oid), (whole, oid)]
-                    qry.extend((k, oid) for k in _ASK_OBJECT[write])
+                    reg += [("O" + kind, oid), ("M" + kind, oid)]
+                    qry.extend(("O" + k, oid) for k in asks)
         return tuple(dict.fromkeys(reg)), tuple(dict.fromkeys(qry))
 
     # ------------------------------------------------------------------ dependence
