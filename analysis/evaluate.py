@@ -25,6 +25,8 @@ What varies between its users is said by a subclass:
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from distaff.analysis.ir import (
     Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of, is_signed,
 )
@@ -43,6 +45,7 @@ OVERFLOWS = frozenset({
 NO_RESULT = frozenset({"division by zero", "modulo by zero", "shift count out of range"})
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed outside the compiled core
 class Evaluator:
     """The value of IR expressions over the value domain ``V`` (see the module
     docstring); ``L`` is the pointer layout, ``ptr_bits`` the data model's

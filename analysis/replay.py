@@ -45,8 +45,10 @@ class Run:
     leaf: Leaf
 
 
-def replay_run(program: ir.Program, trace: Trace, options, target: str | None = None, context=None) -> Run:
-    """Re-execute ``trace`` (see the module docstring) and keep the run."""
+def replay_run(program: ir.Program, trace: Trace, options, target: str | None = None, context=None,
+               observer=None) -> Run:
+    """Re-execute ``trace`` (see the module docstring) and keep the run;
+    ``observer(event, state)`` is called as each event of it ends."""
     if target is None and trace.steps:
         last = trace.steps[-1].span
         for site in program.assertions():
@@ -59,7 +61,7 @@ def replay_run(program: ir.Program, trace: Trace, options, target: str | None = 
                spurious_wakeups=options.spurious_wakeups,
                replay=(iter(trace.schedule), iter(trace.choices)),
                fixed_inputs={i.name: i.value for i in trace.inputs},
-               context_hooks=start.hooks if start is not None else None)
+               context_hooks=start.hooks if start is not None else None, observer=observer)
     st = E.initial_state() if start is None else start(E)  # the same state the check started from
     try:
         out = E.advance(st)

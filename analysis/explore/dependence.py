@@ -101,7 +101,7 @@ class Footprint:
         return Footprint(tid, unknown=True)
 
     @property
-    def key(self):
+    def key(self) -> tuple | None:
         """A hashable, solver-free description, or None when an address is symbolic."""
         for a, _ in self.reads + self.writes:
             if not isinstance(a, int):

@@ -48,6 +48,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from distaff.analysis import ir
 from distaff.analysis.explore import vclock
 from distaff.analysis.explore.dependence import Dependence, Footprint, moved_first, only_looks
@@ -210,6 +212,7 @@ def _atomic_footprint(E, st: State, tid: int, region: tuple | None) -> Footprint
     return Footprint(tid, reads=tuple(reads), writes=tuple(writes), syncs=(("atomic_begin", tid, False),))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed outside the compiled core
 class Dpor(Reduction):
     """See the module docstring."""
 

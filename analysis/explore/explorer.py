@@ -21,7 +21,9 @@ When a budget runs out, the result carries the :class:`~distaff.analysis.report.
 
 from __future__ import annotations
 
+import os
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -38,7 +40,7 @@ from distaff.analysis.symex.heap import keep_heap, quiet_collector
 from distaff.analysis.symex.pivots import (
     FULL_RUN_LEAVES, Budget, BudgetExpired, EngineLimit, Leaf, LeafKind,
 )
-from distaff.analysis.symex.solver import SolverStats, SolverUnknown, build_solver
+from distaff.analysis.symex.solver import SolverChain, SolverStats, SolverUnknown, build_solver
 from distaff.analysis.symex.state import State
 from distaff.analysis.symex.trace import finish_trace
 from distaff.analysis.symex.unmodelled import depends_on, library_dependences, phrase
@@ -85,7 +87,11 @@ class Explorer:
         self.cancel = cancel
         self.initial = initial
         self.context_hooks = context_hooks
-        self.reduction = reduction
+        # (None once closed)
+        self.reduction: Reduction | None = reduction
+        self.values: Values | None = None
+        self.solver: SolverChain | None = None
+        self.engine: Engine | None = None
         self.stack: list[Node] = []
         self.full_runs = 0
         self.pruned_runs = 0
@@ -145,6 +151,8 @@ class Explorer:
         except RecursionError:
             self._stopped(Reason.UNSUPPORTED, "expression too deep")
         except Exception as e:  # noqa: BLE001 - an engine bug must not take the caller down
+            if os.environ.get("DISTAFF_DEBUG"):
+                traceback.print_exc()
             self._stopped(Reason.CRASHED, f"internal error: {type(e).__name__}: {e}")
         finally:
             if watched:
@@ -196,7 +204,7 @@ class Explorer:
         the next exploration: z3's term ids, and with them the models it
         finds and the order simplified summaries print in, would then depend
         on what ran before; the command line and the editor must agree.)"""
-        engine = getattr(self, "engine", None)  # (set by run)
+        engine = self.engine
         if engine is not None:
             engine.observer = None
         if self.reduction is not None:
@@ -231,6 +239,7 @@ class Explorer:
 
     def _loop(self, state: State | None) -> None:
         E, R = self.engine, self.reduction
+        assert E is not None and R is not None
         while state is not None:
             out = E.advance(state)
             if isinstance(out, Leaf):

@@ -65,6 +65,7 @@ records accesses exactly as before):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from distaff.analysis import ir
@@ -414,7 +415,7 @@ def _position(steps) -> int:
     return n
 
 
-def _cut(trace: Trace, positions: list[int], first_tid: int, second_tid: int) -> Trace:
+def _cut(trace: Trace, positions: Sequence[int], first_tid: int, second_tid: int) -> Trace:
     """``trace`` up to the second racing step, both racing steps marked."""
     steps = list(trace.steps)
     k1, k2 = positions

@@ -43,6 +43,9 @@ reductions plug in without touching the explorer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from distaff.analysis.symex.pivots import Leaf, Pivot, PivotKind
 from distaff.analysis.symex.state import State
@@ -82,12 +85,14 @@ class Node:
         return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed outside the compiled core
 class Reduction:
     """Explore everything (the protocol's defaults); subclass to reduce."""
 
-    name = "baseline"
-    pivot_on_single = False
-    record_effects = False
+    # (ClassVar: the compiled core reads a subclass's own value, as Python does)
+    name: ClassVar[str] = "baseline"
+    pivot_on_single: ClassVar[bool] = False
+    record_effects: ClassVar[bool] = False
 
     def start(self, explorer) -> None:
         self.explorer = explorer
@@ -121,6 +126,7 @@ class Reduction:
         return {}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed outside the compiled core
 class Baseline(Reduction):
     """Algorithm 1: every enabled thread at an interleaving pivot, every
     feasible outcome at a branch pivot."""

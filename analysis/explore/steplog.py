@@ -22,6 +22,8 @@ removes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 WILD = "*"
 
 
@@ -110,11 +112,11 @@ class StepLog:
                     break
         return found
 
-    def woke(self, tid: int) -> list[int]:
+    def woke(self, tid: int) -> Sequence[int]:
         """Ascending indices of the steps that woke thread ``tid``."""
         return self._index.get(("w", tid), ())
 
-    def candidates(self, fp) -> list[int]:
+    def candidates(self, fp) -> Sequence[int]:
         """Ascending indices of the steps that may be dependent with a new
         step of footprint ``fp`` (a superset: callers still ask
         :meth:`Dependence.dependent`)."""

@@ -18,6 +18,7 @@ happens-before and on the dependence relation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(eq=False)
@@ -26,7 +27,7 @@ class WakeupNode:
     have footprint ``fp`` (None: not known)."""
 
     tid: int
-    fp: object = None
+    fp: Any = None
     children: list = field(default_factory=list)
 
 

@@ -68,6 +68,8 @@ the arbitrary-context paper §4.2.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
 from distaff.analysis.ir import (
@@ -259,7 +261,7 @@ class Engine:
         st.memory.add(MemObject(oid, name, kind, size, ctype, span, zeroed, {}))
         return oid
 
-    def new_frame(self, st: State, f: ir.Function, args: list[Val], ret_dst, fresh_params=False,
+    def new_frame(self, st: State, f: ir.Function, args: Sequence[Val], ret_dst, fresh_params=False,
                    thread_name: str = "") -> Frame:
         regs = {}
         for i, p in enumerate(f.params):
@@ -272,7 +274,7 @@ class Engine:
         st.next_frame += 1
         return Frame(f, 0, regs, {}, objs, [], ret_dst, uid, st.gen)
 
-    def spawn(self, st: State, f: ir.Function, args: list[Val], name: str, ends_process: bool,
+    def spawn(self, st: State, f: ir.Function, args: Sequence[Val], name: str, ends_process: bool,
                fresh_params: bool = False) -> int:
         tid = len(st.threads)
         if name != "main":
@@ -894,7 +896,7 @@ class Engine:
             caller = st.wframe(tid)
             caller.regs[f.ret_dst.name] = v
 
-    def call_function(self, st: State, tid: int, name: str, args: list[Val], dst, span) -> None:
+    def call_function(self, st: State, tid: int, name: str, args: Sequence[Val], dst, span) -> None:
         f = self.program.function(name)
         t = st.threads[tid]
         depth = sum(1 for fr in t.frames if fr.func is f)
@@ -1117,11 +1119,11 @@ def _call(E: Engine, st: State, tid: int, i: Call) -> None:
         return
     params = f.params
     conv = []
-    for k, a in enumerate(args):
+    for k, v in enumerate(args):
         if k < len(params) and i.args[k].type != params[k].type and ir.is_scalar(params[k].type):
-            a = E.values.convert(a, bits_of(i.args[k].type, E.ptr_bits), bits_of(params[k].type, E.ptr_bits),
-                            is_signed(i.args[k].type))
-        conv.append(a)
+            v = E.values.convert(v, bits_of(i.args[k].type, E.ptr_bits), bits_of(params[k].type, E.ptr_bits),
+                                 is_signed(i.args[k].type))
+        conv.append(v)
     E.call_function(st, tid, name, conv, i.dst, i.span)
     st.add_step(tid, i.span, f"call {name}")
     if E.record_effects:

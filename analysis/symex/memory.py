@@ -28,7 +28,7 @@ same value. Objects are copied on write: a state owns the objects whose
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import z3
 
@@ -108,7 +108,7 @@ class MemObject:
     zeroed: bool
     cells: dict
     widest: int = 1
-    array: object = None
+    array: Any = None
     alive: bool = True
     readonly: bool = False
     gen: int = 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 from distaff.analysis.ir import NO_SPAN, Function, Reg, Span
 from distaff.analysis.symex.memory import Memory
@@ -47,7 +48,7 @@ class PathCond:
     constraints have equal ids: the solver cache's key); ``depth`` the number of
     constraints in the chain."""
 
-    cond: object
+    cond: Any
     syms: frozenset
     cid: int
     parent: "PathCond | None" = None
@@ -125,10 +126,10 @@ class Thread:
     phase_arg: Val = 0
     waits_for: str = ""
     ends_process: bool = False
-    pending: object = None  # a Leaf (abort or crash) this thread performs when next scheduled, or MAY_HAVE_ENDED
+    pending: Any = None  # a Leaf (abort or crash) this thread performs when next scheduled, or MAY_HAVE_ENDED
     gen: int = 0
     # the step naming a pending assertion failure: recorded only when the failure happens
-    pending_step: object = None
+    pending_step: Any = None
     spurious: bool = False
     # how many branches this thread has taken that its own concrete values did
     # not decide: on a symbolic value, or on one another thread or a callee
@@ -156,7 +157,7 @@ class Symbol:
     memory), with the span that introduced it."""
 
     name: str
-    term: object
+    term: Any
     bits: int
     signed: bool
     span: Span
@@ -206,8 +207,8 @@ class PlacedAccess(Access):
     span: Span = NO_SPAN
     tid: int = 0
     atomic: bool = False
-    steps: object = None
-    pc: object = None
+    steps: Any = None
+    pc: Any = None
 
 
 @dataclass(slots=True)
@@ -246,10 +247,10 @@ class Effect:
 
     tid: int
     frame: int
-    instr: object
+    instr: Any
     addr: Val | None = None
     value: Val | None = None
-    outcome: object = None
+    outcome: Any = None
 
 
 def _sorted_items(d: dict, by_key: bool = False) -> tuple:

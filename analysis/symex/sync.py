@@ -481,7 +481,7 @@ def _signal(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     c = _addr(E, st, tid, i.args[0], "a condition variable address")
     if i.op is Op.COND_SIGNAL:
         k = notify_one(E, st, c)
-        chosen = () if k is None else (k,)
+        chosen: tuple[int, ...] = () if k is None else (k,)
     else:
         chosen = notify_all(E, st, c)
     woken = wake(st, chosen)

@@ -23,6 +23,7 @@ summary) use it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Union
 
 import z3
@@ -291,9 +292,9 @@ class Values:
             if b == 0:
                 return 0
             if signed:
-                x, y = to_signed(a, bits), to_signed(b, bits)
-                q = abs(x) // abs(y)
-                return (q if (x < 0) == (y < 0) else -q) & mask(bits)
+                sa, sb = to_signed(a, bits), to_signed(b, bits)
+                q = abs(sa) // abs(sb)
+                return (q if (sa < 0) == (sb < 0) else -q) & mask(bits)
             return a // b
         x, y = self.lift(a, bits), self.lift(b, bits)
         return x / y if signed else z3.UDiv(x, y)
@@ -304,9 +305,9 @@ class Values:
             if b == 0:
                 return 0
             if signed:
-                x, y = to_signed(a, bits), to_signed(b, bits)
-                r = abs(x) % abs(y)
-                return (-r if x < 0 else r) & mask(bits)
+                sa, sb = to_signed(a, bits), to_signed(b, bits)
+                r = abs(sa) % abs(sb)
+                return (-r if sa < 0 else r) & mask(bits)
             return a % b
         x, y = self.lift(a, bits), self.lift(b, bits)
         return z3.SRem(x, y) if signed else z3.URem(x, y)
@@ -409,7 +410,7 @@ class Values:
             return a
         return z3.Extract(hi, lo, a)
 
-    def concat(self, parts: list[tuple[Val, int]]) -> Val:
+    def concat(self, parts: Sequence[tuple[Val, int]]) -> Val:
         """Concatenate ``(value, bits)`` pairs, most significant first."""
         if all(isinstance(v, int) for v, _ in parts):
             out = 0

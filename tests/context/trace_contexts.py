@@ -9,45 +9,36 @@ initial state on.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from distaff.analysis.check import Context, ContextThread
-from distaff.analysis.replay import replay
-from distaff.analysis.symex import engine as engine_module
+from distaff.analysis.replay import replay_run
 from distaff.analysis.symex.state import ENDED
 
 
-@contextmanager
-def recording(snapshots: list):
-    original = engine_module.Engine.start_block
-
-    def start_block(self, st, tid):
-        threads = []
-        usable = True
-        for t in st.threads:
-            if t.status == ENDED:
-                continue
-            if t.phase is not None or t.pending is not None or len(t.frames) != 1:
-                usable = False  # mid-wait, a deferred abort, or a call stack: not a plain context
-            f = t.frames[-1]
-            threads.append(ContextThread(f.func.name, f.pc))
-        if usable and threads:
-            snapshots.append(tuple(threads))
-        return original(self, st, tid)
-
-    engine_module.Engine.start_block = start_block
-    try:
-        yield
-    finally:
-        engine_module.Engine.start_block = original
+def snapshot(st) -> tuple | None:
+    """Where each live thread of ``st`` stands, or None when one is mid-wait,
+    has a deferred abort or a call stack (not a plain context)."""
+    threads = []
+    for t in st.threads:
+        if t.status == ENDED:
+            continue
+        if t.phase is not None or t.pending is not None or len(t.frames) != 1:
+            return None
+        f = t.frames[-1]
+        threads.append(ContextThread(f.func.name, f.pc))
+    return tuple(threads) or None
 
 
 def contexts_along(program, trace, options, target: str) -> list[Context]:
     """The contexts at the scheduling points of the run ``trace`` records
-    (without repeats, in the order the run meets them)."""
+    (as each event ends; without repeats, in the order the run meets them)."""
     snapshots: list = []
-    with recording(snapshots):
-        replay(program, trace, options, target)
+
+    def observe(event, st) -> None:
+        s = snapshot(st)
+        if s is not None:
+            snapshots.append(s)
+
+    replay_run(program, trace, options, target, observer=observe)
     return [Context(threads, naive=False, reaching_defs=True, sync_invariants=True)
             for threads in distinct(snapshots)]
 
