@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import importlib
 
+from distaff import core as _core
+
+_core.install()  # before any module of the compiled core is imported
+
 # name -> the module that defines it. Loaded on first use, so that importing
 # one module of distaff (a worker process does) does not load them all.
 _EXPORTS = {

@@ -36,6 +36,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from distaff import core
 from distaff.analysis import check as engine
 from distaff.analysis.check import Options
 from distaff.analysis.cluster import ClusterUnavailable, client_for
@@ -159,7 +160,7 @@ def _add_data_model(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="distaff", description="Check assert()s in multithreaded C programs "
                      "by symbolic execution.")
-    parser.add_argument("--version", action="version", version=f"distaff {version()}")
+    parser.add_argument("--version", action="version", version=f"distaff {version()} (core: {core.install()})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="check the assertions of C files",
