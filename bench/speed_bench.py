@@ -27,6 +27,10 @@ gives the median speed-up in steps per second over the other rows, and the
 ratio of total CPU time over Table 2's programs, without and with the rows
 that ran out of budget.
 
+This checkout runs its compiled core (distaff/core.py) when `pip install -e .`
+built it from the sources as they are, and its sources otherwise; the last
+line names the core each tree ran.
+
 Not a test: timings depend on the machine and its load; ratios measured in
 one run are what to compare.
 """
@@ -98,7 +102,12 @@ for item in check_text(text, path, options):
         s = item.stats
         out.append([item.span.line, item.status.name, item.reason.name if item.reason else None,
                     s.runs, getattr(s, "steps", 0), getattr(s, "events", 0), s.time_s])
-print(json.dumps({"assertions": out, "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall}))
+try:  # trees from before the compiled core have none
+    core = importlib.import_module("distaff.core").STATE
+except ImportError:
+    core = "pure Python, no compiled core"
+print(json.dumps({"assertions": out, "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
+                  "core": core}))
 """
 
 
@@ -190,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print("\n".join(lines), flush=True)
     ratios, t2_before, t2_after, same, total = [], 0.0, 0.0, 0, 0
+    cores: dict[str, set] = {"before": set(), "after": set()}  # which core each tree ran
     all_before = all_after = 0.0  # Table 2's rows that agree, budget-bound ones included
     try:
         for path in programs:
@@ -203,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                     b = fastest(b, measure(old, path.resolve(), mode, unwind, args.timeout))
                     a = fastest(a, measure(ROOT, path.resolve(), mode, unwind, args.timeout))
                 total += 1
+                cores["before"].add(b.get("core", "?"))
+                cores["after"].add(a.get("core", "?"))
                 ok = agree(b, a)
                 same += ok
                 if "error" in a or "error" in b:
@@ -241,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
         f"programs, rows that agree and both finished: {t2_before:.1f} CPU s before, {t2_after:.1f} after ({t2:.2f}x); "
         f"every row that agrees, those stopped by their budget included: {all_before:.1f} before, {all_after:.1f} "
         f"after ({(all_before / all_after if all_after > 0 else 0.0):.2f}x). {time.time() - started:.0f} s in all.",
+        "",
+        f"Core (distaff/core.py): before {'; '.join(sorted(cores['before']))}; "
+        f"after {'; '.join(sorted(cores['after']))}.",
     ]
     lines += summary
     print("\n".join(summary), flush=True)
