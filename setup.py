@@ -23,7 +23,7 @@ core = runpy.run_path(str(ROOT / "distaff" / "core.py"))
 # tables. (A variable that changes type, mypy's "assignment", is an error: the
 # compiled code would reject its second value.)
 LENIENT = ("annotation-unchecked", "union-attr", "index", "arg-type", "return-value",
-           "operator", "var-annotated", "misc", "attr-defined")
+           "operator", "var-annotated", "misc", "attr-defined", "call-overload")
 
 
 def _say(message: str) -> None:
@@ -35,6 +35,9 @@ class BuildCore(build_ext):
     record the sources a successful build was made from."""
 
     def run(self):
+        if self.inplace:  # an earlier build's module no longer compiled would shadow its source
+            for built in (ROOT / "analysis").rglob("*.so"):
+                built.unlink()
         try:
             super().run()
         except Exception as e:  # noqa: BLE001 - no compiler, missing headers: still installable

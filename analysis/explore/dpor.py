@@ -220,7 +220,7 @@ class Dpor(Reduction):
     pivot_on_single = True
     record_effects = False
 
-    def __init__(self, program=None, options=None, site=None):
+    def __init__(self, program=None, options=None, site=None) -> None:
         self.program = program
         self.options = options
         self.site = site

@@ -137,17 +137,17 @@ class Explorer:
             self.static_s += time.monotonic() - s0
             with quiet_collector():
                 self._loop(state)
-        except BudgetExpired as e:
-            self._stopped(Reason.CANCELLED if e.args[0] == "cancelled" else Reason.TIMEOUT)
+        except BudgetExpired as out:
+            self._stopped(Reason.CANCELLED if out.args[0] == "cancelled" else Reason.TIMEOUT)
         except MaxRunsReached:
             self._stopped(Reason.MAX_RUNS, f"stopped after {self.full_runs + self.pruned_runs} runs")
         except MemoryError:
             self._stopped(Reason.MEMORY, "memory limit reached")
-        except (SolverUnknown, z3.Z3Exception) as e:
-            why = self._interrupt_reason() or (Reason.MEMORY if out_of_memory(str(e)) else None)
-            self._stopped(why or Reason.SOLVER, "" if why else f"the solver gave up: {e}")
-        except EngineLimit as e:
-            self._stopped(Reason.UNSUPPORTED, str(e))
+        except (SolverUnknown, z3.Z3Exception) as gave_up:
+            why = self._interrupt_reason() or (Reason.MEMORY if out_of_memory(str(gave_up)) else None)
+            self._stopped(why or Reason.SOLVER, "" if why else f"the solver gave up: {gave_up}")
+        except EngineLimit as limit:
+            self._stopped(Reason.UNSUPPORTED, str(limit))
         except RecursionError:
             self._stopped(Reason.UNSUPPORTED, "expression too deep")
         except Exception as e:  # noqa: BLE001 - an engine bug must not take the caller down

@@ -510,7 +510,8 @@ class AssertionGuided(Dpor):
         stack = self.explorer.stack
         parent = stack[-2] if len(stack) >= 2 else None
         acc = st.get("acc", {})
-        phi, accesses = False, frozenset()
+        phi: z3.BoolRef | bool = False  # (a term once summaries are combined)
+        accesses: frozenset = frozenset()
         if self.use_summaries:
             phi, accesses = self._combine(node)
             key = st.get("key")

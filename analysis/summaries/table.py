@@ -22,6 +22,7 @@ pruning unsound: a smaller summary prunes less.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
 
@@ -29,13 +30,13 @@ import z3
 @dataclass(slots=True)
 class Part:
     sleep: frozenset
-    phi: object
+    phi: Any
     accesses: frozenset
 
 
 @dataclass(slots=True)
 class Entry:
-    key: object
+    key: Any
     parts: list = field(default_factory=list)
     accesses: dict = field(default_factory=dict)
     pruned: int = 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from distaff.analysis.ir import Span
 
@@ -36,8 +37,8 @@ class Option:
     """One continuation of a fork: ``cond`` selects it (a Python bool or a z3
     condition), ``payload`` says what it means to the instruction."""
 
-    cond: object
-    payload: object = None
+    cond: Any
+    payload: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ class Budget:
     polled by the engine between instructions."""
 
     deadline: float | None = None
-    cancel: object = None
+    cancel: Any = None
     expired_reason: str | None = field(default=None)
 
     def poll(self) -> None:
