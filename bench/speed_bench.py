@@ -102,10 +102,12 @@ for item in check_text(text, path, options):
         s = item.stats
         out.append([item.span.line, item.status.name, item.reason.name if item.reason else None,
                     s.runs, getattr(s, "steps", 0), getattr(s, "events", 0), s.time_s])
-try:  # trees from before the compiled core have none
-    core = importlib.import_module("distaff.core").STATE
+try:  # trees from before the compiled core have none (an installed checkout's may answer)
+    core_mod = importlib.import_module("distaff.core")
+    core = core_mod.STATE if os.path.realpath(core_mod.__file__).startswith(os.path.realpath(sys.argv[1])) else None
 except ImportError:
-    core = "pure Python, no compiled core"
+    core = None
+core = core or "pure Python, no compiled core"
 print(json.dumps({"assertions": out, "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
                   "core": core}))
 """
