@@ -5,7 +5,6 @@ states, in every mode, and the trace text a user follows."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
