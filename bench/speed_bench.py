@@ -215,8 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                     b = fastest(b, measure(old, path.resolve(), mode, unwind, args.timeout))
                     a = fastest(a, measure(ROOT, path.resolve(), mode, unwind, args.timeout))
                 total += 1
-                cores["before"].add(b.get("core", "?"))
-                cores["after"].add(a.get("core", "?"))
+                cores["before"].update([b["core"]] if "core" in b else [])
+                cores["after"].update([a["core"]] if "core" in a else [])
                 ok = agree(b, a)
                 same += ok
                 if "error" in a or "error" in b:

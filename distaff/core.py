@@ -85,16 +85,16 @@ class _FromSource:
         return importlib.util.spec_from_file_location(name, source_of(name, self.package_dir))
 
 
-STATE = "pure Python, not checked"
+_UNCHECKED = "pure Python, not checked"
+STATE = _UNCHECKED
 
 
 def install() -> str:
     """Decide :data:`STATE` once per process; import from sources unless compiled."""
     global STATE
-    if any(isinstance(f, _FromSource) for f in sys.meta_path) or STATE == "compiled":
-        return STATE
-    STATE = state()
-    # (a package run from a zip, as a wheel on sys.path, has no builds to pass over)
-    if STATE != "compiled" and any(_built(m, _HERE) for m in MODULES):
-        sys.meta_path.insert(0, _FromSource(_HERE))
+    if STATE == _UNCHECKED:
+        STATE = state()
+        # (a package run from a zip, as a wheel on sys.path, has no builds to pass over)
+        if STATE != "compiled" and any(_built(m, _HERE) for m in MODULES):
+            sys.meta_path.insert(0, _FromSource(_HERE))
     return STATE

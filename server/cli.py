@@ -160,7 +160,7 @@ def _add_data_model(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="distaff", description="Check assert()s in multithreaded C programs "
                      "by symbolic execution.")
-    parser.add_argument("--version", action="version", version=f"distaff {version()} (core: {core.install()})")
+    parser.add_argument("--version", action="version", version=f"distaff {version()} (core: {core.STATE})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="check the assertions of C files",
