@@ -77,7 +77,7 @@ def family(op: str) -> str | None:
     return _FAMILY.get(op)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Footprint:
     """The visible part of one event of thread ``tid``: ``reads``/``writes``
     are ``(address, size)`` pairs, ``syncs`` ``(op, obj, blocked)`` triples
@@ -94,6 +94,17 @@ class Footprint:
     joins: tuple = ()
     exit: bool = False
     unknown: bool = False
+
+    def __init__(self, tid: int, reads: tuple = (), writes: tuple = (), syncs: tuple = (),
+                 creates: tuple = (), joins: tuple = (), exit: bool = False, unknown: bool = False) -> None:
+        object.__setattr__(self, "tid", tid)
+        object.__setattr__(self, "reads", reads)
+        object.__setattr__(self, "writes", writes)
+        object.__setattr__(self, "syncs", syncs)
+        object.__setattr__(self, "creates", creates)
+        object.__setattr__(self, "joins", joins)
+        object.__setattr__(self, "exit", exit)
+        object.__setattr__(self, "unknown", unknown)
 
     @staticmethod
     def pending(tid: int) -> "Footprint":

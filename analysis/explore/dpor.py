@@ -61,7 +61,7 @@ from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
 from distaff.analysis.symex.state import BLOCKED, ENABLED, State
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Step:
     """An event of the current run: thread ``tid``'s ``seq``-th (from 1),
     with its footprint, vector clock and the threads it woke for real.
@@ -77,6 +77,16 @@ class Step:
     clock: tuple | None
     wakes: tuple = ()
     sclock: tuple = ()  # happens-before through edges no schedule can reverse
+
+    def __init__(self, index: int, tid: int, seq: int, fp: Footprint, clock: tuple | None, wakes: tuple = (),
+                 sclock: tuple = ()) -> None:
+        self.index = index
+        self.tid = tid
+        self.seq = seq
+        self.fp = fp
+        self.clock = clock
+        self.wakes = wakes
+        self.sclock = sclock
 
 
 def pending_step(tid: int, fp: Footprint | None = None) -> Step:

@@ -47,7 +47,7 @@ from distaff.analysis.symex.unmodelled import depends_on, library_dependences, p
 from distaff.analysis.symex.values import Values
 
 
-@dataclass
+@dataclass(init=False)
 class ExploreResult:
     """What one sub-check found. ``violation``: the target's counterexample
     (and the leaf's message). ``reached``: the target was executed on some
@@ -64,6 +64,20 @@ class ExploreResult:
     findings: list = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
     mode: str = "baseline"
+
+    def __init__(self, violation: Trace | None = None, violation_message: str = "",
+                 violation_depends: tuple[str, ...] = (), reached: bool = False, stop: Reason | None = None,
+                 stop_message: str = "", findings: list | None = None, stats: Stats | None = None,
+                 mode: str = "baseline") -> None:
+        self.violation = violation
+        self.violation_message = violation_message
+        self.violation_depends = violation_depends
+        self.reached = reached
+        self.stop = stop
+        self.stop_message = stop_message
+        self.findings = [] if findings is None else findings
+        self.stats = Stats() if stats is None else stats
+        self.mode = mode
 
 
 class MaxRunsReached(Exception):

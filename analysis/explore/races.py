@@ -99,7 +99,7 @@ def finding_key(f: Finding) -> tuple:
     return (f.kind, f.span, f.message)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class _Seen:
     """An access remembered for the rest of the run: its epoch (thread, the
     event's number in that thread) and the access."""
@@ -107,6 +107,11 @@ class _Seen:
     tid: int
     seq: int
     access: PlacedAccess
+
+    def __init__(self, tid: int, seq: int, access: PlacedAccess) -> None:
+        self.tid = tid
+        self.seq = seq
+        self.access = access
 
 
 class RaceDetector:

@@ -51,7 +51,7 @@ from distaff.analysis.symex.pivots import Leaf, Pivot, PivotKind
 from distaff.analysis.symex.state import State
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, init=False)
 class Node:
     """A pivot point of the current run. ``state`` is the snapshot the options
     are taken from (never mutated); ``depth`` its index in the explorer's stack;
@@ -65,6 +65,16 @@ class Node:
     todo: list = field(default_factory=list)
     done: list = field(default_factory=list)
     store: dict = field(default_factory=dict)
+
+    def __init__(self, pivot: Pivot, state: State, depth: int, event_index: int, todo: list | None = None,
+                 done: list | None = None, store: dict | None = None) -> None:
+        self.pivot = pivot
+        self.state = state
+        self.depth = depth
+        self.event_index = event_index
+        self.todo = [] if todo is None else todo
+        self.done = [] if done is None else done
+        self.store = {} if store is None else store
 
     @property
     def kind(self) -> PivotKind:

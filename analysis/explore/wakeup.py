@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, init=False)
 class WakeupNode:
     """One step of a wakeup sequence: thread ``tid`` whose step is expected to
     have footprint ``fp`` (None: not known)."""
@@ -29,6 +29,11 @@ class WakeupNode:
     tid: int
     fp: Any = None
     children: list = field(default_factory=list)
+
+    def __init__(self, tid: int, fp: Any = None, children: list | None = None) -> None:
+        self.tid = tid
+        self.fp = fp
+        self.children = [] if children is None else children
 
 
 def insert(root: list, seq: list, weak_initial) -> bool:

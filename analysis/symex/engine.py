@@ -69,6 +69,7 @@ the arbitrary-context paper §4.2.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
@@ -682,8 +683,7 @@ class Engine:
         instr = f.func.body[f.pc]
         self.span = instr.span
         try:
-            handler = _HANDLERS[type(instr)]
-            handler(self, st, tid, instr)
+            _dispatch(self, st, tid, instr)
         except PivotReached:
             raise
         except ThreadCut:
@@ -1134,10 +1134,27 @@ def _ret(E: Engine, st: State, tid: int, i: Return) -> None:
     E._return(st, tid, i.value, i)
 
 
-_HANDLERS = {
-    Assign: _assign, Load: _load, Store: _store, Jump: _jump, Branch: _branch, Call: _call,
-    Return: _ret, Intrinsic: lambda E, st, tid, i: intrinsics.run(E, st, tid, i),
-}
+def _dispatch(E: Engine, st: State, tid: int, i: Any) -> None:
+    """Run instruction ``i`` by its class. Tests of the class, most frequent
+    first, rather than a table of functions: compiled, each is a direct call."""
+    if isinstance(i, Load):
+        _load(E, st, tid, i)
+    elif isinstance(i, Assign):
+        _assign(E, st, tid, i)
+    elif isinstance(i, Store):
+        _store(E, st, tid, i)
+    elif isinstance(i, Branch):
+        _branch(E, st, tid, i)
+    elif isinstance(i, Jump):
+        _jump(E, st, tid, i)
+    elif isinstance(i, Intrinsic):
+        intrinsics.run(E, st, tid, i)
+    elif isinstance(i, Call):
+        _call(E, st, tid, i)
+    elif isinstance(i, Return):
+        _ret(E, st, tid, i)
+    else:
+        raise TypeError(f"no instruction {type(i).__name__}")
 
 
 def shared_derived(func: ir.Function) -> frozenset[str]:

@@ -38,12 +38,16 @@ from distaff.analysis.symex.values import Val, Values
 Fresh = Callable[[str, int], Val]  # (name, bits) -> a fresh symbol
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PointerLayout:
     """How a pointer's bits split into object id (high) and offset (low)."""
 
     bits: int
     id_bits: int
+
+    def __init__(self, bits: int, id_bits: int) -> None:
+        object.__setattr__(self, "bits", bits)
+        object.__setattr__(self, "id_bits", id_bits)
 
     @staticmethod
     def for_bits(bits: int) -> "PointerLayout":
@@ -92,7 +96,7 @@ class PointerLayout:
         return V.concat([(oid, self.id_bits), (off, ob)])
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class MemObject:
     """One memory object. ``size`` (bytes) may be symbolic for heap blocks.
     ``kind`` is ``null``, ``global``, ``string``, ``function``, ``stack``,
@@ -115,6 +119,24 @@ class MemObject:
     # the body-less function that last wrote unknown contents here: bytes read
     # before the program writes them again stand for its writes
     havoc: str = ""
+
+    def __init__(self, oid: int, name: str, kind: str, size: Val, ctype: CType | None, span: Span | None,
+                 zeroed: bool, cells: dict, widest: int = 1, array: Any = None, alive: bool = True,
+                 readonly: bool = False, gen: int = 0, havoc: str = "") -> None:
+        self.oid = oid
+        self.name = name
+        self.kind = kind
+        self.size = size
+        self.ctype = ctype
+        self.span = span
+        self.zeroed = zeroed
+        self.cells = cells
+        self.widest = widest
+        self.array = array
+        self.alive = alive
+        self.readonly = readonly
+        self.gen = gen
+        self.havoc = havoc
 
     def copy(self, gen: int) -> "MemObject":
         return MemObject(

@@ -39,7 +39,7 @@ def cons_list(c) -> list:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PathCond:
     """One constraint of a path condition and the chain before it.
 
@@ -54,6 +54,14 @@ class PathCond:
     parent: "PathCond | None" = None
     depth: int = 1
 
+    def __init__(self, cond: Any, syms: frozenset, cid: int, parent: PathCond | None = None,
+                 depth: int = 1) -> None:
+        object.__setattr__(self, "cond", cond)
+        object.__setattr__(self, "syms", syms)
+        object.__setattr__(self, "cid", cid)
+        object.__setattr__(self, "parent", parent)
+        object.__setattr__(self, "depth", depth)
+
     def constraints(self) -> list["PathCond"]:
         out = []
         n: PathCond | None = self
@@ -64,7 +72,7 @@ class PathCond:
         return out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Frame:
     """A call of ``func``: the pc of its next instruction, its registers, the
     back edges taken per target pc, and its stack objects (name -> object id).
@@ -83,6 +91,19 @@ class Frame:
     # was taken (see Engine.back_edge)
     marks: dict = field(default_factory=dict)
 
+    def __init__(self, func: Function, pc: int, regs: dict, backedges: dict, stack_objs: dict, allocas: list,
+                 ret_dst: Reg | None, uid: int, gen: int = 0, marks: dict | None = None) -> None:
+        self.func = func
+        self.pc = pc
+        self.regs = regs
+        self.backedges = backedges
+        self.stack_objs = stack_objs
+        self.allocas = allocas
+        self.ret_dst = ret_dst
+        self.uid = uid
+        self.gen = gen
+        self.marks = {} if marks is None else marks
+
     def copy(self, gen: int) -> "Frame":
         return Frame(self.func, self.pc, dict(self.regs), dict(self.backedges), self.stack_objs,
                      list(self.allocas), self.ret_dst, self.uid, gen, dict(self.marks))
@@ -97,7 +118,7 @@ CUT = "cut"  # stopped for good at the unwind bound (Engine.cut_thread): never s
 MAY_HAVE_ENDED = "may have ended"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Thread:
     """A thread: ``tid`` (main is 0), ``name`` (``main`` or ``routine#n``),
     its frames (innermost last), status, return value once ended, atomic
@@ -139,6 +160,31 @@ class Thread:
     # this thread's part of State.control_key, once computed (a copy starts without)
     key: tuple | None = field(default=None, compare=False, repr=False)
 
+    def __init__(self, tid: int, name: str, routine: str, frames: list, status: str, qobj: int,
+                 retval: Val = 0, atomic: int = 0, phase: str | None = None, phase_arg: Val = 0,
+                 waits_for: str = "", ends_process: bool = False, pending: Any = None, gen: int = 0,
+                 pending_step: Any = None, spurious: bool = False, decisions: int = 0,
+                 timed_out: bool = False, key: tuple | None = None) -> None:
+        self.tid = tid
+        self.name = name
+        self.routine = routine
+        self.frames = frames
+        self.status = status
+        self.qobj = qobj
+        self.retval = retval
+        self.atomic = atomic
+        self.phase = phase
+        self.phase_arg = phase_arg
+        self.waits_for = waits_for
+        self.ends_process = ends_process
+        self.pending = pending
+        self.gen = gen
+        self.pending_step = pending_step
+        self.spurious = spurious
+        self.decisions = decisions
+        self.timed_out = timed_out
+        self.key = key
+
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
@@ -150,7 +196,7 @@ class Thread:
         return self.frames[-1]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Symbol:
     """A fresh symbol of the run: an input of the counterexample when
     ``input`` (nondet values, externals, main's parameters, uninitialised
@@ -166,8 +212,18 @@ class Symbol:
     # this symbol stands for; "" for the program's own inputs
     origin: str = ""
 
+    def __init__(self, name: str, term: Any, bits: int, signed: bool, span: Span, input: bool = True,
+                 origin: str = "") -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "term", term)
+        object.__setattr__(self, "bits", bits)
+        object.__setattr__(self, "signed", signed)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "input", input)
+        object.__setattr__(self, "origin", origin)
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class StepRecord:
     """A step of the run, rendered into a :class:`distaff.analysis.report.Step` once a
     model is known: ``parts`` are strings and ``(value, ctype)`` /
@@ -185,8 +241,14 @@ class StepRecord:
     parts: tuple
     op: tuple = ()
 
+    def __init__(self, tid: int, span: Span, parts: tuple, op: tuple = ()) -> None:
+        self.tid = tid
+        self.span = span
+        self.parts = parts
+        self.op = op
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Access:
     """A memory access of an event: ``write`` or read of ``size`` bytes at
     ``addr`` (a pointer value, possibly symbolic)."""
@@ -195,8 +257,13 @@ class Access:
     addr: Val
     size: int
 
+    def __init__(self, write: bool, addr: Val, size: int) -> None:
+        self.write = write
+        self.addr = addr
+        self.size = size
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class PlacedAccess(Access):
     """An :class:`Access` that also says where it was made (what the race
     detector needs): the instruction's ``span``, the thread, whether an
@@ -210,8 +277,19 @@ class PlacedAccess(Access):
     steps: Any = None
     pc: Any = None
 
+    def __init__(self, write: bool, addr: Val, size: int, span: Span = NO_SPAN, tid: int = 0,
+                 atomic: bool = False, steps: Any = None, pc: Any = None) -> None:
+        self.write = write
+        self.addr = addr
+        self.size = size
+        self.span = span
+        self.tid = tid
+        self.atomic = atomic
+        self.steps = steps
+        self.pc = pc
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class SyncOp:
     """A synchronization of an event: ``op`` (the :class:`distaff.analysis.ir.Op`
     value, or ``"end"`` for a thread ending, ``"exit"`` for the process
@@ -222,8 +300,13 @@ class SyncOp:
     obj: Val
     blocked: bool = False
 
+    def __init__(self, op: str, obj: Val, blocked: bool = False) -> None:
+        self.op = op
+        self.obj = obj
+        self.blocked = blocked
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Event:
     """The visible part of one scheduling step (a block: the thread's next
     global operation and the local instructions after it): what DPOR needs.
@@ -238,8 +321,18 @@ class Event:
     accesses: list = field(default_factory=list)
     syncs: list = field(default_factory=list)
 
+    def __init__(self, index: int, tid: int, func: str, pc: int, span: Span, accesses: list | None = None,
+                 syncs: list | None = None) -> None:
+        self.index = index
+        self.tid = tid
+        self.func = func
+        self.pc = pc
+        self.span = span
+        self.accesses = [] if accesses is None else accesses
+        self.syncs = [] if syncs is None else syncs
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Effect:
     """What one executed instruction did, for weakest preconditions: thread,
     the frame's uid, the instruction, the resolved address (Load/Store/...),
@@ -251,6 +344,15 @@ class Effect:
     addr: Val | None = None
     value: Val | None = None
     outcome: Any = None
+
+    def __init__(self, tid: int, frame: int, instr: Any, addr: Val | None = None, value: Val | None = None,
+                 outcome: Any = None) -> None:
+        object.__setattr__(self, "tid", tid)
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "instr", instr)
+        object.__setattr__(self, "addr", addr)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "outcome", outcome)
 
 
 def _sorted_items(d: dict, by_key: bool = False) -> tuple:
