@@ -167,6 +167,9 @@ REVIEWED_UNTYPED_FLOWS = {
     "sync:_barrier_wait:entry",  # a context's barrier entry, as the state keeps them
     "memory:_load_cells:b",  # a cell's end offset
     "wakeup:insert:children",  # a wakeup node's children
+    "guided:_ancestors:t",  # a creator step's thread id
+    "guided:on_backtrack:accesses",  # the accesses _combine joins: a frozenset
+    "guided:on_pivot:incoming",  # the pending reversal's sleep set, a dict
 }
 
 
