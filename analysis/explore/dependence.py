@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from distaff.analysis.record import Record
 from distaff.analysis.symex.memory import PointerLayout
 from distaff.analysis.symex.values import Values
 
@@ -78,7 +79,7 @@ def family(op: str) -> str | None:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Footprint:
+class Footprint(Record):
     """The visible part of one event of thread ``tid``: ``reads``/``writes``
     are ``(address, size)`` pairs, ``syncs`` ``(op, obj, blocked)`` triples
     (``op`` an :class:`distaff.analysis.ir.Op` value, ``"end"`` or ``"exit"``).

@@ -57,12 +57,13 @@ from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.steplog import StepLog
 from distaff.analysis.explore.wakeup import WakeupNode, insert
 from distaff.analysis.ir import Op
+from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
 from distaff.analysis.symex.state import BLOCKED, ENABLED, State
 
 
 @dataclass(slots=True, init=False)
-class Step:
+class Step(Record):
     """An event of the current run: thread ``tid``'s ``seq``-th (from 1),
     with its footprint, vector clock and the threads it woke for real.
     ``sclock`` is the clock through program order, thread creation, joins

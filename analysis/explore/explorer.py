@@ -34,6 +34,7 @@ from distaff.analysis.executor import out_of_memory
 from distaff.analysis.explore.races import RaceDetector, exploration_options
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.watcher import WATCHER
+from distaff.analysis.record import Record
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.heap import keep_heap, quiet_collector
@@ -48,7 +49,7 @@ from distaff.analysis.symex.values import Values
 
 
 @dataclass(init=False)
-class ExploreResult:
+class ExploreResult(Record):
     """What one sub-check found. ``violation``: the target's counterexample
     (and the leaf's message). ``reached``: the target was executed on some
     feasible path. ``stop``: why exploration ended early (None when it

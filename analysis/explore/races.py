@@ -71,6 +71,7 @@ from dataclasses import dataclass, replace
 from distaff.analysis import ir
 from distaff.analysis.explore import vclock
 from distaff.analysis.ir import IntType
+from distaff.analysis.record import Record
 from distaff.analysis.report import Finding, FindingKind, Trace
 from distaff.analysis.symex.pivots import BudgetExpired
 from distaff.analysis.symex.solver import SolverUnknown
@@ -100,7 +101,7 @@ def finding_key(f: Finding) -> tuple:
 
 
 @dataclass(slots=True, init=False)
-class _Seen:
+class _Seen(Record):
     """An access remembered for the rest of the run: its epoch (thread, the
     event's number in that thread) and the access."""
 

@@ -47,12 +47,13 @@ from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import Leaf, Pivot, PivotKind
 from distaff.analysis.symex.state import State
 
 
 @dataclass(eq=False, slots=True, init=False)
-class Node:
+class Node(Record):
     """A pivot point of the current run. ``state`` is the snapshot the options
     are taken from (never mutated); ``depth`` its index in the explorer's stack;
     ``event_index`` how many scheduling steps the run had made before it;

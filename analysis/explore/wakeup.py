@@ -20,9 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from distaff.analysis.record import Record
+
 
 @dataclass(eq=False, init=False)
-class WakeupNode:
+class WakeupNode(Record):
     """One step of a wakeup sequence: thread ``tid`` whose step is expected to
     have footprint ``fp`` (None: not known)."""
 

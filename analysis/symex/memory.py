@@ -33,13 +33,14 @@ from typing import Any, Callable
 import z3
 
 from distaff.analysis.ir import CType, Span
+from distaff.analysis.record import Record
 from distaff.analysis.symex.values import Val, Values
 
 Fresh = Callable[[str, int], Val]  # (name, bits) -> a fresh symbol
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class PointerLayout:
+class PointerLayout(Record):
     """How a pointer's bits split into object id (high) and offset (low)."""
 
     bits: int
@@ -97,7 +98,7 @@ class PointerLayout:
 
 
 @dataclass(slots=True, init=False)
-class MemObject:
+class MemObject(Record):
     """One memory object. ``size`` (bytes) may be symbolic for heap blocks.
     ``kind`` is ``null``, ``global``, ``string``, ``function``, ``stack``,
     ``heap``, ``alloca`` or ``thread`` (the object naming a thread's join queue).

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from distaff.analysis.ir import NO_SPAN, Function, Reg, Span
+from distaff.analysis.record import Record
 from distaff.analysis.symex.memory import Memory
 from distaff.analysis.symex.values import Val
 
@@ -40,7 +41,7 @@ def cons_list(c) -> list:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class PathCond:
+class PathCond(Record):
     """One constraint of a path condition and the chain before it.
 
     ``syms`` are the names of the symbols ``cond`` depends on (for the solver's
@@ -73,7 +74,7 @@ class PathCond:
 
 
 @dataclass(slots=True, init=False)
-class Frame:
+class Frame(Record):
     """A call of ``func``: the pc of its next instruction, its registers, the
     back edges taken per target pc, and its stack objects (name -> object id).
     ``ret_dst`` is the caller's register receiving the result."""
@@ -119,7 +120,7 @@ MAY_HAVE_ENDED = "may have ended"
 
 
 @dataclass(slots=True, init=False)
-class Thread:
+class Thread(Record):
     """A thread: ``tid`` (main is 0), ``name`` (``main`` or ``routine#n``),
     its frames (innermost last), status, return value once ended, atomic
     nesting depth, and what it is blocked on or resuming (``phase``):
@@ -197,7 +198,7 @@ class Thread:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Symbol:
+class Symbol(Record):
     """A fresh symbol of the run: an input of the counterexample when
     ``input`` (nondet values, externals, main's parameters, uninitialised
     memory), with the span that introduced it."""
@@ -224,7 +225,7 @@ class Symbol:
 
 
 @dataclass(slots=True, init=False)
-class StepRecord:
+class StepRecord(Record):
     """A step of the run, rendered into a :class:`distaff.analysis.report.Step` once a
     model is known: ``parts`` are strings and ``(value, ctype)`` /
     ``("lv", pointer)`` items (see :mod:`distaff.analysis.symex.trace`).
@@ -249,7 +250,7 @@ class StepRecord:
 
 
 @dataclass(slots=True, init=False)
-class Access:
+class Access(Record):
     """A memory access of an event: ``write`` or read of ``size`` bytes at
     ``addr`` (a pointer value, possibly symbolic)."""
 
@@ -290,7 +291,7 @@ class PlacedAccess(Access):
 
 
 @dataclass(slots=True, init=False)
-class SyncOp:
+class SyncOp(Record):
     """A synchronization of an event: ``op`` (the :class:`distaff.analysis.ir.Op`
     value, or ``"end"`` for a thread ending, ``"exit"`` for the process
     ending) on ``obj`` (a sync object's address, or a thread id for create,
@@ -307,7 +308,7 @@ class SyncOp:
 
 
 @dataclass(slots=True, init=False)
-class Event:
+class Event(Record):
     """The visible part of one scheduling step (a block: the thread's next
     global operation and the local instructions after it): what DPOR needs.
     ``index`` is its position in the run; ``func``/``pc``/``span`` locate the
@@ -333,7 +334,7 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Effect:
+class Effect(Record):
     """What one executed instruction did, for weakest preconditions: thread,
     the frame's uid, the instruction, the resolved address (Load/Store/...),
     the value loaded or stored, and the outcome taken at a branch or fork."""
