@@ -638,3 +638,37 @@ def test_an_approximated_declaration_outside_functions_leaves_violations_undecid
     assert r.status is Status.UNKNOWN and r.reason is Reason.UNSUPPORTED, (r.status, r.message)
     assert "floating-point" in r.message and r.trace is None
     assert any(isinstance(i, Finding) and i.kind is FindingKind.UNSUPPORTED for i in items)
+
+@pytest.mark.parametrize("mode", ["baseline", "dpor"])
+def test_a_program_of_constants_is_checked_without_the_solver(mode, monkeypatch):
+    """Every value is concrete, the assertion a conjunction of comparisons:
+    the violation and its trace come without a z3 context."""
+    import z3
+
+    made = []
+    real = z3.Context.__init__
+
+    def counted(self, *args, **kw):
+        made.append(self)
+        real(self, *args, **kw)
+
+    monkeypatch.setattr(z3.Context, "__init__", counted)
+    text = """#include <pthread.h>
+#include <assert.h>
+int a, b;
+void *set(void *arg) { a = 1; b = 2; return 0; }
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, set, 0);
+    int x = a, y = b;
+    assert((x == 0 && y == 0) || (x == 1 && y == 2));
+    pthread_join(t, 0);
+    return 0;
+}
+"""
+    results = [r for r in check(parse_program(text, "constants.c"), Options(mode=mode, timeout_s=60, workers=1))
+               if isinstance(r, AssertionResult)]
+    assert [r.status for r in results] == [Status.VIOLATED]
+    actions = [s.action for s in results[0].trace.steps]
+    assert "read a == 0" in actions and "read b == 2" in actions
+    assert made == []

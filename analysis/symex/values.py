@@ -29,7 +29,7 @@ from typing import Union
 import z3
 from z3 import z3core
 
-from distaff.analysis.ir import mask, to_signed  # noqa: F401 - part of this module's interface
+from distaff.analysis.widths import mask, to_signed  # noqa: F401 - part of this module's interface
 
 Val = Union[int, z3.BitVecRef]
 Cond = Union[bool, z3.BoolRef]
@@ -201,14 +201,15 @@ class Values:
         return z3.Not(c)
 
     def and_(self, *cs: Cond) -> Cond:
-        return self._junction(cs, False, self.terms.and_, z3.And)
+        return self._junction(cs, False)
 
     def or_(self, *cs: Cond) -> Cond:
-        return self._junction(cs, True, self.terms.or_, z3.Or)
+        return self._junction(cs, True)
 
-    def _junction(self, cs, absorbing: bool, raw, wrapped) -> Cond:
+    def _junction(self, cs, absorbing: bool) -> Cond:
         """The conjunction (``absorbing`` False) or disjunction (True) of
-        ``cs``, with constant operands folded away."""
+        ``cs``, with constant operands folded away (constants alone make no
+        term, so no context either)."""
         unit = not absorbing
         rest = []
         for c in cs:
@@ -222,8 +223,9 @@ class Values:
             return rest[0]
         ctx = self.ctx
         if all(type(c) is z3.BoolRef and c.ctx is ctx for c in rest):
-            return raw(rest)  # through the C API: no Python wrapper per operand
-        return wrapped(*rest)
+            # through the C API: no Python wrapper per operand
+            return self.terms.or_(rest) if absorbing else self.terms.and_(rest)
+        return z3.Or(*rest) if absorbing else z3.And(*rest)
 
     def ite(self, c: Cond, a: Val, b: Val, bits: int) -> Val:
         if isinstance(c, bool):
