@@ -62,7 +62,8 @@ another option learn nothing: no later node would consult it); bounds
 bound). Counted: ``ag_pruned_summary``, ``ag_pruned_type_a``,
 ``ag_type_b``, ``ag_type_b_reopened``, ``ag_prune_checks``,
 ``ag_wp_false``, ``ag_wp_skipped`` (pieces not walked back: their node's
-summary is false anyway), ``ag_summaries_unread``, ``ag_rvar_wvar_races``
+summary is false anyway), ``ag_wp_simplify_hits`` (preconditions whose
+simplified form was remembered), ``ag_summaries_unread``, ``ag_rvar_wvar_races``
 and the table's counts;
 once the summaries are printed (:meth:`AssertionGuided.statement_summaries`),
 ``summary_simplified`` (statements whose summary reads shorter simplified)
@@ -195,6 +196,8 @@ class AssertionGuided(Dpor):
         out.update(self.table.counts)
         if hasattr(self, "W"):
             out["ag_wp_false"] = self.W.bails
+            if self.W.simplify_hits:
+                out["ag_wp_simplify_hits"] = self.W.simplify_hits
         if self._instances is not None and self._instances.hits:
             out["ag_instance_hits"] = self._instances.hits
         if self.unsupported:

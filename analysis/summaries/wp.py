@@ -93,6 +93,9 @@ class FrameInfo:
     stack_objs: dict | None
 
 
+# simplified preconditions remembered before the memo starts afresh
+SIMPLIFIED_LIMIT = 20_000
+
 _UNKNOWN = object()
 _AND, _ASSUME = "and", "assume"
 
@@ -138,6 +141,8 @@ class WeakestPreconditions:
         self.bails = 0
         self._regs: dict = {}
         self._translated: dict = {}
+        self._simplified: dict = {}  # term id -> (term, simplified)
+        self.simplify_hits = 0
         self._made: dict = {}  # memory reads and writes at constant addresses, over the placeholders
 
     # ------------------------------------------------------------------ helpers
@@ -312,11 +317,27 @@ class WeakestPreconditions:
             if phi is False:
                 return False, frozenset()
             if not isinstance(phi, bool):
-                phi = self.values.concrete(z3.simplify(phi))
+                phi = self._simplify(phi)
             return phi, frozenset(acc)
         except (Bail, Untranslatable):
             self.bails += 1
             return False, frozenset()
+
+    def _simplify(self, phi):
+        """``phi`` simplified, as a constant when it becomes one. Remembered
+        by the term (z3's terms are shared, so an equal formula is the same
+        term): pieces of different runs through the same code give the same
+        preconditions again and again. ``simplify_hits`` counts reuses."""
+        key = phi.get_id()
+        hit = self._simplified.get(key)
+        if hit is not None:
+            self.simplify_hits += 1
+            return hit[1]
+        if len(self._simplified) >= SIMPLIFIED_LIMIT:
+            self._simplified.clear()
+        # phi is kept with its result: a live term's id is not reused
+        self._simplified[key] = (phi, got := self.values.concrete(z3.simplify(phi)))
+        return got
 
     def _close(self, w: _Walk, phi):
         """``phi`` at the piece's end, under the conditions met on the way,
