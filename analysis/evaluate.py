@@ -28,8 +28,9 @@ from __future__ import annotations
 from mypy_extensions import mypyc_attr
 
 from distaff.analysis.ir import (
-    Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of, is_signed,
+    Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary,
 )
+from distaff.analysis.widths import bits_of, is_signed
 
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 LOGIC = frozenset({"&&", "||"})

@@ -67,6 +67,14 @@ class Span:
 NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
+class SingletonEnum(enum.Enum):
+    """An enum hashed by identity, as its members compare: :class:`enum.Enum`
+    hashes a member's name in Python code, and the engine looks operations and
+    kinds up in sets and tables at nearly every instruction."""
+
+    __hash__ = object.__hash__
+
+
 # --------------------------------------------------------------------------
 # C types
 
@@ -386,7 +394,7 @@ def regs_of(e: Expr) -> frozenset[str]:
 # Instructions
 
 
-class Kind(enum.Enum):
+class Kind(SingletonEnum):
     """The paper's instruction classes: alpha, beta, gamma."""
 
     LOCAL = "local"
@@ -469,7 +477,7 @@ class Return:
     kind: Kind = Kind.LOCAL
 
 
-class Op(enum.Enum):
+class Op(SingletonEnum):
     """Built-in operations the engine knows (the README, "What the model covers").
 
     The argument conventions are listed per operation; addresses are pointer

@@ -35,7 +35,7 @@ MODULES = tuple(f"distaff.analysis.{m}" for m in (
     "explore.reduction", "explore.steplog", "explore.vclock", "explore.wakeup",
     "summaries.guided", "summaries.keys", "summaries.slicing",
     "symex.engine", "symex.intrinsics", "symex.memory", "symex.state", "symex.sync",
-    "symex.values",
+    "symex.values", "widths",
 ))
 
 RECORD = "_core.json"

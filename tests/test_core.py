@@ -151,6 +151,30 @@ def test_the_core_dataclasses_pickle_and_copy():
             assert type(again) is type(made) and again == made and again is not made
 
 
+def test_the_cores_width_functions_agree_with_the_irs():
+    """widths.py repeats ir's width functions for the compiled core."""
+    from distaff.analysis import ir
+    from distaff.analysis import widths
+
+    point = ir.StructType("point", (ir.Field("x", ir.IntType(32, True), 0), ir.Field("y", ir.IntType(32, True), 4)),
+                          8, 4)
+    types = [ir.VoidType(), ir.IntType(8, False, is_bool=True), ir.IntType(16, True), ir.IntType(64, False),
+             ir.PtrType(ir.IntType(32, True), 64), ir.PtrType(ir.VoidType(), 32), point,
+             ir.ArrayType(ir.IntType(32, True), 5), ir.ArrayType(point, None),
+             ir.StructType("opaque", (), 0, 1, complete=False), ir.FuncType(ir.VoidType(), ())]
+    for t in types:
+        assert widths.type_size(t) == ir.type_size(t), t
+        assert widths.is_scalar(t) == ir.is_scalar(t), t
+        assert widths.is_signed(t) == ir.is_signed(t), t
+        for pb in (32, 64):
+            assert widths.bits_of(t, pb) == ir.bits_of(t, pb), t
+    for bits in (1, 8, 32, 64):
+        for v in (0, 1, (1 << (bits - 1)) - 1, 1 << (bits - 1), (1 << bits) - 1):
+            assert widths.to_signed(v, bits) == ir.to_signed(v, bits)
+        assert widths.mask(bits) == ir.mask(bits)
+    assert {widths.type_size(ir.IntType(32, True)), widths.type_size(point)} == {4, 8}
+
+
 @pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
 def test_a_check_leaves_no_objects_behind(mode):
     """A reference the compiled code fails to drop keeps what it points to for

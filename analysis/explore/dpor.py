@@ -60,6 +60,7 @@ from distaff.analysis.ir import Op
 from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
 from distaff.analysis.symex.state import BLOCKED, ENABLED, State
+from distaff.analysis.widths import type_size
 
 
 @dataclass(slots=True, init=False)
@@ -124,7 +125,7 @@ def peek_footprint(E, st: State, tid: int, regions: dict) -> Footprint:
         a = E.peek(st, tid, i.addr)
         if a is None:
             return Footprint.pending(tid)
-        acc = ((a, ir.type_size(i.type)),)
+        acc = ((a, type_size(i.type)),)
         return Footprint(tid, reads=acc) if isinstance(i, ir.Load) else Footprint(tid, writes=acc)
     if isinstance(i, ir.Intrinsic) and i.op is Op.ATOMIC_BEGIN:
         key = (f.func.name, f.pc)
@@ -201,7 +202,7 @@ def atomic_region(body, start: int) -> tuple | None:
         elif isinstance(i, (ir.Load, ir.Store)):
             if ir.regs_of(i.addr) & written:
                 return None
-            out.append((isinstance(i, ir.Load), i.addr, ir.type_size(i.type)))
+            out.append((isinstance(i, ir.Load), i.addr, type_size(i.type)))
         dst = getattr(i, "dst", None)
         if dst is not None:
             written.add(dst.name)

@@ -75,10 +75,11 @@ from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
 from distaff.analysis.ir import (
     Addr, Assign, Branch, Call, Cast, Const, Intrinsic, IntType, Jump, Kind, Load, Op, PtrAdd, PtrType,
-    Reg, Return, Store, bits_of, is_signed, type_size,
+    Reg, Return, Store,
 )
 from distaff.analysis.symex import intrinsics, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
+from distaff.analysis.widths import bits_of, is_scalar, is_signed, type_size
 from distaff.analysis.symex.pivots import (
     EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
 )
@@ -153,6 +154,7 @@ class Engine:
         self._creates: dict[tuple, bool] = {}  # (function, head, back edge) -> the loop creates threads
         self._derived: dict[str, frozenset] = {}
         self._derived_branch: dict[tuple, bool] = {}
+        self._temps: dict[int, tuple] = {}  # id of a program expression -> (it, its temporaries)
         self.spurious_wakeups = spurious_wakeups  # a condition wait may return unsignalled, once per thread
         self.park_blocked = park_blocked  # the "park_blocked" optimisation (see _park_blocked)
         self.counters: dict[str, int] = {}
@@ -183,6 +185,7 @@ class Engine:
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
         self._interleavings: dict[tuple, Pivot] = {}  # enabled threads -> their scheduling pivot
         self.steps = 0  # instructions run; the budget is polled every 16
+        self._blocks = 0  # blocks started by advance; the budget is polled every 8
         self.events = 0  # visible operations finished
 
     # ==================================================================
@@ -434,7 +437,9 @@ class Engine:
         """Run until a pivot or a leaf (see the module docstring)."""
         try:
             while True:
-                self.budget.poll()
+                self._blocks += 1
+                if not self._blocks & 7:  # (a block polls as it runs too)
+                    self.budget.poll()
                 if st.ended:
                     raise LeafReached(self._cut_leaf(st) or Leaf(LeafKind.END))
                 if st.current is None:
@@ -598,7 +603,7 @@ class Engine:
                 return None
             o = self.values.convert(o, bits_of(e.offset.type, self.ptr_bits), self.ptr_bits, is_signed(e.offset.type))
             return self.layout.add(p, o, self.values)
-        if t is Cast and ir.is_scalar(e.type) and ir.is_scalar(e.arg.type) and not (
+        if t is Cast and is_scalar(e.type) and is_scalar(e.arg.type) and not (
                 isinstance(e.type, IntType) and e.type.is_bool):
             v = self.peek(st, tid, e.arg)
             if v is None:
@@ -946,6 +951,14 @@ class Engine:
             derived = self._derived[func.name] = shared_derived(func)
         return derived
 
+    def temps_read(self, e) -> tuple:
+        """Names of the temporaries (``%`` registers) the program's
+        expression ``e`` reads, remembered per expression."""
+        hit = self._temps.get(id(e))
+        if hit is None:  # (e is kept: its id stays its own)
+            hit = self._temps[id(e)] = (e, tuple(r for r in ir.regs_of(e) if r.startswith("%")))
+        return hit[1]
+
     def decided_elsewhere(self, f: Frame) -> bool:
         """Whether the branch at ``f.pc`` tests a value another thread or a
         callee decided (:func:`shared_derived`): its outcome, and what the
@@ -1037,7 +1050,7 @@ def _assign(E: Engine, st: State, tid: int, i: Assign) -> None:
 
 
 def _load(E: Engine, st: State, tid: int, i: Load) -> None:
-    if not ir.is_scalar(i.type):
+    if not is_scalar(i.type):
         raise EngineLimit(f"load of a {i.type} value")
     p = E.ev(st, tid, i.addr)
     v, oid, off = E.load(st, tid, p, i.type)
@@ -1051,7 +1064,7 @@ def _load(E: Engine, st: State, tid: int, i: Load) -> None:
 
 
 def _store(E: Engine, st: State, tid: int, i: Store) -> None:
-    if not ir.is_scalar(i.type):
+    if not is_scalar(i.type):
         raise EngineLimit(f"store of a {i.type} value")
     p = E.ev(st, tid, i.addr)
     v = E.ev(st, tid, i.value)
@@ -1087,7 +1100,7 @@ def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
         E.back_edge(st, tid, pc, target)
     f = st.wframe(tid)
     f.pc = target
-    temps = {r: f.regs.get(r) for r in ir.regs_of(i.cond) if r.startswith("%")}
+    temps = {r: f.regs.get(r) for r in E.temps_read(i.cond)}
     verdict = "true" if taken else "false"
     if not i.text:
         st.add_step(tid, i.span, "branch (", ("expr", i.cond, temps), ") ", verdict)
@@ -1120,7 +1133,7 @@ def _call(E: Engine, st: State, tid: int, i: Call) -> None:
     params = f.params
     conv = []
     for k, v in enumerate(args):
-        if k < len(params) and i.args[k].type != params[k].type and ir.is_scalar(params[k].type):
+        if k < len(params) and i.args[k].type != params[k].type and is_scalar(params[k].type):
             v = E.values.convert(v, bits_of(i.args[k].type, E.ptr_bits), bits_of(params[k].type, E.ptr_bits),
                                  is_signed(i.args[k].type))
         conv.append(v)

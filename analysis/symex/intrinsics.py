@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
-from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
+from distaff.analysis.ir import AssertKind, IntType, Op, PtrType
 from distaff.analysis.symex import libc, sync
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.values import mask
+from distaff.analysis.widths import bits_of, is_signed
 
 if TYPE_CHECKING:
     from distaff.analysis.symex.engine import Engine
@@ -84,7 +85,7 @@ def _assume(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     assume(E, st, c)
     if i.args:
         regs = st.threads[tid].frames[-1].regs
-        temps = {r: regs.get(r) for r in ir.regs_of(i.args[0]) if r.startswith("%")}
+        temps = {r: regs.get(r) for r in E.temps_read(i.args[0])}
         st.add_step(tid, i.span, "assume (", ("expr", i.args[0], temps), ")")
     _next(E, st, tid, i)
 
@@ -300,7 +301,8 @@ def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         if not rec.op:
             head = rec.parts[0] if rec.parts else ""
             blocked = isinstance(head, str) and head.startswith(("wait for ", "woken, wait for "))
-            rec.op = ("blocked", i.op.value) if blocked else ("sync", i.op.value, i.name or "")
+            # (_value_: the enum's value property runs Python code)
+            rec.op = ("blocked", i.op._value_) if blocked else ("sync", i.op._value_, i.name or "")
         steps = steps[1]
 
 

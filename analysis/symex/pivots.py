@@ -19,15 +19,14 @@ decisions of its earlier forks and this one *forced* (``prefix``).
 
 from __future__ import annotations
 
-import enum
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from distaff.analysis.ir import Span
+from distaff.analysis.ir import SingletonEnum, Span
 
 
-class PivotKind(enum.Enum):
+class PivotKind(SingletonEnum):
     INTERLEAVE = "interleave"
     BRANCH = "branch"
 
@@ -57,7 +56,7 @@ class Pivot:
     by_value: bool = False  # the trace records the payload instead of the index
 
 
-class LeafKind(enum.Enum):
+class LeafKind(SingletonEnum):
     END = "end"  # every thread ended, or exit()/abort()/main returned
     VIOLATION = "violation"  # the target assertion fails
     STOPPED = "stopped"  # another assertion fails: the run ends (that one has its own sub-check)

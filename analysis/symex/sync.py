@@ -63,11 +63,12 @@ import itertools
 from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
-from distaff.analysis.ir import IntType, Op, PtrType, bits_of
+from distaff.analysis.ir import IntType, Op, PtrType
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.values import mask
+from distaff.analysis.widths import bits_of
 
 if TYPE_CHECKING:
     from distaff.analysis.symex.engine import Engine
@@ -183,9 +184,12 @@ def _names(st: State, tids) -> str:
     return ", ".join(st.threads[t].name for t in tids)
 
 
-def _note(st: State, op: str, obj, blocked: bool = False) -> None:
+def _note(st: State, op: Op | str, obj, blocked: bool = False) -> None:
+    """Record a synchronization of the current event: ``op`` an operation
+    (its value is recorded) or a name of the engine's own."""
     if st.event is not None:
-        st.event.syncs.append(SyncOp(op, obj, blocked))
+        # (_value_: the enum's value property runs Python code)
+        st.event.syncs.append(SyncOp(op if isinstance(op, str) else op._value_, obj, blocked))
 
 
 def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:
@@ -237,7 +241,7 @@ def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     new = E.spawn(st, f, args, f.name, ends_process=False)
     st.memory.store(oid, off, hsize, new, V, E.layout)
     E.note_access(st, True, hp, hsize)
-    _note(st, Op.THREAD_CREATE.value, new)
+    _note(st, Op.THREAD_CREATE, new)
     st.add_step(tid, i.span, f"create {st.threads[new].name}")
     _next(E, st, tid, i, 0)
 
@@ -254,7 +258,7 @@ def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         raise LeafReached(Leaf(LeafKind.ERROR, "join of an invalid thread", i.span, tid))
     tt = st.threads[target]
     if tt.status != ENDED:
-        _note(st, Op.THREAD_JOIN.value, target, blocked=True)
+        _note(st, Op.THREAD_JOIN, target, blocked=True)
         st.add_step(tid, i.span, f"wait for {tt.name} to end")
         block(st, tid, E.thread_queue(st, target), f"{tt.name} to end")
         return
@@ -275,7 +279,7 @@ def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             value = V.convert(value, value.size() if not isinstance(value, int) else pb, size * 8, True)
         st.memory.store(oid, off, size, value, V, E.layout)
         E.note_access(st, True, rp, size)
-    _note(st, Op.THREAD_JOIN.value, target)
+    _note(st, Op.THREAD_JOIN, target)
     st.add_step(tid, i.span, f"join {tt.name}")
     _next(E, st, tid, i, 0)
 
@@ -347,14 +351,14 @@ def _mutex_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.mutex_kinds.pop(a, None)
     if E.context_hooks:
         E.context_hooks.lock_initialised(st, a)
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     st.add_step(tid, i.span, f"init mutex {_name(E, st, a)}")
     _next(E, st, tid, i, 0)
 
 
 def _mutex_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a mutex address")
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     _next(E, st, tid, i, 0)
 
 
@@ -382,22 +386,22 @@ def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     if i.op is Op.MUTEX_TRYLOCK:
         if owner is None:
             st.locks[a] = tid
-        _note(st, Op.MUTEX_LOCK.value if owner is None else i.op.value, a)
+        _note(st, Op.MUTEX_LOCK if owner is None else i.op, a)
         st.add_step(tid, i.span, f"trylock {name}: " + ("locked" if owner is None else "busy"))
         _next(E, st, tid, i, 0 if owner is None else _busy(i))
         return
     if owner is None:
         st.locks[a] = tid
-        _note(st, i.op.value, a)
+        _note(st, i.op, a)
         st.add_step(tid, i.span, f"lock {name}")
         _next(E, st, tid, i, 0)
         return
     if _gives_up(E, st, i):  # a timed lock
-        _note(st, Op.MUTEX_TRYLOCK.value, a)  # looked and left it as it was
+        _note(st, Op.MUTEX_TRYLOCK, a)  # looked and left it as it was
         st.add_step(tid, i.span, f"timedlock {name}: timed out (held by {st.threads[owner].name})")
         _next(E, st, tid, i, _timed_out(i))
         return
-    _note(st, i.op.value, a, blocked=True)
+    _note(st, i.op, a, blocked=True)
     st.add_step(tid, i.span, f"wait for {name} (held by {st.threads[owner].name})")
     block(st, tid, a, name)
 
@@ -410,14 +414,14 @@ def _unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     kind, depth = st.mutex_kinds.get(a, (0, 0))
     if depth > 0:  # a recursive mutex stays held until its last unlock
         st.mutex_kinds[a] = (kind, depth - 1)
-        _note(st, i.op.value, a)
+        _note(st, i.op, a)
         st.add_step(tid, i.span, f"unlock {_name(E, st, a)} (recursive, still held {depth} times)")
         _next(E, st, tid, i, 0)
         return
     chosen = notify_all(E, st, a)
     del st.locks[a]
     woken = wake(st, chosen)
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     st.add_step(tid, i.span, f"unlock {_name(E, st, a)}" + (f", waking {_names(st, woken)}" if woken else ""))
     _next(E, st, tid, i, 0)
 
@@ -433,7 +437,7 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         _settle(E, st, m)
         name = _name(E, st, m)
         if m in st.locks:
-            _note(st, Op.MUTEX_LOCK.value, m, blocked=True)
+            _note(st, Op.MUTEX_LOCK, m, blocked=True)
             st.add_step(tid, i.span, f"woken, wait for {name}")
             block(st, tid, m, name)
             return
@@ -442,7 +446,7 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         w.phase, w.phase_arg = None, 0
         result = _timed_out(i) if w.timed_out else 0
         w.timed_out = False
-        _note(st, Op.MUTEX_LOCK.value, m)
+        _note(st, Op.MUTEX_LOCK, m)
         st.add_step(tid, i.span, f"woken, lock {name}" + (" (timed out)" if result else ""))
         _next(E, st, tid, i, result)
         return
@@ -461,8 +465,8 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     del st.locks[m]
     woken = wake(st, chosen)
     cname, mname = _name(E, st, c), _name(E, st, m)
-    _note(st, Op.MUTEX_UNLOCK.value, m)
-    _note(st, i.op.value, c, blocked=not spurious)  # a spurious wake-up learns of no signal
+    _note(st, Op.MUTEX_UNLOCK, m)
+    _note(st, i.op, c, blocked=not spurious)  # a spurious wake-up learns of no signal
     waking = f", waking {_names(st, woken)}" if woken else ""
     w = st.wthread(tid)
     if timed_out:
@@ -485,7 +489,7 @@ def _signal(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     else:
         chosen = notify_all(E, st, c)
     woken = wake(st, chosen)
-    _note(st, i.op.value, c)
+    _note(st, i.op, c)
     verb = "signal" if i.op is Op.COND_SIGNAL else "broadcast"
     st.add_step(tid, i.span, f"{verb} {_name(E, st, c)}" + (f", waking {_names(st, woken)}" if woken else " (no waiter)"))
     _next(E, st, tid, i, 0)
@@ -493,7 +497,7 @@ def _signal(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _cond_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a condition variable address")
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     _next(E, st, tid, i, 0)
 
 
@@ -506,7 +510,7 @@ def _barrier_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     ce = i.args[2] if len(i.args) > 2 else i.args[-1]
     n = E.values.convert(E.ev(st, tid, ce), bits_of(ce.type, E.ptr_bits), 32, False)
     st.barriers[a] = (n, 0)
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     st.add_step(tid, i.span, f"init barrier {_name(E, st, a)} for ", ("v", n, IntType(32, False)), " threads")
     _next(E, st, tid, i, 0)
 
@@ -527,12 +531,12 @@ def _barrier_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         chosen = notify_all(E, st, a)
         st.barriers[a] = (n, 0)
         woken = wake(st, chosen)
-        _note(st, i.op.value, a)
+        _note(st, i.op, a)
         st.add_step(tid, i.span, f"barrier {name}: last to arrive" + (f", waking {_names(st, woken)}" if woken else ""))
         _next(E, st, tid, i, -1)
         return
     st.barriers[a] = (n, arrived + 1)
-    _note(st, i.op.value, a, blocked=True)
+    _note(st, i.op, a, blocked=True)
     st.add_step(tid, i.span, f"barrier {name}: wait ({arrived + 1} arrived)")
     _next(E, st, tid, i, 0)
     block(st, tid, a, f"barrier {name}")
@@ -540,7 +544,7 @@ def _barrier_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _barrier_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a barrier address")
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     _next(E, st, tid, i, 0)
 
 
@@ -563,7 +567,7 @@ def _sem_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a semaphore address")
     v = E.concretize(st, E.ev(st, tid, i.args[2]), 32, "a semaphore's initial value")
     st.sems[a] = v
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     st.add_step(tid, i.span, f"init semaphore {_name(E, st, a)} to {v}")
     _next(E, st, tid, i, 0)
 
@@ -584,17 +588,17 @@ def _sem_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     name = _name(E, st, a)
     if v > 0:
         st.sems[a] = v - 1
-        _note(st, Op.SEM_WAIT.value, a)
+        _note(st, Op.SEM_WAIT, a)
         st.add_step(tid, i.span, f"sem_wait {name} ({v} -> {v - 1})")
         _next(E, st, tid, i, 0)
         return
     if i.op is Op.SEM_TRYWAIT or _gives_up(E, st, i):
-        _note(st, Op.SEM_TRYWAIT.value, a)  # looked and left it as it was
+        _note(st, Op.SEM_TRYWAIT, a)  # looked and left it as it was
         verb = "sem_trywait" if i.op is Op.SEM_TRYWAIT else "sem_timedwait"
         st.add_step(tid, i.span, f"{verb} {name}: " + ("busy" if i.op is Op.SEM_TRYWAIT else "timed out"))
         _next(E, st, tid, i, -1)
         return
-    _note(st, Op.SEM_WAIT.value, a, blocked=True)
+    _note(st, Op.SEM_WAIT, a, blocked=True)
     st.add_step(tid, i.span, f"wait for {name} (0)")
     block(st, tid, a, f"semaphore {name}")
 
@@ -604,7 +608,7 @@ def _sem_post(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     v = _sem_value(E, st, tid, i, a)
     st.sems[a] = v + 1
     woken = wake(st, notify_all(E, st, a))
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     st.add_step(tid, i.span, f"sem_post {_name(E, st, a)} ({v} -> {v + 1})"
                 + (f", waking {_names(st, woken)}" if woken else ""))
     _next(E, st, tid, i, 0)
@@ -617,7 +621,7 @@ def _sem_getvalue(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     oid, off = E.resolve(st, p, 4, True)
     st.memory.store(oid, off, 4, v, E.values, E.layout)
     E.note_access(st, True, p, 4)
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     st.add_step(tid, i.span, f"sem_getvalue {_name(E, st, a)}: {v}")
     _next(E, st, tid, i, 0)
 
@@ -626,14 +630,14 @@ def _sem_destroy(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a semaphore address")
     _sem_value(E, st, tid, i, a)
     del st.sems[a]
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     _next(E, st, tid, i, 0)
 
 
 def _rwlock_init(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a rwlock address")
     st.rwlocks.pop(a, None)
-    _note(st, i.op.value, a)
+    _note(st, i.op, a)
     if i.op is Op.RWLOCK_INIT:
         st.add_step(tid, i.span, f"init rwlock {_name(E, st, a)}")
     _next(E, st, tid, i, 0)
@@ -654,7 +658,7 @@ def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     verb = "rdlock" if read else "wrlock"
     if writer is None and (read or not readers):
         st.rwlocks[a] = (None, tuple(sorted(readers + (tid,)))) if read else (tid, ())
-        _note(st, Op.RWLOCK_RDLOCK.value if read else Op.RWLOCK_WRLOCK.value, a)
+        _note(st, Op.RWLOCK_RDLOCK if read else Op.RWLOCK_WRLOCK, a)
         st.add_step(tid, i.span, f"{verb} {name}")
         _next(E, st, tid, i, 0)
         return
@@ -662,12 +666,12 @@ def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         else f"read by {_names(st, sorted(set(readers)))}"
     tried = i.op in (Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK)
     if tried or _gives_up(E, st, i):
-        _note(st, Op.RWLOCK_TRYRDLOCK.value if read else Op.RWLOCK_TRYWRLOCK.value, a)  # only looked
+        _note(st, Op.RWLOCK_TRYRDLOCK if read else Op.RWLOCK_TRYWRLOCK, a)  # only looked
         st.add_step(tid, i.span, f"{'try' if tried else 'timed '}{verb} {name}: "
                     + ("busy" if tried else "timed out") + f" ({held})")
         _next(E, st, tid, i, EBUSY if tried else _timed_out(i))
         return
-    _note(st, Op.RWLOCK_RDLOCK.value if read else Op.RWLOCK_WRLOCK.value, a, blocked=True)
+    _note(st, Op.RWLOCK_RDLOCK if read else Op.RWLOCK_WRLOCK, a, blocked=True)
     st.add_step(tid, i.span, f"wait for {name} to {'read' if read else 'write'} ({held})")
     block(st, tid, a, f"rwlock {name}")
 
@@ -706,11 +710,11 @@ def _once(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         return
     runner = st.onces[a]
     if runner is None:
-        _note(st, i.op.value, a)
+        _note(st, i.op, a)
         st.add_step(tid, i.span, f"{i.name} {name}: already done")
         _next(E, st, tid, i, 0)
         return
-    _note(st, i.op.value, a, blocked=True)
+    _note(st, i.op, a, blocked=True)
     st.add_step(tid, i.span, f"wait for {st.threads[runner].name} to finish {i.name} {name}")
     block(st, tid, a, f"{i.name} {name}")
 
@@ -731,7 +735,7 @@ def _once_done(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 def _atomic(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     t = st.wthread(tid)
     t.atomic = t.atomic + 1 if i.op is Op.ATOMIC_BEGIN else max(0, t.atomic - 1)
-    _note(st, i.op.value, tid)
+    _note(st, i.op, tid)
     _next(E, st, tid, i)
 
 

@@ -1,0 +1,44 @@
+"""Widths and signedness of the IR's C types, for the compiled core.
+
+The same functions as :mod:`distaff.analysis.ir`'s of these names
+(tests/test_core.py checks that they agree on every kind of type): the
+engine asks them at nearly every instruction, and from compiled code a call
+into an interpreted module costs more than their work.
+"""
+
+from __future__ import annotations
+
+from distaff.analysis.ir import IntType, PtrType, VoidType, type_size as _sized
+
+
+def mask(bits: int) -> int:
+    return (1 << bits) - 1
+
+
+def to_signed(v: int, bits: int) -> int:
+    """The two's complement reading of the bit pattern ``v`` (in
+    ``range(0, 2**bits)``)."""
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def is_scalar(t) -> bool:
+    return isinstance(t, (IntType, PtrType))
+
+
+def is_signed(t) -> bool:
+    return isinstance(t, IntType) and t.signed
+
+
+def bits_of(t, ptr_bits: int) -> int:
+    """Bit width of a value of type ``t``; ``ptr_bits`` for a pointer-like
+    non-scalar (see :func:`distaff.analysis.ir.bits_of`)."""
+    return t.bits if isinstance(t, (IntType, PtrType)) else ptr_bits
+
+
+def type_size(t) -> int:
+    """Size in bytes as ``sizeof`` gives it (0 for void and incomplete types)."""
+    if isinstance(t, (IntType, PtrType)):
+        return t.bits // 8
+    if isinstance(t, VoidType):
+        return 0
+    return _sized(t)
