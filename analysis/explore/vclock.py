@@ -10,19 +10,32 @@ from __future__ import annotations
 Clock = tuple
 
 
-def join(a: Clock, b: Clock) -> Clock:
+def join(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The element-wise maximum; ``a`` or ``b`` itself when it covers the other."""
     if len(a) < len(b):
         a, b = b, a
-    if not b:
+    n = len(b)
+    i = 0
+    while i < n and a[i] >= b[i]:
+        i += 1
+    if i == n:  # a covers b (a dependency's clock is often in the step's already)
         return a
-    return tuple(map(max, a, b)) + a[len(b):]
+    out = list(a)
+    while i < n:
+        x = b[i]
+        if x > out[i]:
+            out[i] = x
+        i += 1
+    return tuple(out)
 
 
-def tick(c: Clock, tid: int, seq: int) -> Clock:
+def tick(c: tuple[int, ...], tid: int, seq: int) -> tuple[int, ...]:
     """``c`` with thread ``tid``'s entry set to ``seq``."""
-    if len(c) <= tid:
-        c = c + (0,) * (tid + 1 - len(c))
-    return c[:tid] + (seq,) + c[tid + 1:]
+    out = list(c)
+    if len(out) <= tid:
+        out.extend([0] * (tid + 1 - len(out)))
+    out[tid] = seq
+    return tuple(out)
 
 
 def covers(c: Clock | None, tid: int, seq: int) -> bool:
