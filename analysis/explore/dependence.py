@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 
 from distaff.analysis.record import Record
 from distaff.analysis.symex.memory import PointerLayout
+from distaff.analysis.symex.state import Event
 from distaff.analysis.symex.values import Values
 
 _FAMILIES = {
@@ -131,7 +132,7 @@ def moved_first(fp: Footprint) -> Footprint:
     return replace(fp, syncs=syncs)
 
 
-def footprint_of(event, ended: bool) -> Footprint:
+def footprint_of(event: Event, ended: bool) -> Footprint:
     """The footprint of an engine :class:`~distaff.analysis.symex.state.Event`;
     ``ended``: the process ended with it."""
     reads, writes, syncs, creates, joins = [], [], [], [], []
@@ -173,7 +174,7 @@ class Dependence:
         self._footprints: dict = {}  # event description -> Footprint
         self._keys: dict = {}  # id of a remembered Footprint -> its conflict keys
 
-    def footprint(self, event, ended: bool) -> Footprint:
+    def footprint(self, event: Event, ended: bool) -> Footprint:
         """:func:`footprint_of`, remembered (see the class docstring)."""
         if not self.memo:
             return footprint_of(event, ended)

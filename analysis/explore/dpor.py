@@ -59,7 +59,7 @@ from distaff.analysis.explore.wakeup import WakeupNode, insert
 from distaff.analysis.ir import Op
 from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
-from distaff.analysis.symex.state import BLOCKED, ENABLED, State
+from distaff.analysis.symex.state import BLOCKED, ENABLED, Event, State
 from distaff.analysis.widths import type_size
 
 
@@ -366,7 +366,7 @@ class Dpor(Reduction):
         near = self.steps.candidates(fp)
         return near if len(self.steps) <= k else [j for j in near if j < k]
 
-    def on_event(self, event, state: State) -> None:
+    def on_event(self, event: Event, state: State) -> None:
         k = event.index
         steps = self.steps
         if k != len(steps):
@@ -380,12 +380,13 @@ class Dpor(Reduction):
         base: tuple = ()
         sbase: tuple = ()
         seq = 1
+        # (a logged step always has a clock; only a pending one has none)
         if last is not None:
-            base, sbase, seq = last.clock, last.sclock, last.seq + 1
+            base, sbase, seq = last.clock or (), last.sclock, last.seq + 1
         else:  # the thread's first event: its creation comes first
             s = steps.creator(tid)
             if s is not None:
-                base, sbase = s.clock, s.sclock
+                base, sbase = s.clock or (), s.sclock
         woke = steps.woke(tid)
         if woke:
             start = last.index + 1 if last is not None else 0

@@ -49,7 +49,7 @@ from mypy_extensions import mypyc_attr
 
 from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import Leaf, Pivot, PivotKind
-from distaff.analysis.symex.state import State
+from distaff.analysis.symex.state import Event, State
 
 
 @dataclass(eq=False, slots=True, init=False)
@@ -111,7 +111,7 @@ class Reduction:
     def on_pivot(self, node: Node) -> list[int]:
         return list(node.options)
 
-    def on_event(self, event, state: State) -> None:
+    def on_event(self, event: Event, state: State) -> None:
         pass
 
     def next_choice(self, node: Node) -> int | None:

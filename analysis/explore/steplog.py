@@ -23,6 +23,10 @@ removes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (typed, the compiled code reads a step's fields directly)
+    from distaff.analysis.explore.dpor import Step
 
 WILD = "*"
 
@@ -35,7 +39,7 @@ class StepLog:
     __slots__ = ("items", "_keys", "_index", "keys_of", "_by_thread", "_asked")
 
     def __init__(self, keys_of):
-        self.items: list = []
+        self.items: list[Step] = []
         self._keys: list[tuple] = []  # per step: the keys it was filed under
         self._index: dict = {}  # key -> ascending step indices
         self._by_thread: dict[int, list[int]] = {}
@@ -57,7 +61,7 @@ class StepLog:
     def __bool__(self) -> bool:
         return bool(self.items)
 
-    def append(self, step) -> None:
+    def append(self, step: Step) -> None:
         i = len(self.items)
         self.items.append(step)
         keys = self._keys_of(step.fp)
@@ -92,12 +96,12 @@ class StepLog:
             self._asked = (fp, keys)
         return keys
 
-    def last_of(self, tid: int):
+    def last_of(self, tid: int) -> Step | None:
         """The latest step of thread ``tid``, or None."""
         seen = self._by_thread.get(tid)
         return self.items[seen[-1]] if seen else None
 
-    def creator(self, tid: int):
+    def creator(self, tid: int) -> Step | None:
         """The step that created thread ``tid``, or None: it is filed under
         the created thread's key, or is a wildcard."""
         index = self._index

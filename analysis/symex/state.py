@@ -319,11 +319,11 @@ class Event(Record):
     func: str
     pc: int
     span: Span
-    accesses: list = field(default_factory=list)
-    syncs: list = field(default_factory=list)
+    accesses: list[Access] = field(default_factory=list)
+    syncs: list[SyncOp] = field(default_factory=list)
 
-    def __init__(self, index: int, tid: int, func: str, pc: int, span: Span, accesses: list | None = None,
-                 syncs: list | None = None) -> None:
+    def __init__(self, index: int, tid: int, func: str, pc: int, span: Span, accesses: list[Access] | None = None,
+                 syncs: list[SyncOp] | None = None) -> None:
         self.index = index
         self.tid = tid
         self.func = func
