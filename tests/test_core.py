@@ -233,12 +233,10 @@ def test_the_compiled_and_the_pure_core_check_alike(mode):
 # that type whenever the code runs. module's last name: function: variable.
 REVIEWED_UNTYPED_FLOWS = {
     "dpor:on_pivot:sleep", "dpor:on_pivot:wut",  # the pending reversal's sleep set and wakeup tree
-    "dpor:on_event:base", "dpor:on_event:sbase", "dpor:on_event:seq",  # a step's clocks and number
     "engine:resolve:oid", "engine:resolve_function:oid",  # a context's object ids are concrete
     "sync:_barrier_wait:entry",  # a context's barrier entry, as the state keeps them
     "memory:_load_cells:b",  # a cell's end offset
     "wakeup:insert:children",  # a wakeup node's children
-    "guided:_ancestors:t",  # a creator step's thread id
     "guided:on_backtrack:accesses",  # the accesses _combine joins: a frozenset
     "guided:on_pivot:incoming",  # the pending reversal's sleep set, a dict
 }

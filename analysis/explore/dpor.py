@@ -393,7 +393,7 @@ class Dpor(Reduction):
             for j in woke:
                 if j < start:
                     continue
-                s = steps[j]
+                s = steps.items[j]
                 base = vclock.join(base, s.clock)
                 if any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
                     # which signal woke a condition waiter depends on the
@@ -442,7 +442,7 @@ class Dpor(Reduction):
         if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
             # the last arrival at a barrier comes after every other arrival,
             # in whatever order they arrived
-            for s in reversed(steps):
+            for s in reversed(steps.items):
                 if s.tid in wakes:
                     sclock = vclock.join(sclock, s.sclock)
         clock = vclock.tick(clock, tid, seq)
