@@ -178,9 +178,10 @@ def test_the_cores_width_functions_agree_with_the_irs():
 @pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
 def test_a_check_leaves_no_objects_behind(mode):
     """A reference the compiled code fails to drop keeps what it points to for
-    the life of the process (compiling symex/pivots.py once left every Leaf
-    and a dict with it: 230 MB per check of Table 2's peterson.c in baseline,
-    until the test workers ran out of memory). The third check of a program
+    the life of the process (symex/pivots.py's exception classes, compiled as
+    native classes, left every Leaf they carried and a dict with it: 230 MB
+    per check of Table 2's peterson.c in baseline, until the test workers ran
+    out of memory; this test failed on that build). The third check of a program
     (14,235 runs in baseline) leaves at most a few objects of a type more alive
     than the second."""
     from distaff.analysis.check import Options, check_text

@@ -23,7 +23,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from distaff.analysis.ir import SingletonEnum, Span
+from distaff.analysis.record import Record
 
 
 class PivotKind(SingletonEnum):
@@ -31,17 +34,21 @@ class PivotKind(SingletonEnum):
     BRANCH = "branch"
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+@dataclass(frozen=True, slots=True, init=False)
+class Option(Record):
     """One continuation of a fork: ``cond`` selects it (a Python bool or a z3
     condition), ``payload`` says what it means to the instruction."""
 
     cond: Any
     payload: Any = None
 
+    def __init__(self, cond: Any, payload: Any = None) -> None:
+        object.__setattr__(self, "cond", cond)
+        object.__setattr__(self, "payload", payload)
 
-@dataclass(frozen=True, slots=True)
-class Pivot:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Pivot(Record):
     """A pivot point. ``options`` are the feasible continuations as
     ``(index, Option)`` pairs, ``index`` being the option's position among all
     options the instruction offered (what a trace records); for INTERLEAVE
@@ -55,6 +62,15 @@ class Pivot:
     tid: int | None = None  # the thread executing the instruction (BRANCH)
     by_value: bool = False  # the trace records the payload instead of the index
 
+    def __init__(self, kind: PivotKind, options: tuple, prefix: tuple = (), span: Span | None = None,
+                 tid: int | None = None, by_value: bool = False) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "prefix", prefix)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "tid", tid)
+        object.__setattr__(self, "by_value", by_value)
+
 
 class LeafKind(SingletonEnum):
     END = "end"  # every thread ended, or exit()/abort()/main returned
@@ -67,46 +83,62 @@ class LeafKind(SingletonEnum):
     PRUNED = "pruned"  # a reduction cut the run short
 
 
-@dataclass(frozen=True, slots=True)
-class Leaf:
+@dataclass(frozen=True, slots=True, init=False)
+class Leaf(Record):
     kind: LeafKind
     message: str = ""
     span: Span | None = None
     tid: int | None = None
+
+    def __init__(self, kind: LeafKind, message: str = "", span: Span | None = None, tid: int | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "tid", tid)
 
 
 # Leaves that end a *run* (the README's "Runs and statistics"; counted in full_runs).
 FULL_RUN_LEAVES = frozenset({LeafKind.END, LeafKind.VIOLATION, LeafKind.STOPPED, LeafKind.DEADLOCK, LeafKind.CUT})
 
 
+# (a compiled exception class kept what it carried alive: every Leaf of a check)
+@mypyc_attr(native_class=False)
 class PivotReached(Exception):
     def __init__(self, pivot: Pivot):
         self.pivot = pivot
 
 
+@mypyc_attr(native_class=False)
 class LeafReached(Exception):
     def __init__(self, leaf: Leaf):
         self.leaf = leaf
 
 
+@mypyc_attr(native_class=False)
 class ThreadCut(Exception):
     """The executing thread was stopped at the unwind bound (its status is
     then ``CUT``); the block ends, the run goes on with the other threads."""
 
 
+@mypyc_attr(native_class=False)
 class EngineLimit(Exception):
     """Something the engine does not handle on this path (too many values for a
     symbolic pointer, a construct outside the model): the check is inconclusive."""
 
 
-@dataclass
-class Budget:
+@dataclass(init=False)
+class Budget(Record):
     """Wall-clock deadline (``time.monotonic()`` value) and cancel token,
     polled by the engine between instructions."""
 
     deadline: float | None = None
     cancel: Any = None
     expired_reason: str | None = field(default=None)
+
+    def __init__(self, deadline: float | None = None, cancel: Any = None, expired_reason: str | None = None) -> None:
+        self.deadline = deadline
+        self.cancel = cancel
+        self.expired_reason = expired_reason
 
     def poll(self) -> None:
         if self.cancel is not None and self.cancel.cancelled:
@@ -117,5 +149,6 @@ class Budget:
             raise BudgetExpired("timeout")
 
 
+@mypyc_attr(native_class=False)
 class BudgetExpired(Exception):
     """The check's time ran out or it was cancelled (``args[0]`` says which)."""
