@@ -135,6 +135,19 @@ def test_every_dataclass_of_the_core_has_its_own_constructor_taking_its_fields()
                 assert default is inspect.Parameter.empty, (c, f.name)
 
 
+def test_the_cores_exception_classes_are_not_native():
+    """Compiled as native classes, exceptions kept alive what they carried
+    (every Leaf of a check: see test_a_check_leaves_no_objects_behind); the
+    core's say ``@mypyc_attr(native_class=False)``."""
+    tree_says = {}
+    for m in core.MODULES:
+        for node in ast.walk(ast.parse(core.source_of(m, ROOT / "distaff").read_text())):
+            if isinstance(node, ast.ClassDef) and any(getattr(b, "id", "") == "Exception" for b in node.bases):
+                tree_says[node.name] = any("native_class=False" in ast.unparse(d) for d in node.decorator_list)
+    assert {"LeafReached", "PivotReached", "BudgetExpired", "MaxRunsReached"} <= set(tree_says)
+    assert tree_says and all(tree_says.values()), tree_says
+
+
 def test_the_core_dataclasses_pickle_and_copy():
     """Compiled, a class with its own ``__init__`` cannot be made empty first,
     as pickle and copy do by default: Record sends them through the constructor."""

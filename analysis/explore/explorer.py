@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import z3
+from mypy_extensions import mypyc_attr
 
 from distaff.analysis import ir
 from distaff.analysis.executor import out_of_memory
@@ -81,6 +82,7 @@ class ExploreResult(Record):
         self.mode = mode
 
 
+@mypyc_attr(native_class=False)  # (as symex/pivots.py's exceptions: see README, "compiled core")
 class MaxRunsReached(Exception):
     pass
 
