@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from distaff.analysis.ir import (
-    Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary,
-)
+from distaff.analysis.ir import Addr, Binary, Reg
+from distaff.analysis.irclasses import ADDR, BINARY, CAST, CONST, INT_TYPE, ITE, PTR_ADD, PTR_DIFF, PTR_TYPE, REG, UNARY
 from distaff.analysis.widths import bits_of, is_signed
 
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
@@ -82,30 +81,31 @@ class Evaluator:
     def value(self, e):
         V, pb = self.values, self.ptr_bits
         t = type(e)
-        if t is Reg:
+        if t is REG:
             return self.reg(e)
-        if t is Const:
-            return e.value & ((1 << e.type.bits) - 1) if type(e.type) in (IntType, PtrType) else e.value
-        if t is Binary:
+        if t is CONST:
+            c = type(e.type)
+            return e.value & ((1 << e.type.bits) - 1) if c is INT_TYPE or c is PTR_TYPE else e.value
+        if t is BINARY:
             if e.op in COMPARISONS or e.op in LOGIC:
                 return V.of_cond(self.cond(e), bits_of(e.type, pb))
             return self.arith(e)
-        if t is Addr:
+        if t is ADDR:
             return self.addr(e)
-        if t is Cast:
+        if t is CAST:
             to = e.type
-            if isinstance(to, IntType) and to.is_bool:
+            if type(to) is INT_TYPE and to.is_bool:
                 return V.of_cond(self.cond(e.arg), to.bits)
             v = self.value(e.arg)
             return V.convert(v, bits_of(e.arg.type, pb), bits_of(to, pb), is_signed(e.arg.type))
-        if t is PtrAdd:
+        if t is PTR_ADD:
             p = self.value(e.ptr)
             o = self.value(e.offset)
             return self.layout.add(p, V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type)), V)
-        if t is PtrDiff:
+        if t is PTR_DIFF:
             d = V.sub(self.value(e.left), self.value(e.right), pb)
             return V.convert(d, pb, bits_of(e.type, pb), True)
-        if t is Unary:
+        if t is UNARY:
             b = bits_of(e.type, pb)
             if e.op == "!":
                 return V.of_cond(V.not_(self.cond(e.arg)), b)
@@ -119,7 +119,7 @@ class Evaluator:
             if e.op == "+":
                 return a
             raise self.unsupported(f"unary operator {e.op}")
-        if t is Ite:
+        if t is ITE:
             c = self.cond(e.cond)
             if isinstance(c, bool):
                 return self.value(e.then if c else e.other)
@@ -130,7 +130,7 @@ class Evaluator:
         """``e != 0`` as a condition of the domain (a Python bool when known)."""
         V = self.values
         t = type(e)
-        if t is Binary:
+        if t is BINARY:
             op = e.op
             if op in COMPARISONS:
                 a = self.value(e.left)
@@ -153,11 +153,11 @@ class Evaluator:
                 return V.and_(self.cond(e.left), self.cond(e.right))
             if op == "||":
                 return V.or_(self.cond(e.left), self.cond(e.right))
-        elif t is Unary and e.op == "!":
+        elif t is UNARY and e.op == "!":
             return V.not_(self.cond(e.arg))
-        elif t is Const:
+        elif t is CONST:
             return e.value != 0
-        elif t is Cast and isinstance(e.type, IntType) and e.type.is_bool:
+        elif t is CAST and type(e.type) is INT_TYPE and e.type.is_bool:
             return self.cond(e.arg)
         return V.cond_of(self.value(e), bits_of(e.type, self.ptr_bits))
 

@@ -8,7 +8,8 @@ into an interpreted module costs more than their work.
 
 from __future__ import annotations
 
-from distaff.analysis.ir import IntType, PtrType, VoidType, type_size as _sized
+from distaff.analysis.ir import type_size as _sized
+from distaff.analysis.irclasses import INT_TYPE, PTR_TYPE, VOID_TYPE
 
 
 def mask(bits: int) -> int:
@@ -22,23 +23,26 @@ def to_signed(v: int, bits: int) -> int:
 
 
 def is_scalar(t) -> bool:
-    return isinstance(t, (IntType, PtrType))
+    c = type(t)
+    return c is INT_TYPE or c is PTR_TYPE
 
 
 def is_signed(t) -> bool:
-    return isinstance(t, IntType) and t.signed
+    return type(t) is INT_TYPE and t.signed
 
 
 def bits_of(t, ptr_bits: int) -> int:
     """Bit width of a value of type ``t``; ``ptr_bits`` for a pointer-like
     non-scalar (see :func:`distaff.analysis.ir.bits_of`)."""
-    return t.bits if isinstance(t, (IntType, PtrType)) else ptr_bits
+    c = type(t)
+    return t.bits if c is INT_TYPE or c is PTR_TYPE else ptr_bits
 
 
 def type_size(t) -> int:
     """Size in bytes as ``sizeof`` gives it (0 for void and incomplete types)."""
-    if isinstance(t, (IntType, PtrType)):
+    c = type(t)
+    if c is INT_TYPE or c is PTR_TYPE:
         return t.bits // 8
-    if isinstance(t, VoidType):
+    if c is VOID_TYPE:
         return 0
     return _sized(t)

@@ -73,9 +73,9 @@ from typing import Any
 
 from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
-from distaff.analysis.ir import (
-    Addr, Assign, Branch, Call, Cast, Const, Intrinsic, IntType, Jump, Kind, Load, Op, PtrAdd, PtrType,
-    Reg, Return, Store,
+from distaff.analysis.ir import Addr, Assign, Branch, Call, Intrinsic, Jump, Kind, Load, Op, PtrType, Reg, Return, Store
+from distaff.analysis.irclasses import (
+    ADDR, ASSIGN, BRANCH, CALL, CAST, CONST, INT_TYPE, INTRINSIC, JUMP, LOAD, PTR_ADD, REG, RETURN, STORE,
 )
 from distaff.analysis.symex import intrinsics, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
@@ -587,24 +587,24 @@ class Engine:
     def peek(self, st: State, tid: int, e) -> int | None:
         """The value of ``e`` when it is concrete and needs no check, else None."""
         t = type(e)
-        if t is Reg:
+        if t is REG:
             v = st.threads[tid].frames[-1].regs.get(e.name)
             return v if isinstance(v, int) else None
-        if t is Const:
+        if t is CONST:
             return e.value & mask(bits_of(e.type, self.ptr_bits))
-        if t is Addr:
+        if t is ADDR:
             try:
                 return self.address_of(st, tid, e, create=False)  # a peek changes nothing
             except EngineLimit:
                 return None
-        if t is PtrAdd:
+        if t is PTR_ADD:
             p, o = self.peek(st, tid, e.ptr), self.peek(st, tid, e.offset)
             if p is None or o is None:
                 return None
             o = self.values.convert(o, bits_of(e.offset.type, self.ptr_bits), self.ptr_bits, is_signed(e.offset.type))
             return self.layout.add(p, o, self.values)
-        if t is Cast and is_scalar(e.type) and is_scalar(e.arg.type) and not (
-                isinstance(e.type, IntType) and e.type.is_bool):
+        if t is CAST and is_scalar(e.type) and is_scalar(e.arg.type) and not (
+                type(e.type) is INT_TYPE and e.type.is_bool):
             v = self.peek(st, tid, e.arg)
             if v is None:
                 return None
@@ -780,9 +780,9 @@ class Engine:
         """The value of a pure expression as thread ``tid`` computes it (may
         fork on run-time errors: :mod:`distaff.analysis.evaluate`)."""
         t = type(e)
-        if t is Reg:  # the commonest leaves without an evaluator
+        if t is REG:  # the commonest leaves without an evaluator
             return self.reg(st, tid, e)
-        if t is Const and type(e.type) is IntType:
+        if t is CONST and type(e.type) is INT_TYPE:
             return e.value & ((1 << e.type.bits) - 1)
         return ThreadEvaluator(self, st, tid).value(e)
 
@@ -1149,22 +1149,24 @@ def _ret(E: Engine, st: State, tid: int, i: Return) -> None:
 
 def _dispatch(E: Engine, st: State, tid: int, i: Any) -> None:
     """Run instruction ``i`` by its class. Tests of the class, most frequent
-    first, rather than a table of functions: compiled, each is a direct call."""
-    if isinstance(i, Load):
+    first, rather than a table of functions: compiled, each is a direct call
+    (and each test a pointer comparison: :mod:`distaff.analysis.irclasses`)."""
+    t = type(i)
+    if t is LOAD:
         _load(E, st, tid, i)
-    elif isinstance(i, Assign):
+    elif t is ASSIGN:
         _assign(E, st, tid, i)
-    elif isinstance(i, Store):
+    elif t is STORE:
         _store(E, st, tid, i)
-    elif isinstance(i, Branch):
+    elif t is BRANCH:
         _branch(E, st, tid, i)
-    elif isinstance(i, Jump):
+    elif t is JUMP:
         _jump(E, st, tid, i)
-    elif isinstance(i, Intrinsic):
+    elif t is INTRINSIC:
         intrinsics.run(E, st, tid, i)
-    elif isinstance(i, Call):
+    elif t is CALL:
         _call(E, st, tid, i)
-    elif isinstance(i, Return):
+    elif t is RETURN:
         _ret(E, st, tid, i)
     else:
         raise TypeError(f"no instruction {type(i).__name__}")
