@@ -174,16 +174,15 @@ class AssertionGuided(Dpor):
         self.guide: SliceGuide | None = None
         self._pruned = None  # (precondition, accesses, RVar/WVar) of the run being pruned
         self.stmt: dict = {}  # span -> control states of nodes there (dict: ordered set)
-        self._reads = None  # evaluate.ReadsMemo, once the engine is known
+        self._reads: ReadsMemo | None = None  # made on first use (it makes the check's z3 context)
         self._instances = InstanceMemo() if on("instance_memo") else None
         self.stmt_pruned: dict = {}
 
     def start(self, explorer) -> None:
         super().start(explorer)
         E = explorer.engine
-        self.X = Variables(E.values.ctx, E.ptr_bits)
+        self.X = Variables(E.values, E.ptr_bits)
         self.W = WeakestPreconditions(E, self.X, self.target)
-        self._reads = ReadsMemo(self.X)
         if self.use_slicing:
             try:
                 self.guide = SliceGuide(self.program, self.site)
@@ -250,6 +249,8 @@ class AssertionGuided(Dpor):
         E = self.explorer.engine
         reads: list | None = []
         for p in parts:
+            if self._reads is None:
+                self._reads = ReadsMemo(self.X)
             found = memory_reads(p.phi, self.X, self._reads)
             if found is None:
                 reads = None

@@ -70,14 +70,29 @@ def parse(name: str):
 
 class Variables:
     """Makes the program-variable constants of one check (``ptr_bits`` wide
-    addresses)."""
+    addresses) in the context of ``values`` (a
+    :class:`~distaff.analysis.symex.values.Values`), asked for it on first
+    use: a check that never forms a summary makes no context for them."""
 
-    def __init__(self, ctx: z3.Context, ptr_bits: int):
-        self.ctx = ctx
+    def __init__(self, values, ptr_bits: int):
+        self._values = values
         self.ptr_bits = ptr_bits
         self._fresh = itertools.count(1)
-        self.memory = z3.Array(MEMORY, z3.BitVecSort(ptr_bits, ctx), z3.BitVecSort(8, ctx))
+        self._memory: z3.ArrayRef | None = None
         self._made: dict = {}  # (kind, fields) -> constant: making one through z3 is slow
+
+    @property
+    def ctx(self) -> z3.Context:
+        return self._values.ctx
+
+    @property
+    def memory(self) -> z3.ArrayRef:
+        """The memory array ``M``: byte addresses to bytes."""
+        m = self._memory
+        if m is None:
+            ctx = self.ctx
+            m = self._memory = z3.Array(MEMORY, z3.BitVecSort(self.ptr_bits, ctx), z3.BitVecSort(8, ctx))
+        return m
 
     def reg(self, tid: int, depth: int, func: str, name: str, bits: int) -> z3.BitVecRef:
         key = ("r", tid, depth, func, name, bits)

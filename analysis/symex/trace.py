@@ -140,10 +140,10 @@ SMALL = 1000
 def small_model(E: Engine, st: State):
     """A model of the path condition, preferring inputs within +-SMALL (one
     extra query) so that counterexamples read naturally. None when the
-    check never made a term: every value is concrete and there is nothing
-    to solve."""
+    check never made a term, or the run made no symbol and has no path
+    condition: every value is concrete and there is nothing to solve."""
     V = E.values
-    if not V.has_terms:
+    if not V.has_terms or (st.symbols is None and st.pc is None):
         return None
     bounds = []
     for sym in cons_list(st.symbols):

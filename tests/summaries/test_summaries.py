@@ -38,7 +38,7 @@ def _explorer():
 
 
 def test_variables_name_what_they_stand_for():
-    X = Variables(z3.Context(), 64)
+    X = Variables(Values(), 64)
     assert parse(X.reg(1, 0, "worker", "a.1", 32).decl().name()) == RegVar(1, 0, "worker", "a.1", 32)
     assert parse(X.stack(0, 2, "f", "buf").decl().name()) == StackVar(0, 2, "f", "buf")
     assert parse(X.memory.decl().name()) == MEMORY
@@ -49,7 +49,7 @@ def test_variables_name_what_they_stand_for():
 def test_translation_collects_the_engines_checks():
     _, ex = _explorer()
     T = translate.Translator(ex.engine)
-    X = Variables(ex.engine.values.ctx, 64)
+    X = Variables(ex.engine.values, 64)
     a, b = ir.Reg("a", I32), ir.Reg("b", I32)
     reg = lambda r: X.reg(0, 0, "main", r.name, 32)  # noqa: E731
     checks: list = []
@@ -69,7 +69,7 @@ def _read_of_x():
     the global ``x`` and the summary term reading its 4 bytes."""
     _, ex = _explorer()
     E = ex.engine
-    X = Variables(E.values.ctx, 64)
+    X = Variables(E.values, 64)
     x = E.layout.make(E.global_oids["x"])
     return E, X, E.initial_state(), x, translate.load(X.memory, x, 4, E.values, 64)
 
@@ -139,7 +139,7 @@ def _printing():
     global ``x`` as the translation builds it."""
     program, ex = _explorer()
     E = ex.engine
-    X = Variables(E.values.ctx, 64)
+    X = Variables(E.values, 64)
     read = translate.load(X.memory, E.layout.make(E.global_oids["x"]), 4, E.values, 64)
     return Printer(E, program), X, read
 
