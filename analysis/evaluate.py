@@ -25,11 +25,17 @@ What varies between its users is said by a subclass:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mypy_extensions import mypyc_attr
 
 from distaff.analysis.ir import Addr, Binary, Reg
 from distaff.analysis.irclasses import ADDR, BINARY, CAST, CONST, INT_TYPE, ITE, PTR_ADD, PTR_DIFF, PTR_TYPE, REG, UNARY
 from distaff.analysis.widths import bits_of, is_signed
+
+if TYPE_CHECKING:  # (typed, the compiled evaluator calls the domain's operations directly)
+    from distaff.analysis.symex.memory import PointerLayout
+    from distaff.analysis.symex.values import Values
 
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 LOGIC = frozenset({"&&", "||"})
@@ -53,7 +59,7 @@ class Evaluator:
 
     __slots__ = ("values", "layout", "ptr_bits")
 
-    def __init__(self, V, L, ptr_bits: int):
+    def __init__(self, V: Values, L: PointerLayout | None, ptr_bits: int):
         self.values = V
         self.layout = L
         self.ptr_bits = ptr_bits

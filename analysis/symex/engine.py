@@ -81,7 +81,7 @@ from distaff.analysis.symex import intrinsics, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.widths import bits_of, is_scalar, is_signed, type_size
 from distaff.analysis.symex.pivots import (
-    EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
+    Budget, EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
 )
 from distaff.analysis.symex.state import (
     BLOCKED, CUT, ENABLED, ENDED, MAY_HAVE_ENDED, Access, Effect, Event, Frame, PathCond, PlacedAccess, State, Symbol,
@@ -142,7 +142,7 @@ class Engine:
     not know (:class:`distaff.analysis.context.initial.ContextHooks`); they
     count from when they are true (the context's state is built)."""
 
-    def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget,
+    def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget: Budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
