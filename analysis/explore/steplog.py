@@ -128,12 +128,40 @@ class StepLog:
         if keys is None:
             return range(len(self.items))
         index = self._index
-        lists = [index[k] for k in keys[1] if k in index]
+        lists: list[list[int]] = []
+        for k in keys[1]:
+            hit = index.get(k)
+            if hit:
+                lists.append(hit)
         wild = index.get(WILD)
         if wild:
             lists.append(wild)
         if not lists:
             return ()
-        if len(lists) == 1:
-            return lists[0]
-        return sorted(set().union(*lists))
+        out = lists[0]
+        for other in lists[1:]:
+            out = _union(out, other)
+        return out
+
+
+def _union(a: list[int], b: list[int]) -> list[int]:
+    """The ascending union of two ascending lists of distinct indices."""
+    out: list[int] = []
+    i, j, n, m = 0, 0, len(a), len(b)
+    while i < n and j < m:
+        x, y = a[i], b[j]
+        if x < y:
+            out.append(x)
+            i += 1
+        elif y < x:
+            out.append(y)
+            j += 1
+        else:
+            out.append(x)
+            i += 1
+            j += 1
+    if i < n:
+        out.extend(a[i:])
+    if j < m:
+        out.extend(b[j:])
+    return out
