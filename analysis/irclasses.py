@@ -39,3 +39,7 @@ ITE: Final = ir.Ite
 VOID_TYPE: Final = ir.VoidType
 INT_TYPE: Final = ir.IntType
 PTR_TYPE: Final = ir.PtrType
+
+# kinds of objects an address names (members of an enum, read the same way)
+FUNCTION_OBJECT: Final = ir.ObjKind.FUNCTION
+STACK_OBJECT: Final = ir.ObjKind.STACK

@@ -58,7 +58,7 @@ from distaff.analysis.explore.steplog import StepLog
 from distaff.analysis.explore.wakeup import WakeupNode, insert
 from distaff.analysis.ir import Op
 from distaff.analysis.record import Record
-from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
+from distaff.analysis.symex.pivots import INTERLEAVE_PIVOT, Leaf, LeafKind
 from distaff.analysis.symex.state import BLOCKED, ENABLED, Event, State
 from distaff.analysis.widths import type_size
 
@@ -275,7 +275,7 @@ class Dpor(Reduction):
         self.pending = None
 
     def on_pivot(self, node: Node) -> list[int]:
-        if node.kind is not PivotKind.INTERLEAVE:
+        if node.kind is not INTERLEAVE_PIVOT:
             return list(node.options)
         k = node.event_index
         self.steps.truncate(k)
@@ -324,7 +324,7 @@ class Dpor(Reduction):
 
     def next_choice(self, node: Node) -> int | None:
         self._truncate(node.event_index)
-        if node.kind is not PivotKind.INTERLEAVE:
+        if node.kind is not INTERLEAVE_PIVOT:
             return super().next_choice(node)
         st = node.store
         cur = st["current"]
@@ -351,7 +351,7 @@ class Dpor(Reduction):
         return None
 
     def may_choose(self, node: Node) -> bool:
-        if node.kind is not PivotKind.INTERLEAVE:
+        if node.kind is not INTERLEAVE_PIVOT:
             return super().may_choose(node)
         # a wakeup-tree child besides the one being explored
         cur = node.store.get("current")

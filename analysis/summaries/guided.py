@@ -87,7 +87,7 @@ from distaff.analysis.summaries.slicing import SliceGuide
 from distaff.analysis.summaries.table import SummaryTable
 from distaff.analysis.summaries.variables import Variables
 from distaff.analysis.summaries.wp import WeakestPreconditions, unsupported_reason
-from distaff.analysis.symex.pivots import Leaf, LeafKind, PivotKind
+from distaff.analysis.symex.pivots import BRANCH_PIVOT, INTERLEAVE_PIVOT, Leaf, LeafKind
 from distaff.analysis.symex.state import State
 
 # what printing one sub-check's summaries may do (statement_summaries): parts
@@ -210,7 +210,7 @@ class AssertionGuided(Dpor):
         st = node.store
         st["wps"] = {}
         st["acc"] = {}
-        if node.kind is PivotKind.BRANCH:
+        if node.kind is BRANCH_PIVOT:
             return self._branch(node)
         k = node.event_index
         incoming = {}
@@ -462,7 +462,7 @@ class AssertionGuided(Dpor):
     def _doomed(self, node: Node, wps: dict) -> bool:
         """Will :meth:`_combine` give ``false`` at ``node`` whatever its
         current child's precondition is?"""
-        if node.kind is PivotKind.INTERLEAVE:
+        if node.kind is INTERLEAVE_PIVOT:
             return any(c not in wps or wps[c][0] is False for c in node.done[:-1])
         return self._no_disjunction(node)
 
@@ -519,7 +519,7 @@ class AssertionGuided(Dpor):
         if self.use_summaries:
             phi, accesses = self._combine(node)
             key = st.get("key")
-            if node.kind is PivotKind.INTERLEAVE and key is not None:
+            if node.kind is INTERLEAVE_PIVOT and key is not None:
                 tag = _sleep_tag(st.get("sleep_in", {}))
                 if tag is not None:
                     self.table.add(key, tag, phi, accesses)
@@ -539,12 +539,12 @@ class AssertionGuided(Dpor):
         for c in node.done:
             got = wps.get(c)
             if got is None:
-                if node.kind is PivotKind.INTERLEAVE:
+                if node.kind is INTERLEAVE_PIVOT:
                     return False, frozenset()
                 continue
             parts.append(got[0])
             accesses |= got[1]
-        if node.kind is PivotKind.INTERLEAVE:
+        if node.kind is INTERLEAVE_PIVOT:
             return (V.and_(*parts) if parts else False), accesses
         if self._no_disjunction(node):
             return False, frozenset()

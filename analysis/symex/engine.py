@@ -75,13 +75,15 @@ from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
 from distaff.analysis.ir import Addr, Assign, Branch, Call, Intrinsic, Jump, Kind, Load, Op, PtrType, Reg, Return, Store
 from distaff.analysis.irclasses import (
-    ADDR, ASSIGN, BRANCH, CALL, CAST, CONST, INT_TYPE, INTRINSIC, JUMP, LOAD, PTR_ADD, REG, RETURN, STORE,
+    ADDR, ASSIGN, BRANCH, CALL, CAST, CONST, FUNCTION_OBJECT, INT_TYPE, INTRINSIC, JUMP, LOAD, PTR_ADD, REG, RETURN,
+    STACK_OBJECT, STORE,
 )
 from distaff.analysis.symex import intrinsics, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.widths import bits_of, is_scalar, is_signed, type_size
 from distaff.analysis.symex.pivots import (
-    Budget, EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotKind, PivotReached, ThreadCut,
+    BRANCH_PIVOT, INTERLEAVE_PIVOT, Budget, EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotReached,
+    ThreadCut,
 )
 from distaff.analysis.symex.state import (
     BLOCKED, CUT, ENABLED, ENDED, MAY_HAVE_ENDED, Access, Effect, Event, Frame, PathCond, PlacedAccess, State, Symbol,
@@ -371,7 +373,7 @@ class Engine:
             i, o = feasible[0]
             st.instr_taken.append((i, o, (o.payload if by_value else i) if considered else None))
             return o
-        raise PivotReached(Pivot(PivotKind.BRANCH, tuple(feasible), tuple(st.instr_taken), self.span,
+        raise PivotReached(Pivot(BRANCH_PIVOT, tuple(feasible), tuple(st.instr_taken), self.span,
                                  st.current, by_value))
 
     def _replay_fork(self, st: State, make_options, by_value: bool) -> Option:
@@ -461,7 +463,7 @@ class Engine:
                     pivot = self._interleavings.get(key)
                     if pivot is None:  # (frozen: one per set of enabled threads)
                         pivot = self._interleavings[key] = Pivot(
-                            PivotKind.INTERLEAVE, tuple(enumerate(Option(True, t) for t in en)))
+                            INTERLEAVE_PIVOT, tuple(enumerate(Option(True, t) for t in en)))
                     return pivot
                 self._run_block(st)
         except PivotReached as p:
@@ -475,7 +477,7 @@ class Engine:
         """Take option number ``index`` (into ``pivot.options``) on ``st``, a clone
         of the state the pivot was met in."""
         i, opt = pivot.options[index]
-        if pivot.kind is PivotKind.INTERLEAVE:
+        if pivot.kind is INTERLEAVE_PIVOT:
             self.start_block(st, opt.payload)
             return
         if opt.cond is not True:
@@ -746,9 +748,9 @@ class Engine:
 
     def address_of(self, st: State, tid: int | None, e: Addr, create: bool = True) -> int:
         k = e.kind
-        if k is ir.ObjKind.FUNCTION:
+        if k is FUNCTION_OBJECT:
             oid = self.func_oids.get(e.name)
-        elif k is ir.ObjKind.STACK:
+        elif k is STACK_OBJECT:
             oid = st.threads[tid].frames[-1].stack_objs.get(e.name) if tid is not None else None
             if oid is None:
                 oid = self.global_oids.get(e.name)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -32,6 +32,12 @@ from distaff.analysis.record import Record
 class PivotKind(SingletonEnum):
     INTERLEAVE = "interleave"
     BRANCH = "branch"
+
+
+# the kinds as Final names: compiled code reads them from C statics, not
+# through the enum class (see distaff/analysis/irclasses.py)
+INTERLEAVE_PIVOT: Final = PivotKind.INTERLEAVE
+BRANCH_PIVOT: Final = PivotKind.BRANCH
 
 
 @dataclass(frozen=True, slots=True, init=False)
