@@ -8,18 +8,28 @@ into an interpreted module costs more than their work.
 
 from __future__ import annotations
 
+from typing import Final
+
 from distaff.analysis.ir import type_size as _sized
 from distaff.analysis.irclasses import INT_TYPE, PTR_TYPE, VOID_TYPE
 
 
+# 2**bits and 2**bits - 1 for the widths C has, made once: a 64-bit one is a
+# Python long, which costs an allocation every time it is computed
+_POWERS: Final = tuple(1 << b for b in range(129))
+_MASKS: Final = tuple((1 << b) - 1 for b in range(129))
+
+
 def mask(bits: int) -> int:
-    return (1 << bits) - 1
+    return _MASKS[bits] if 0 <= bits <= 128 else (1 << bits) - 1
 
 
 def to_signed(v: int, bits: int) -> int:
     """The two's complement reading of the bit pattern ``v`` (in
     ``range(0, 2**bits)``)."""
-    return v - (1 << bits) if v >> (bits - 1) else v
+    if not v >> (bits - 1):
+        return v
+    return v - (_POWERS[bits] if 0 <= bits <= 128 else 1 << bits)
 
 
 def is_scalar(t) -> bool:
