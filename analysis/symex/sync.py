@@ -202,8 +202,6 @@ def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:
 
 
 def _name(E: Engine, st: State, a: int) -> str:
-    """The name of the object at ``a`` now. A step names it with the part
-    ``("lv", a)`` instead, rendered only when a trace is shown."""
     return lvalue(st, E.layout, a)
 
 
@@ -373,12 +371,13 @@ def _settle(E: Engine, st: State, a: int) -> None:
 def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     a = _addr(E, st, tid, i.args[0], "a mutex address")
     _settle(E, st, a)
+    name = _name(E, st, a)
     owner = st.locks.get(a)
     kind, depth = st.mutex_kinds.get(a, (0, 0))
     if owner == tid and kind == RECURSIVE:
         st.mutex_kinds[a] = (kind, depth + 1)
         _note(st, "mutex_relock", a)  # no other thread could have taken it instead: not an acquisition
-        st.add_step(tid, i.span, "lock ", ("lv", a), f" again (recursive, held {depth + 2} times)")
+        st.add_step(tid, i.span, f"lock {name} again (recursive, held {depth + 2} times)")
         _next(E, st, tid, i, 0)
         return
     if owner == tid and kind == ERRORCHECK and i.op is Op.MUTEX_LOCK:
@@ -388,16 +387,15 @@ def _lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         if owner is None:
             st.locks[a] = tid
         _note(st, Op.MUTEX_LOCK if owner is None else i.op, a)
-        st.add_step(tid, i.span, "trylock ", ("lv", a), ": locked" if owner is None else ": busy")
+        st.add_step(tid, i.span, f"trylock {name}: " + ("locked" if owner is None else "busy"))
         _next(E, st, tid, i, 0 if owner is None else _busy(i))
         return
     if owner is None:
         st.locks[a] = tid
         _note(st, i.op, a)
-        st.add_step(tid, i.span, "lock ", ("lv", a))
+        st.add_step(tid, i.span, f"lock {name}")
         _next(E, st, tid, i, 0)
         return
-    name = _name(E, st, a)
     if _gives_up(E, st, i):  # a timed lock
         _note(st, Op.MUTEX_TRYLOCK, a)  # looked and left it as it was
         st.add_step(tid, i.span, f"timedlock {name}: timed out (held by {st.threads[owner].name})")
@@ -424,7 +422,7 @@ def _unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     del st.locks[a]
     woken = wake(st, chosen)
     _note(st, i.op, a)
-    st.add_step(tid, i.span, "unlock ", ("lv", a), f", waking {_names(st, woken)}" if woken else "")
+    st.add_step(tid, i.span, f"unlock {_name(E, st, a)}" + (f", waking {_names(st, woken)}" if woken else ""))
     _next(E, st, tid, i, 0)
 
 
@@ -493,7 +491,7 @@ def _signal(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     woken = wake(st, chosen)
     _note(st, i.op, c)
     verb = "signal" if i.op is Op.COND_SIGNAL else "broadcast"
-    st.add_step(tid, i.span, f"{verb} ", ("lv", c), f", waking {_names(st, woken)}" if woken else " (no waiter)")
+    st.add_step(tid, i.span, f"{verb} {_name(E, st, c)}" + (f", waking {_names(st, woken)}" if woken else " (no waiter)"))
     _next(E, st, tid, i, 0)
 
 
@@ -656,14 +654,14 @@ def _rwlock_lock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     _rwlock_settle(E, st, a)
     writer, readers = st.rwlocks.get(a, (None, ()))
     read = i.op in (Op.RWLOCK_RDLOCK, Op.RWLOCK_TRYRDLOCK)
+    name = _name(E, st, a)
     verb = "rdlock" if read else "wrlock"
     if writer is None and (read or not readers):
         st.rwlocks[a] = (None, tuple(sorted(readers + (tid,)))) if read else (tid, ())
         _note(st, Op.RWLOCK_RDLOCK if read else Op.RWLOCK_WRLOCK, a)
-        st.add_step(tid, i.span, f"{verb} ", ("lv", a))
+        st.add_step(tid, i.span, f"{verb} {name}")
         _next(E, st, tid, i, 0)
         return
-    name = _name(E, st, a)
     held = f"held by {st.threads[writer].name}" if writer is not None \
         else f"read by {_names(st, sorted(set(readers)))}"
     tried = i.op in (Op.RWLOCK_TRYRDLOCK, Op.RWLOCK_TRYWRLOCK)
@@ -696,7 +694,7 @@ def _rwlock_unlock(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     st.rwlocks[a] = (writer, readers)
     woken = wake(st, notify_all(E, st, a)) if not readers else []
     _note(st, op, a)
-    st.add_step(tid, i.span, "unlock ", ("lv", a), f", waking {_names(st, woken)}" if woken else "")
+    st.add_step(tid, i.span, f"unlock {_name(E, st, a)}" + (f", waking {_names(st, woken)}" if woken else ""))
     _next(E, st, tid, i, 0)
 
 
