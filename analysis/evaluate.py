@@ -31,7 +31,7 @@ from mypy_extensions import mypyc_attr
 
 from distaff.analysis.ir import Addr, Binary, Reg
 from distaff.analysis.irclasses import ADDR, BINARY, CAST, CONST, INT_TYPE, ITE, PTR_ADD, PTR_DIFF, PTR_TYPE, REG, UNARY
-from distaff.analysis.widths import bits_of, is_signed
+from distaff.analysis.widths import bits_of, is_signed, mask
 
 if TYPE_CHECKING:  # (typed, the compiled evaluator calls the domain's operations directly)
     from distaff.analysis.symex.memory import PointerLayout
@@ -91,7 +91,7 @@ class Evaluator:
             return self.reg(e)
         if t is CONST:
             c = type(e.type)
-            return e.value & ((1 << e.type.bits) - 1) if c is INT_TYPE or c is PTR_TYPE else e.value
+            return e.value & mask(e.type.bits) if c is INT_TYPE or c is PTR_TYPE else e.value
         if t is BINARY:
             if e.op in COMPARISONS or e.op in LOGIC:
                 return V.of_cond(self.cond(e), bits_of(e.type, pb))

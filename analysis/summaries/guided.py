@@ -248,9 +248,9 @@ class AssertionGuided(Dpor):
         self.count("ag_prune_checks")
         E = self.explorer.engine
         reads: list | None = []
+        if self._reads is None:
+            self._reads = ReadsMemo(self.X)
         for p in parts:
-            if self._reads is None:
-                self._reads = ReadsMemo(self.X)
             found = memory_reads(p.phi, self.X, self._reads)
             if found is None:
                 reads = None

@@ -80,7 +80,6 @@ from distaff.analysis.irclasses import (
 )
 from distaff.analysis.symex import intrinsics, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
-from distaff.analysis.widths import bits_of, is_scalar, is_signed, type_size
 from distaff.analysis.symex.pivots import (
     BRANCH_PIVOT, INTERLEAVE_PIVOT, Budget, EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotReached,
     ThreadCut,
@@ -92,6 +91,7 @@ from distaff.analysis.symex.state import (
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.unmodelled import CONTEXT
 from distaff.analysis.symex.values import Val, Values, mask
+from distaff.analysis.widths import bits_of, is_scalar, is_signed, type_size
 
 VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
 ARGV_COUNT = 3
@@ -785,7 +785,7 @@ class Engine:
         if t is REG:  # the commonest leaves without an evaluator
             return self.reg(st, tid, e)
         if t is CONST and type(e.type) is INT_TYPE:
-            return e.value & ((1 << e.type.bits) - 1)
+            return e.value & mask(e.type.bits)
         return ThreadEvaluator(self, st, tid).value(e)
 
     def cond(self, st: State, tid: int, e):
