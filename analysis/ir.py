@@ -38,16 +38,18 @@ fixed by the data model chosen at lowering time (:class:`DataModel`).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import Union
+from dataclasses import dataclass, field, fields
+from typing import Any, Union
+
+from distaff.analysis.record import Record
 
 
 # --------------------------------------------------------------------------
 # Source positions
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+@dataclass(frozen=True, slots=True, init=False)
+class Span(Record):
     """A range of source text: 1-based lines and columns, end exclusive.
 
     ``file`` is the path the text was given under (or of an included header).
@@ -59,6 +61,13 @@ class Span:
     col: int
     end_line: int
     end_col: int
+
+    def __init__(self, file: str, line: int, col: int, end_line: int, end_col: int) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "col", col)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "end_col", end_col)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
@@ -94,20 +103,28 @@ class DataModel(enum.Enum):
         return 64 if self is DataModel.LP64 else 32
 
 
-@dataclass(frozen=True, slots=True)
-class VoidType:
+@dataclass(frozen=True, slots=True, init=False)
+class VoidType(Record):
+    def __init__(self) -> None:
+        pass
+
     def __str__(self) -> str:
         return "void"
 
 
-@dataclass(frozen=True, slots=True)
-class IntType:
+@dataclass(frozen=True, slots=True, init=False)
+class IntType(Record):
     """An integer type of ``bits`` width. ``_Bool`` is ``IntType(8, False, is_bool=True)``:
     stored in a byte, converted to 0/1 on assignment."""
 
     bits: int
     signed: bool
     is_bool: bool = False
+
+    def __init__(self, bits: int, signed: bool, is_bool: bool = False) -> None:
+        object.__setattr__(self, "bits", bits)
+        object.__setattr__(self, "signed", signed)
+        object.__setattr__(self, "is_bool", is_bool)
 
     @property
     def size(self) -> int:
@@ -119,14 +136,18 @@ class IntType:
         return f"{'i' if self.signed else 'u'}{self.bits}"
 
 
-@dataclass(frozen=True, slots=True)
-class PtrType:
+@dataclass(frozen=True, slots=True, init=False)
+class PtrType(Record):
     """A pointer; ``pointee`` is ``VoidType()`` for ``void *``. Its width is the
     data model's pointer width, recorded in ``bits`` so that a type alone says
     how wide a value is."""
 
     pointee: "CType"
     bits: int = 64
+
+    def __init__(self, pointee: "CType", bits: int = 64) -> None:
+        object.__setattr__(self, "pointee", pointee)
+        object.__setattr__(self, "bits", bits)
 
     @property
     def size(self) -> int:
@@ -136,13 +157,17 @@ class PtrType:
         return f"{self.pointee}*"
 
 
-@dataclass(frozen=True, slots=True)
-class ArrayType:
+@dataclass(frozen=True, slots=True, init=False)
+class ArrayType(Record):
     """``elem[length]``; ``length`` is None for an incomplete array (``int a[]``)
     or a variable-length array, whose size is only known at run time."""
 
     elem: "CType"
     length: int | None
+
+    def __init__(self, elem: "CType", length: int | None) -> None:
+        object.__setattr__(self, "elem", elem)
+        object.__setattr__(self, "length", length)
 
     @property
     def size(self) -> int:
@@ -152,15 +177,20 @@ class ArrayType:
         return f"{self.elem}[{'' if self.length is None else self.length}]"
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+@dataclass(frozen=True, slots=True, init=False)
+class Field(Record):
     name: str
     type: "CType"
     offset: int
 
+    def __init__(self, name: str, type: "CType", offset: int) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "offset", offset)
 
-@dataclass(frozen=True, slots=True)
-class StructType:
+
+@dataclass(frozen=True, slots=True, init=False)
+class StructType(Record):
     """A struct (or union, with every field at offset 0) with its layout.
 
     ``fields`` is empty and ``complete`` False for a type only declared.
@@ -173,6 +203,15 @@ class StructType:
     is_union: bool = False
     complete: bool = True
 
+    def __init__(self, name: str, fields: tuple[Field, ...], size: int, align: int, is_union: bool = False,
+                 complete: bool = True) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "fields", fields)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "align", align)
+        object.__setattr__(self, "is_union", is_union)
+        object.__setattr__(self, "complete", complete)
+
     def field(self, name: str) -> Field | None:
         for f in self.fields:
             if f.name == name:
@@ -183,11 +222,16 @@ class StructType:
         return f"{'union' if self.is_union else 'struct'} {self.name}"
 
 
-@dataclass(frozen=True, slots=True)
-class FuncType:
+@dataclass(frozen=True, slots=True, init=False)
+class FuncType(Record):
     ret: "CType"
     params: tuple["CType", ...]
     variadic: bool = False
+
+    def __init__(self, ret: "CType", params: tuple["CType", ...], variadic: bool = False) -> None:
+        object.__setattr__(self, "ret", ret)
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "variadic", variadic)
 
     @property
     def size(self) -> int:
@@ -244,22 +288,30 @@ def value_bits(t: CType) -> int:
 # Expressions: pure, over registers and constants
 
 
-@dataclass(frozen=True, slots=True)
-class Const:
+@dataclass(frozen=True, slots=True, init=False)
+class Const(Record):
     """An integer constant of a scalar type. A null pointer is ``Const(0, PtrType(..))``."""
 
     value: int
     type: CType
 
+    def __init__(self, value: int, type: CType) -> None:
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "type", type)
 
-@dataclass(frozen=True, slots=True)
-class Reg:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Reg(Record):
     """A function-local register: a C local never addressed, a parameter, or a
     temporary of lowering (name starting with ``%``). Names are unique within
     their function (shadowed C names get a suffix ``x.1``)."""
 
     name: str
     type: CType
+
+    def __init__(self, name: str, type: CType) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
 
 
 class ObjKind(enum.Enum):
@@ -269,8 +321,8 @@ class ObjKind(enum.Enum):
     FUNCTION = "function"
 
 
-@dataclass(frozen=True, slots=True)
-class Addr:
+@dataclass(frozen=True, slots=True, init=False)
+class Addr(Record):
     """The address of a named object: a global, a stack object of the current
     frame, a string literal, or a function. ``type`` is the pointer type."""
 
@@ -278,18 +330,34 @@ class Addr:
     kind: ObjKind
     type: CType
 
+    def __init__(self, name: str, kind: ObjKind, type: CType) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "type", type)
 
-@dataclass(frozen=True, slots=True)
-class Unary:
+
+# An operand of an expression node: an :data:`Expr`, or a leaf of the context
+# analyses' terms (analysis/context/terms.py), which are IR expressions over
+# leaves of their own. Typed loosely so that the compiled IR takes both.
+Operand = Any
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Unary(Record):
     """``op`` in ``-``, ``~``, ``!``. ``!`` gives int 0/1."""
 
     op: str
-    arg: "Expr"
+    arg: Operand
     type: CType
 
+    def __init__(self, op: str, arg: Operand, type: CType) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "arg", arg)
+        object.__setattr__(self, "type", type)
 
-@dataclass(frozen=True, slots=True)
-class Binary:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Binary(Record):
     """Integer arithmetic, bitwise, shift, comparison and the pure logical
     operators ``&&``/``||`` (both sides evaluated; lowering uses them only when
     the right side has no side effects and reads no memory).
@@ -302,47 +370,73 @@ class Binary:
     """
 
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Operand
+    right: Operand
     type: CType
 
+    def __init__(self, op: str, left: Operand, right: Operand, type: CType) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "left", left)
+        object.__setattr__(self, "right", right)
+        object.__setattr__(self, "type", type)
 
-@dataclass(frozen=True, slots=True)
-class Cast:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Cast(Record):
     """C conversion of ``arg`` to ``type``: truncation, sign or zero extension,
     to ``_Bool`` (non-zero is 1), integer to pointer and back."""
 
-    arg: "Expr"
+    arg: Operand
     type: CType
 
+    def __init__(self, arg: Operand, type: CType) -> None:
+        object.__setattr__(self, "arg", arg)
+        object.__setattr__(self, "type", type)
 
-@dataclass(frozen=True, slots=True)
-class PtrAdd:
+
+@dataclass(frozen=True, slots=True, init=False)
+class PtrAdd(Record):
     """``ptr`` plus ``offset`` *bytes* (``offset`` an integer expression, signed)."""
 
-    ptr: "Expr"
-    offset: "Expr"
+    ptr: Operand
+    offset: Operand
     type: CType
 
+    def __init__(self, ptr: Operand, offset: Operand, type: CType) -> None:
+        object.__setattr__(self, "ptr", ptr)
+        object.__setattr__(self, "offset", offset)
+        object.__setattr__(self, "type", type)
 
-@dataclass(frozen=True, slots=True)
-class PtrDiff:
+
+@dataclass(frozen=True, slots=True, init=False)
+class PtrDiff(Record):
     """``a - b`` of two pointers, in bytes, as a signed integer of pointer width."""
 
-    left: "Expr"
-    right: "Expr"
+    left: Operand
+    right: Operand
     type: CType
 
+    def __init__(self, left: Operand, right: Operand, type: CType) -> None:
+        object.__setattr__(self, "left", left)
+        object.__setattr__(self, "right", right)
+        object.__setattr__(self, "type", type)
 
-@dataclass(frozen=True, slots=True)
-class Ite:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Ite(Record):
     """``cond ? then : other`` where both arms are pure (a C ``?:`` whose arms
     have effects becomes control flow instead)."""
 
-    cond: "Expr"
-    then: "Expr"
-    other: "Expr"
+    cond: Operand
+    then: Operand
+    other: Operand
     type: CType
+
+    def __init__(self, cond: Operand, then: Operand, other: Operand, type: CType) -> None:
+        object.__setattr__(self, "cond", cond)
+        object.__setattr__(self, "then", then)
+        object.__setattr__(self, "other", other)
+        object.__setattr__(self, "type", type)
 
 
 Expr = Union[Const, Reg, Addr, Unary, Binary, Cast, PtrAdd, PtrDiff, Ite]
@@ -367,8 +461,8 @@ def expressions_of(instr) -> list:
     """The expressions an instruction holds, in field order (argument tuples
     spread out)."""
     out = []
-    for name in instr.__slots__:
-        v = getattr(instr, name)
+    for f in fields(instr):
+        v = getattr(instr, f.name)
         for e in (v if isinstance(v, tuple) else (v,)):
             if isinstance(e, EXPR_NODES):
                 out.append(e)
@@ -402,8 +496,8 @@ class Kind(SingletonEnum):
     GLOBAL = "global"
 
 
-@dataclass(frozen=True, slots=True)
-class Assign:
+@dataclass(frozen=True, slots=True, init=False)
+class Assign(Record):
     """``dst := expr`` on registers (alpha)."""
 
     dst: Reg
@@ -411,9 +505,15 @@ class Assign:
     span: Span
     kind: Kind = Kind.LOCAL
 
+    def __init__(self, dst: Reg, expr: Expr, span: Span, kind: Kind = Kind.LOCAL) -> None:
+        object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "expr", expr)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
 
-@dataclass(frozen=True, slots=True)
-class Load:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Load(Record):
     """``dst := *(type *)addr``. ``kind`` is GLOBAL unless the escape analysis
     proved the address thread-local."""
 
@@ -423,9 +523,16 @@ class Load:
     span: Span
     kind: Kind = Kind.GLOBAL
 
+    def __init__(self, dst: Reg, addr: Expr, type: CType, span: Span, kind: Kind = Kind.GLOBAL) -> None:
+        object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "addr", addr)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
 
-@dataclass(frozen=True, slots=True)
-class Store:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Store(Record):
     """``*(type *)addr := value``."""
 
     addr: Expr
@@ -434,16 +541,28 @@ class Store:
     span: Span
     kind: Kind = Kind.GLOBAL
 
+    def __init__(self, addr: Expr, value: Expr, type: CType, span: Span, kind: Kind = Kind.GLOBAL) -> None:
+        object.__setattr__(self, "addr", addr)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
 
-@dataclass(frozen=True, slots=True)
-class Jump:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Jump(Record):
     target: int
     span: Span
     kind: Kind = Kind.LOCAL
 
+    def __init__(self, target: int, span: Span, kind: Kind = Kind.LOCAL) -> None:
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
 
-@dataclass(frozen=True, slots=True)
-class Branch:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Branch(Record):
     """``if (cond != 0) goto then else goto other``; ``cond`` reads registers only.
     ``text``: the C condition as written (whitespace collapsed) when ``then`` is
     where it holds, for counterexamples; empty for branches the lowering makes
@@ -456,9 +575,18 @@ class Branch:
     kind: Kind = Kind.BRANCH
     text: str = ""
 
+    def __init__(self, cond: Expr, then: int, other: int, span: Span, kind: Kind = Kind.BRANCH,
+                 text: str = '') -> None:
+        object.__setattr__(self, "cond", cond)
+        object.__setattr__(self, "then", then)
+        object.__setattr__(self, "other", other)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "text", text)
 
-@dataclass(frozen=True, slots=True)
-class Call:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Call(Record):
     """A call of a function with a body (``callee`` is an :class:`Addr` of kind
     FUNCTION) or through a function pointer (any other expression). The result,
     if used, goes to ``dst``."""
@@ -469,12 +597,25 @@ class Call:
     span: Span
     kind: Kind = Kind.LOCAL
 
+    def __init__(self, dst: Reg | None, callee: Expr, args: tuple[Expr, ...], span: Span,
+                 kind: Kind = Kind.LOCAL) -> None:
+        object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "callee", callee)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
 
-@dataclass(frozen=True, slots=True)
-class Return:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Return(Record):
     value: Expr | None
     span: Span
     kind: Kind = Kind.LOCAL
+
+    def __init__(self, value: Expr | None, span: Span, kind: Kind = Kind.LOCAL) -> None:
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
 
 
 class Op(SingletonEnum):
@@ -588,8 +729,8 @@ class AssertKind(enum.Enum):
     UNREACH_CALL = "unreach-call"  # a call of reach_error() / __VERIFIER_error(): cond is 0
 
 
-@dataclass(frozen=True, slots=True)
-class Intrinsic:
+@dataclass(frozen=True, slots=True, init=False)
+class Intrinsic(Record):
     """A built-in operation (:class:`Op`). ``name`` is the C function called
     (for messages, nondet symbol names and externals); ``assert_kind`` and
     ``text`` (the asserted C expression as written) are set for ASSERT only."""
@@ -602,6 +743,17 @@ class Intrinsic:
     name: str = ""
     assert_kind: AssertKind | None = None
     text: str = ""
+
+    def __init__(self, op: Op, dst: Reg | None, args: tuple[Expr, ...], span: Span, kind: Kind = Kind.LOCAL,
+                 name: str = '', assert_kind: AssertKind | None = None, text: str = '') -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "assert_kind", assert_kind)
+        object.__setattr__(self, "text", text)
 
 
 Instr = Union[Assign, Load, Store, Jump, Branch, Call, Return, Intrinsic]
@@ -625,8 +777,8 @@ def successors(instrs: tuple[Instr, ...], pc: int) -> tuple[int, ...]:
 # Objects, functions, threads, program
 
 
-@dataclass(frozen=True, slots=True)
-class InitValue:
+@dataclass(frozen=True, slots=True, init=False)
+class InitValue(Record):
     """One scalar of a static initialiser: ``value`` (a constant expression:
     :class:`Const`, :class:`Addr`, or a :class:`PtrAdd` of them) stored at byte
     ``offset`` as ``type``. Bytes no InitValue covers are zero."""
@@ -635,9 +787,14 @@ class InitValue:
     type: CType
     value: Expr
 
+    def __init__(self, offset: int, type: CType, value: Expr) -> None:
+        object.__setattr__(self, "offset", offset)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
-class GlobalVar:
+
+@dataclass(frozen=True, slots=True, init=False)
+class GlobalVar(Record):
     name: str
     type: CType
     init: tuple[InitValue, ...]
@@ -647,9 +804,18 @@ class GlobalVar:
     # made from ``init`` when the thread first uses it
     thread_local: bool = False
 
+    def __init__(self, name: str, type: CType, init: tuple[InitValue, ...], span: Span,
+                 is_string: bool = False, thread_local: bool = False) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "init", init)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "is_string", is_string)
+        object.__setattr__(self, "thread_local", thread_local)
 
-@dataclass(frozen=True, slots=True)
-class StackVar:
+
+@dataclass(frozen=True, slots=True, init=False)
+class StackVar(Record):
     """A local that lives in memory (array, struct, or address taken).
     ``size`` is its size in bytes; VLAs are allocated by an ALLOCA instead."""
 
@@ -657,9 +823,14 @@ class StackVar:
     type: CType
     span: Span
 
+    def __init__(self, name: str, type: CType, span: Span) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "span", span)
 
-@dataclass(frozen=True, slots=True)
-class Function:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Function(Record):
     """A function with a body.
 
     ``params`` are registers holding the arguments on entry (a parameter whose
@@ -676,12 +847,22 @@ class Function:
     span: Span
     atomic: bool = False
 
+    def __init__(self, name: str, type: FuncType, params: tuple[Reg, ...], stack: tuple[StackVar, ...],
+                 body: tuple[Instr, ...], span: Span, atomic: bool = False) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "stack", stack)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "atomic", atomic)
+
     def successors(self, pc: int) -> tuple[int, ...]:
         return successors(self.body, pc)
 
 
-@dataclass(frozen=True, slots=True)
-class ThreadSite:
+@dataclass(frozen=True, slots=True, init=False)
+class ThreadSite(Record):
     """A ``pthread_create`` call: in ``func`` at ``pc``, starting one of
     ``routines`` (more than one when the routine is a function pointer whose
     value the front end could only narrow down). ``in_loop`` when the call may
@@ -692,6 +873,13 @@ class ThreadSite:
     routines: tuple[str, ...]
     in_loop: bool
     span: Span
+
+    def __init__(self, func: str, pc: int, routines: tuple[str, ...], in_loop: bool, span: Span) -> None:
+        object.__setattr__(self, "func", func)
+        object.__setattr__(self, "pc", pc)
+        object.__setattr__(self, "routines", routines)
+        object.__setattr__(self, "in_loop", in_loop)
+        object.__setattr__(self, "span", span)
 
 
 class FindingKind(enum.Enum):
@@ -706,8 +894,8 @@ class FindingKind(enum.Enum):
     UNSUPPORTED = "unsupported"
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+@dataclass(frozen=True, slots=True, init=False)
+class Finding(Record):
     """A problem the front end met: the text at ``span`` could not be parsed
     (SYNTAX) or uses C outside what distaff covers (UNSUPPORTED)."""
 
@@ -715,9 +903,14 @@ class Finding:
     message: str
     span: Span
 
+    def __init__(self, kind: FindingKind, message: str, span: Span) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "span", span)
 
-@dataclass(frozen=True, slots=True)
-class AssertionSite:
+
+@dataclass(frozen=True, slots=True, init=False)
+class AssertionSite(Record):
     """An assertion to check: ``func`` at ``pc`` (an ASSERT intrinsic)."""
 
     func: str
@@ -726,13 +919,20 @@ class AssertionSite:
     span: Span
     text: str
 
+    def __init__(self, func: str, pc: int, kind: AssertKind, span: Span, text: str) -> None:
+        object.__setattr__(self, "func", func)
+        object.__setattr__(self, "pc", pc)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "text", text)
+
     @property
     def id(self) -> str:
         return f"{self.func}:{self.pc}"
 
 
-@dataclass(frozen=True, slots=True)
-class Program:
+@dataclass(frozen=True, slots=True, init=False)
+class Program(Record):
     """A lowered translation unit.
 
     ``externals`` are the names of functions declared or called but without a
@@ -753,6 +953,21 @@ class Program:
     entry: str = "main"
     user_externals: tuple[str, ...] = ()
     _index: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __init__(self, path: str, data_model: DataModel, globals: tuple[GlobalVar, ...],
+                 functions: tuple[Function, ...], threads: tuple[ThreadSite, ...],
+                 findings: tuple[Finding, ...], externals: tuple[str, ...] = (), entry: str = 'main',
+                 user_externals: tuple[str, ...] = (), _index: dict | None = None) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "data_model", data_model)
+        object.__setattr__(self, "globals", globals)
+        object.__setattr__(self, "functions", functions)
+        object.__setattr__(self, "threads", threads)
+        object.__setattr__(self, "findings", findings)
+        object.__setattr__(self, "externals", externals)
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "user_externals", user_externals)
+        object.__setattr__(self, "_index", {} if _index is None else _index)
 
     def function(self, name: str) -> Function | None:
         if not self._index:

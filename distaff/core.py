@@ -30,7 +30,7 @@ from pathlib import Path
 
 # Each module runs per instruction or per event; the order is the build's.
 MODULES = tuple(f"distaff.analysis.{m}" for m in (
-    "evaluate", "irclasses", "record",
+    "evaluate", "ir", "irclasses", "record",
     "explore.dependence", "explore.dpor", "explore.explorer", "explore.races",
     "explore.reduction", "explore.steplog", "explore.vclock", "explore.wakeup",
     "summaries.guided", "summaries.keys", "summaries.slicing",

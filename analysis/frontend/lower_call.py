@@ -13,7 +13,6 @@ from distaff.analysis.ir import (
     ArrayType,
     AssertKind,
     Binary,
-    Branch,
     Call,
     Const,
     Expr,
@@ -31,6 +30,7 @@ from distaff.analysis.ir import (
 from distaff.analysis.frontend.builtins import (
     ATOMIC_BUILTINS, BUILTINS, NONDET_PREFIX, is_always_builtin, library_type, nondet_type, resolve,
 )
+from distaff.analysis.frontend.labels import IfGoto
 from distaff.analysis.frontend.ctypes import INT
 from distaff.analysis.frontend.lower_const import truth
 from distaff.analysis.frontend.lower_env import FuncSym, VarSym
@@ -229,7 +229,7 @@ class CallLowering:
         first = self.temp(INT)
         self.emit(Intrinsic(Op.ONCE, first, (control,), span, Kind.GLOBAL, name=name))
         run, done = self.label(), self.label()
-        self.emit(Branch(Binary("!=", first, Const(0, INT), INT), run, done, span))
+        self.emit(IfGoto(Binary("!=", first, Const(0, INT), INT), run, done, span))
         self.place(run)
         if isinstance(routine, Addr) and routine.kind is ObjKind.FUNCTION:
             self.u.referenced.add(routine.name)

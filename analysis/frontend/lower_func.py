@@ -15,6 +15,7 @@ import dataclasses
 import tree_sitter as ts
 
 from distaff.analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
+from distaff.analysis.frontend.labels import Goto, IfGoto, Label
 from distaff.analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
 from distaff.analysis.frontend.lower_ambig import AmbiguityLowering
 from distaff.analysis.frontend.lower_atomic import AtomicLowering
@@ -26,15 +27,6 @@ from distaff.analysis.frontend.lower_logic import LogicLowering
 from distaff.analysis.frontend.lower_stmt import StmtLowering
 from distaff.analysis.frontend.lower_string import StringLowering
 from distaff.analysis.frontend.lower_types import TypeLowering
-
-
-class Label:
-    """A position in the buffer, placed once; jumps to it are patched at the end."""
-
-    __slots__ = ("pc",)
-
-    def __init__(self) -> None:
-        self.pc: int | None = None
 
 
 @dataclasses.dataclass(slots=True)
@@ -64,7 +56,7 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
         self.func = func
         self.static = static
         self.discard = False
-        self.instrs: list[Instr] = []
+        self.instrs: list[Instr | Goto | IfGoto] = []
         self.stack: list[StackVar] = []
         self.ntemps = 0
         self.names: dict[str, int] = {}
@@ -138,29 +130,27 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
         instrs = self.instrs
         end = len(instrs)
 
-        def target(x) -> int:
-            if isinstance(x, Label):
-                return end if x.pc is None else x.pc
-            return x
+        def target(x: Label) -> int:
+            return end if x.pc is None else x.pc
 
         # a jump to the next instruction is dropped; pcs after it shift down
         new_pc = [0] * (end + 1)
         n = 0
         for pc, i in enumerate(instrs):
             new_pc[pc] = n
-            if not (type(i) is Jump and target(i.target) == pc + 1):
+            if not (type(i) is Goto and target(i.target) == pc + 1):
                 n += 1
         new_pc[end] = n
         body: list[Instr] = []
         for pc, i in enumerate(instrs):
             kind = type(i)
-            if kind is Jump:
+            if kind is Goto:
                 t = target(i.target)
                 if t == pc + 1:
                     continue
                 i = Jump(new_pc[t], i.span, i.kind)
-            elif kind is Branch:
-                i = dataclasses.replace(i, then=new_pc[target(i.then)], other=new_pc[target(i.other)])
+            elif kind is IfGoto:
+                i = Branch(i.cond, new_pc[target(i.then)], new_pc[target(i.other)], i.span, i.kind, i.text)
             body.append(i)
         sites = [(new_pc[pc], src, span) for pc, src, span in self.sites]
         return tuple(body), sites

@@ -13,7 +13,8 @@ import re
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import Assign, Branch, Const, CType, Expr, IntType, Ite, Jump, PtrType
+from distaff.analysis.ir import Assign, Const, CType, Expr, IntType, Ite, PtrType
+from distaff.analysis.frontend.labels import Goto, IfGoto
 from distaff.analysis.frontend.ctypes import INT, VOID
 from distaff.analysis.frontend.lower_const import binary, truth
 from distaff.analysis.frontend.lower_loc import strip_parens
@@ -43,12 +44,12 @@ class LogicLowering:
         rhs, short, end = self.label(), self.label(), self.label()
         span = self.span(node)
         c = self.cond_expr(left)
-        self.emit(Branch(c, rhs, short, span) if op == "&&" else Branch(c, short, rhs, span))
+        self.emit(IfGoto(c, rhs, short, span) if op == "&&" else IfGoto(c, short, rhs, span))
         self.place(rhs)
         right = self.rvalue(rnode)
         if used:
             self.emit(Assign(res, truth(right), span))
-        self.emit(Jump(end, span))
+        self.emit(Goto(end, span))
         self.place(short)
         if used:
             self.emit(Assign(res, Const(0 if op == "&&" else 1, INT), span))
@@ -88,10 +89,10 @@ class LogicLowering:
         e = self.cond_expr(e)
         span = self.span(node)
         if isinstance(e, Const):
-            self.emit(Jump(then if e.value else other, span))
+            self.emit(Goto(then if e.value else other, span))
         else:
             text = _written(self.text(node))
-            self.emit(Branch(e, then, other, span, text=text if len(text) <= MAX_CONDITION_TEXT else ""))
+            self.emit(IfGoto(e, then, other, span, text=text if len(text) <= MAX_CONDITION_TEXT else ""))
 
     def conditional(self, node: ts.Node, used: bool = True) -> Expr:
         cnode = node.child_by_field_id(F.condition)
@@ -112,12 +113,12 @@ class LogicLowering:
         res = self.temp(t) if isinstance(t, (IntType, PtrType)) and used else None
         la, lb, end = self.label(), self.label(), self.label()
         span = self.span(node)
-        self.emit(Branch(self.cond_expr(c), la, lb, span))
+        self.emit(IfGoto(self.cond_expr(c), la, lb, span))
         self.place(la)
         a = self.rvalue(anode) if anode is not None else c
         if res is not None:
             self.emit(Assign(res, self.conv(a, t), span))
-        self.emit(Jump(end, span))
+        self.emit(Goto(end, span))
         self.place(lb)
         if res is not None:
             b = self.rvalue(bnode)

@@ -13,12 +13,10 @@ import tree_sitter as ts
 from distaff.analysis.ir import (
     Addr,
     ArrayType,
-    Branch,
     Const,
     FuncType,
     Intrinsic,
     IntType,
-    Jump,
     ObjKind,
     Op,
     PtrType,
@@ -30,6 +28,7 @@ from distaff.analysis.ir import (
     is_scalar,
     type_size,
 )
+from distaff.analysis.frontend.labels import Goto, IfGoto
 from distaff.analysis.frontend.ctypes import INT
 from distaff.analysis.frontend.lower_const import binary, cast, const
 from distaff.analysis.frontend.lower_env import FuncSym, GlobalDef, Scope, TypedefSym, VarSym
@@ -99,7 +98,7 @@ class StmtLowering:
         self.stmt_or_nothing(node.child_by_field_id(F.consequence))
         alt = node.child_by_field_id(F.alternative)
         if alt is not None:
-            self.emit(Jump(end, self.span(alt)))
+            self.emit(Goto(end, self.span(alt)))
         self.place(other)
         if alt is not None:
             for c in alt.named_children:
@@ -118,7 +117,7 @@ class StmtLowering:
         self.loops.append((end, head))
         self.stmt_or_nothing(node.child_by_field_id(F.body))
         self.loops.pop()
-        self.emit(Jump(head, self.span(node)))
+        self.emit(Goto(head, self.span(node)))
         self.place(end)
 
     def do_stmt(self, node: ts.Node) -> None:
@@ -133,11 +132,11 @@ class StmtLowering:
         if known == 0:
             pass  # do { ... } while (0): runs once, no back edge
         elif cnode is None or known is not None:
-            self.emit(Jump(top, self.span(cnode or node)))
+            self.emit(Goto(top, self.span(cnode or node)))
         else:
             self.cond(cnode, back, end)
             self.place(back)
-            self.emit(Jump(top, self.span(cnode)))
+            self.emit(Goto(top, self.span(cnode)))
         self.place(end)
 
     def for_stmt(self, node: ts.Node) -> None:
@@ -162,7 +161,7 @@ class StmtLowering:
             update = node.child_by_field_id(F.update)
             if update is not None:
                 self.effect(update)
-            self.emit(Jump(head, self.span(node)))
+            self.emit(Goto(head, self.span(node)))
             self.place(end)
         finally:
             self.pop_scope()
@@ -191,9 +190,9 @@ class StmtLowering:
                 self.u.unsupported(value, "case label is not a constant")
                 continue
             nxt = self.label()
-            self.emit(Branch(binary("==", v, const(k, t), INT), lab, nxt, self.span(c)))
+            self.emit(IfGoto(binary("==", v, const(k, t), INT), lab, nxt, self.span(c)))
             self.place(nxt)
-        self.emit(Jump(default or end, self.span(node)))
+        self.emit(Goto(default or end, self.span(node)))
         self.loops.append((end, None))
         if body is not None:
             self.stmt(body)
@@ -216,12 +215,12 @@ class StmtLowering:
         if not self.loops:
             self.u.unsupported(node, "break outside a loop or switch")
             return
-        self.emit(Jump(self.loops[-1][0], self.span(node)))
+        self.emit(Goto(self.loops[-1][0], self.span(node)))
 
     def continue_stmt(self, node: ts.Node) -> None:
         for _, cont in reversed(self.loops):
             if cont is not None:
-                self.emit(Jump(cont, self.span(node)))
+                self.emit(Goto(cont, self.span(node)))
                 return
         self.u.unsupported(node, "continue outside a loop")
 
@@ -250,7 +249,7 @@ class StmtLowering:
         lnode = node.child_by_field_id(F.label)
         if lnode is None:
             return
-        self.emit(Jump(self.goto_label(self.text(lnode)), self.span(node)))
+        self.emit(Goto(self.goto_label(self.text(lnode)), self.span(node)))
 
     def labeled_stmt(self, node: ts.Node) -> None:
         lnode = node.child_by_field_id(F.label)

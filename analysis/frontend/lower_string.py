@@ -27,9 +27,10 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from distaff.analysis.ir import (
-    Assign, Binary, Branch, Cast, Const, Expr, Intrinsic, IntType, Ite, Jump, Kind, Load, Op, PtrAdd,
+    Assign, Binary, Cast, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd,
     PtrType, Reg, Span, Store, Unary,
 )
+from distaff.analysis.frontend.labels import Goto, IfGoto
 from distaff.analysis.frontend.ctypes import INT, UCHAR, UINT
 from distaff.analysis.frontend.lower_const import cast
 
@@ -108,7 +109,7 @@ class StringLowering:
         i = self._copy(d, s, n, span)
         # a source shorter than n: the rest of the n bytes are zeros
         pad, done = self.label(), self.label()
-        self.emit(Branch(Binary("<", i, n, INT), pad, done, span))
+        self.emit(IfGoto(Binary("<", i, n, INT), pad, done, span))
         self.place(pad)
         nxt = self.temp(self.ct.size_t)
         self.emit(Assign(nxt, Binary("+", i, Const(1, self.ct.size_t), self.ct.size_t), span))
@@ -130,7 +131,7 @@ class StringLowering:
         i = self._copy(end, s, n, span)
         done = self.label()
         write = self.label()
-        self.emit(Branch(Binary("<", i, n, INT), done, write, span))
+        self.emit(IfGoto(Binary("<", i, n, INT), done, write, span))
         self.place(write)
         self.emit(Store(PtrAdd(end, i, end.type), Const(0, UCHAR), UCHAR, span))
         self.place(done)
@@ -157,7 +158,7 @@ class StringLowering:
 
     def _stop_at_nul(self, c: Expr, done, span: Span) -> None:
         go = self.label()
-        self.emit(Branch(Binary("!=", c, Const(0, UCHAR), INT), go, done, span))
+        self.emit(IfGoto(Binary("!=", c, Const(0, UCHAR), INT), go, done, span))
         self.place(go)
 
     def _scan(self, i: Reg, count: Expr | None, span: Span, body) -> None:
@@ -170,11 +171,11 @@ class StringLowering:
         for _ in range(UNROLL):
             if count is not None:
                 go = self.label()
-                self.emit(Branch(Binary("<", i, count, INT), go, done, span))
+                self.emit(IfGoto(Binary("<", i, count, INT), go, done, span))
                 self.place(go)
             body(done)
             self.emit(Assign(i, Binary("+", i, one, self.ct.size_t), span))
-        self.emit(Jump(head, span))
+        self.emit(Goto(head, span))
         self.place(done)
 
     def _end_of(self, p: Expr, span: Span) -> Expr:
@@ -207,7 +208,7 @@ class StringLowering:
             y = self._byte(b, i, span)
             self.emit(Assign(diff, Binary("-", Cast(x, INT), Cast(y, INT), INT), span))
             same = self.label()
-            self.emit(Branch(Binary("!=", diff, Const(0, INT), INT), done, same, span))
+            self.emit(IfGoto(Binary("!=", diff, Const(0, INT), INT), done, same, span))
             self.place(same)
             if strings:
                 self._stop_at_nul(x, done, span)
