@@ -25,12 +25,11 @@ What varies between its users is said by a subclass:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from distaff.analysis.ir import Addr, Binary, Reg
-from distaff.analysis.irclasses import ADDR, BINARY, CAST, CONST, INT_TYPE, ITE, PTR_ADD, PTR_DIFF, PTR_TYPE, REG, UNARY
+from distaff.analysis.ir import Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary
 from distaff.analysis.widths import bits_of, is_signed, mask
 
 if TYPE_CHECKING:  # (typed, the compiled evaluator calls the domain's operations directly)
@@ -72,7 +71,7 @@ class Evaluator:
     def addr(self, e: Addr):
         raise self.unsupported(f"address of {e.name}")
 
-    def leaf(self, e):
+    def leaf(self, e: Any) -> Any:
         """The value of a node that is not an IR expression (a context's symbol)."""
         raise self.unsupported(f"expression {type(e).__name__}")
 
@@ -84,34 +83,33 @@ class Evaluator:
 
     # -- values ------------------------------------------------------------
 
-    def value(self, e):
+    def value(self, e: Any) -> Any:
         V, pb = self.values, self.ptr_bits
-        t = type(e)
-        if t is REG:
+        if isinstance(e, Reg):
             return self.reg(e)
-        if t is CONST:
-            c = type(e.type)
-            return e.value & mask(e.type.bits) if c is INT_TYPE or c is PTR_TYPE else e.value
-        if t is BINARY:
+        if isinstance(e, Const):
+            ty = e.type
+            return e.value & mask(ty.bits) if isinstance(ty, (IntType, PtrType)) else e.value
+        if isinstance(e, Binary):
             if e.op in COMPARISONS or e.op in LOGIC:
                 return V.of_cond(self.cond(e), bits_of(e.type, pb))
             return self.arith(e)
-        if t is ADDR:
+        if isinstance(e, Addr):
             return self.addr(e)
-        if t is CAST:
+        if isinstance(e, Cast):
             to = e.type
-            if type(to) is INT_TYPE and to.is_bool:
+            if isinstance(to, IntType) and to.is_bool:
                 return V.of_cond(self.cond(e.arg), to.bits)
             v = self.value(e.arg)
             return V.convert(v, bits_of(e.arg.type, pb), bits_of(to, pb), is_signed(e.arg.type))
-        if t is PTR_ADD:
+        if isinstance(e, PtrAdd):
             p = self.value(e.ptr)
             o = self.value(e.offset)
             return self.layout.add(p, V.convert(o, bits_of(e.offset.type, pb), pb, is_signed(e.offset.type)), V)
-        if t is PTR_DIFF:
+        if isinstance(e, PtrDiff):
             d = V.sub(self.value(e.left), self.value(e.right), pb)
             return V.convert(d, pb, bits_of(e.type, pb), True)
-        if t is UNARY:
+        if isinstance(e, Unary):
             b = bits_of(e.type, pb)
             if e.op == "!":
                 return V.of_cond(V.not_(self.cond(e.arg)), b)
@@ -125,18 +123,17 @@ class Evaluator:
             if e.op == "+":
                 return a
             raise self.unsupported(f"unary operator {e.op}")
-        if t is ITE:
+        if isinstance(e, Ite):
             c = self.cond(e.cond)
             if isinstance(c, bool):
                 return self.value(e.then if c else e.other)
             return V.ite(c, self.value(e.then), self.value(e.other), bits_of(e.type, pb))
         return self.leaf(e)
 
-    def cond(self, e):
+    def cond(self, e: Any) -> Any:
         """``e != 0`` as a condition of the domain (a Python bool when known)."""
         V = self.values
-        t = type(e)
-        if t is BINARY:
+        if isinstance(e, Binary):
             op = e.op
             if op in COMPARISONS:
                 a = self.value(e.left)
@@ -159,11 +156,11 @@ class Evaluator:
                 return V.and_(self.cond(e.left), self.cond(e.right))
             if op == "||":
                 return V.or_(self.cond(e.left), self.cond(e.right))
-        elif t is UNARY and e.op == "!":
+        elif isinstance(e, Unary) and e.op == "!":
             return V.not_(self.cond(e.arg))
-        elif t is CONST:
+        elif isinstance(e, Const):
             return e.value != 0
-        elif t is CAST and type(e.type) is INT_TYPE and e.type.is_bool:
+        elif isinstance(e, Cast) and isinstance(e.type, IntType) and e.type.is_bool:
             return self.cond(e.arg)
         return V.cond_of(self.value(e), bits_of(e.type, self.ptr_bits))
 

@@ -76,12 +76,12 @@ class Step(Record):
     tid: int
     seq: int
     fp: Footprint
-    clock: tuple | None
+    clock: tuple[int, ...] | None
     wakes: tuple = ()
-    sclock: tuple = ()  # happens-before through edges no schedule can reverse
+    sclock: tuple[int, ...] = ()  # happens-before through edges no schedule can reverse
 
-    def __init__(self, index: int, tid: int, seq: int, fp: Footprint, clock: tuple | None, wakes: tuple = (),
-                 sclock: tuple = ()) -> None:
+    def __init__(self, index: int, tid: int, seq: int, fp: Footprint, clock: tuple[int, ...] | None,
+                 wakes: tuple = (), sclock: tuple[int, ...] = ()) -> None:
         self.index = index
         self.tid = tid
         self.seq = seq
@@ -377,8 +377,8 @@ class Dpor(Reduction):
         tid = event.tid
         fp = self.dep.footprint(event, state.ended)
         last = steps.last_of(tid)
-        base: tuple = ()
-        sbase: tuple = ()
+        base: tuple[int, ...] = ()
+        sbase: tuple[int, ...] = ()
         seq = 1
         # (a logged step always has a clock; only a pending one has none)
         if last is not None:
@@ -399,12 +399,11 @@ class Dpor(Reduction):
                     # which signal woke a condition waiter depends on the
                     # schedule; that a barrier round ended first does not
                     sbase = vclock.join(sbase, s.sclock)
-        dependent = self.dep.dependent
-        join = vclock.join
+        dep = self.dep
         clock, sclock = base, sbase
         # only steps sharing a conflict key with ``fp`` can be dependent with
         # it (``near``, inlined: the log holds exactly the ``k`` steps before)
-        near = steps.candidates(fp) if self.use_index else range(k)
+        near = steps.candidates(fp) if self.use_index else list(range(k))
         n = self.n
         n["dpor_candidates"] = n.get("dpor_candidates", 0) + len(near)
         items = steps.items
@@ -417,7 +416,6 @@ class Dpor(Reduction):
         # its clock is already in ``acc``: nothing to reverse, nothing to join
         acc = base
         acc_width = width
-        race = self.dep.race
         racing = []
         for j in reversed(near):
             s = items[j]
@@ -425,18 +423,18 @@ class Dpor(Reduction):
             if t == tid:
                 continue
             if joins and t in joins:
-                sclock = join(sclock, s.sclock)
+                sclock = vclock.join(sclock, s.sclock)
             q = s.seq
             # a step that only looked (a blocked attempt) orders nothing
             # after it: through it, a write before the attempt would seem to
             # happen before the unlock that lets the attempt through, and
             # every later read of the unlocking thread, hiding their race
-            if (t >= width or clock[t] < q) and dependent(s.fp, fp) and not only_looks(s.fp):
-                clock = join(clock, s.clock)
+            if (t >= width or clock[t] < q) and dep.dependent(s.fp, fp) and not only_looks(s.fp):
+                clock = vclock.join(clock, s.clock)
                 width = len(clock)
-            if (t >= acc_width or acc[t] < q) and race(s.fp, fp):
+            if (t >= acc_width or acc[t] < q) and dep.race(s.fp, fp):
                 racing.append(j)
-                acc = join(acc, s.clock)
+                acc = vclock.join(acc, s.clock)
                 acc_width = len(acc)
         wakes = self._wakes(N.state, state, fp)
         if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
@@ -460,7 +458,7 @@ class Dpor(Reduction):
         sleep = {}
         if self.use_sleep and st["sleep"]:
             for q, fps in st["sleep"].items():
-                if q != tid and fps is not None and not any(dependent(f, fp) for f in fps):
+                if q != tid and fps is not None and not any(dep.dependent(f, fp) for f in fps):
                     sleep[q] = fps
         self.pending = (k + 1, sleep, list(st["child_wut"]))  # shared below: insert copies
 

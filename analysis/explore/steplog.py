@@ -23,7 +23,7 @@ removes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # (typed, the compiled code reads a step's fields directly)
     from distaff.analysis.explore.dpor import Step
@@ -38,13 +38,13 @@ class StepLog:
 
     __slots__ = ("items", "_keys", "_index", "keys_of", "_by_thread", "_asked")
 
-    def __init__(self, keys_of):
+    def __init__(self, keys_of: Callable[[Any], Any]) -> None:
         self.items: list[Step] = []
         self._keys: list[tuple] = []  # per step: the keys it was filed under
         self._index: dict = {}  # key -> ascending step indices
         self._by_thread: dict[int, list[int]] = {}
         self.keys_of = keys_of
-        self._asked = (None, None)  # the footprint candidates() last keyed, and its keys
+        self._asked: tuple[Any, Any] = (None, None)  # the footprint candidates() last keyed, and its keys
 
     def __len__(self) -> int:
         return len(self.items)
@@ -89,7 +89,7 @@ class StepLog:
                 self._index[key].pop()
             self._by_thread[items.pop().tid].pop()
 
-    def _keys_of(self, fp):
+    def _keys_of(self, fp: Any) -> Any:
         asked, keys = self._asked
         if asked is not fp:  # a new step is asked about, then appended
             keys = self.keys_of(fp)
@@ -120,13 +120,13 @@ class StepLog:
         """Ascending indices of the steps that woke thread ``tid``."""
         return self._index.get(("w", tid), ())
 
-    def candidates(self, fp) -> Sequence[int]:
+    def candidates(self, fp) -> list[int]:
         """Ascending indices of the steps that may be dependent with a new
         step of footprint ``fp`` (a superset: callers still ask
         :meth:`Dependence.dependent`)."""
         keys = self._keys_of(fp)
         if keys is None:
-            return range(len(self.items))
+            return list(range(len(self.items)))
         index = self._index
         lists: list[list[int]] = []
         for k in keys[1]:
@@ -137,7 +137,7 @@ class StepLog:
         if wild:
             lists.append(wild)
         if not lists:
-            return ()
+            return []
         out = lists[0]
         for other in lists[1:]:
             out = _union(out, other)

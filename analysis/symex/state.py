@@ -139,7 +139,7 @@ class Thread(Record):
     tid: int
     name: str
     routine: str
-    frames: list
+    frames: list[Frame]
     status: str
     qobj: int
     retval: Val = 0
@@ -161,7 +161,7 @@ class Thread(Record):
     # this thread's part of State.control_key, once computed (a copy starts without)
     key: tuple | None = field(default=None, compare=False, repr=False)
 
-    def __init__(self, tid: int, name: str, routine: str, frames: list, status: str, qobj: int,
+    def __init__(self, tid: int, name: str, routine: str, frames: list[Frame], status: str, qobj: int,
                  retval: Val = 0, atomic: int = 0, phase: str | None = None, phase_arg: Val = 0,
                  waits_for: str = "", ends_process: bool = False, pending: Any = None, gen: int = 0,
                  pending_step: Any = None, spurious: bool = False, decisions: int = 0,
@@ -390,7 +390,7 @@ class State:
         "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations",
     )
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.gen = next(_generations)
         self.threads: list[Thread] = []
         self.memory = Memory({}, self.gen)
@@ -411,12 +411,12 @@ class State:
         self.seen_global = False
         self.event: Event | None = None
         self.event_count = 0
-        self.steps = None
-        self.schedule = None
-        self.choices = None
-        self.events = None
-        self.effects = None
-        self.symbols = None
+        self.steps: Any = None
+        self.schedule: Any = None
+        self.choices: Any = None
+        self.events: Any = None
+        self.effects: Any = None
+        self.symbols: Any = None
         self.sym_counts: dict[str, int] = {}
         self.next_oid = 1
         self.next_frame = 1
@@ -425,7 +425,7 @@ class State:
         self.instr_taken: list = []  # (index, Option, trace record) of this instruction's forks
         self.wq_stamp = 0
         self.ended = False
-        self.ctx = None  # a context run's own state (distaff.analysis.context), immutable, shared by clones
+        self.ctx: Any = None  # a context run's own state (distaff.analysis.context), immutable, shared by clones
         self.specific: dict = {}  # (tid, pthread key) -> value; replaced, never mutated, on a write
         self.next_key = 0  # the next pthread key to hand out
         # what the rest of the run depends on that distaff does not model (names
