@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from distaff.analysis.ir import Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary
-from distaff.analysis.widths import bits_of, is_signed, mask
+from distaff.analysis.ir import (
+    Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of, is_signed, mask,
+)
 
 if TYPE_CHECKING:  # (typed, the compiled evaluator calls the domain's operations directly)
     from distaff.analysis.symex.memory import PointerLayout

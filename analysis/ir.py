@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, fields
-from typing import Any, Union
+from typing import Any, Final, Union
 
 from distaff.analysis.record import Record
 
@@ -245,8 +245,16 @@ class FuncType(Record):
 CType = Union[VoidType, IntType, PtrType, ArrayType, StructType, FuncType]
 
 
+# 2**bits and 2**bits - 1 for the widths C has, made once: a 64-bit one is a
+# Python long, which costs an allocation every time it is computed
+_POWERS: Final = tuple(1 << b for b in range(129))
+_MASKS: Final = tuple((1 << b) - 1 for b in range(129))
+
+
 def type_size(t: CType) -> int:
     """Size in bytes as ``sizeof`` gives it (0 for void and incomplete types)."""
+    if isinstance(t, (IntType, PtrType)):
+        return t.bits // 8
     if isinstance(t, VoidType):
         return 0
     return t.size
@@ -261,13 +269,15 @@ def is_signed(t: CType) -> bool:
 
 
 def mask(bits: int) -> int:
-    return (1 << bits) - 1
+    return _MASKS[bits] if 0 <= bits <= 128 else (1 << bits) - 1
 
 
 def to_signed(v: int, bits: int) -> int:
     """The two's complement reading of the bit pattern ``v`` (in
     ``range(0, 2**bits)``)."""
-    return v - (1 << bits) if v >> (bits - 1) else v
+    if not v >> (bits - 1):
+        return v
+    return v - (_POWERS[bits] if 0 <= bits <= 128 else 1 << bits)
 
 
 def bits_of(t: CType, ptr_bits: int) -> int:
@@ -319,6 +329,12 @@ class ObjKind(enum.Enum):
     STACK = "stack"
     STRING = "string"
     FUNCTION = "function"
+
+
+# members as Final names: compiled code reads these from C statics, where
+# ``ObjKind.FUNCTION`` is an attribute lookup on the enum class
+FUNCTION_OBJECT: Final = ObjKind.FUNCTION
+STACK_OBJECT: Final = ObjKind.STACK
 
 
 @dataclass(frozen=True, slots=True, init=False)

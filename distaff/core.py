@@ -30,12 +30,12 @@ from pathlib import Path
 
 # Each module runs per instruction or per event; the order is the build's.
 MODULES = tuple(f"distaff.analysis.{m}" for m in (
-    "evaluate", "ir", "irclasses", "record",
+    "evaluate", "ir", "record",
     "explore.dependence", "explore.dpor", "explore.explorer", "explore.races",
     "explore.reduction", "explore.steplog", "explore.vclock", "explore.wakeup",
     "summaries.guided", "summaries.keys", "summaries.slicing",
     "symex.engine", "symex.intrinsics", "symex.memory", "symex.pivots", "symex.state", "symex.sync",
-    "symex.values", "widths",
+    "symex.values",
 ))
 
 RECORD = "_core.json"

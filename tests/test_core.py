@@ -164,28 +164,34 @@ def test_the_core_dataclasses_pickle_and_copy():
             assert type(again) is type(made) and again == made and again is not made
 
 
-def test_the_cores_width_functions_agree_with_the_irs():
-    """widths.py repeats ir's width functions for the compiled core."""
+def test_the_irs_width_functions():
+    """Sizes, widths and two's complement readings of every kind of type (the
+    engine asks them at nearly every instruction; masks and powers come from
+    tables)."""
     from distaff.analysis import ir
-    from distaff.analysis import widths
 
-    point = ir.StructType("point", (ir.Field("x", ir.IntType(32, True), 0), ir.Field("y", ir.IntType(32, True), 4)),
-                          8, 4)
-    types = [ir.VoidType(), ir.IntType(8, False, is_bool=True), ir.IntType(16, True), ir.IntType(64, False),
-             ir.PtrType(ir.IntType(32, True), 64), ir.PtrType(ir.VoidType(), 32), point,
-             ir.ArrayType(ir.IntType(32, True), 5), ir.ArrayType(point, None),
-             ir.StructType("opaque", (), 0, 1, complete=False), ir.FuncType(ir.VoidType(), ())]
-    for t in types:
-        assert widths.type_size(t) == ir.type_size(t), t
-        assert widths.is_scalar(t) == ir.is_scalar(t), t
-        assert widths.is_signed(t) == ir.is_signed(t), t
-        for pb in (32, 64):
-            assert widths.bits_of(t, pb) == ir.bits_of(t, pb), t
-    for bits in (1, 8, 32, 64):
-        for v in (0, 1, (1 << (bits - 1)) - 1, 1 << (bits - 1), (1 << bits) - 1):
-            assert widths.to_signed(v, bits) == ir.to_signed(v, bits)
-        assert widths.mask(bits) == ir.mask(bits)
-    assert {widths.type_size(ir.IntType(32, True)), widths.type_size(point)} == {4, 8}
+    i32 = ir.IntType(32, True)
+    point = ir.StructType("point", (ir.Field("x", i32, 0), ir.Field("y", i32, 4)), 8, 4)
+    rows = [  # type, size, scalar, signed, bits with 32- and 64-bit pointers
+        (ir.VoidType(), 0, False, False, 32, 64),
+        (ir.IntType(8, False, is_bool=True), 1, True, False, 8, 8),
+        (ir.IntType(16, True), 2, True, True, 16, 16),
+        (ir.IntType(64, False), 8, True, False, 64, 64),
+        (ir.PtrType(i32, 64), 8, True, False, 64, 64),
+        (ir.PtrType(ir.VoidType(), 32), 4, True, False, 32, 32),
+        (point, 8, False, False, 32, 64),
+        (ir.ArrayType(i32, 5), 20, False, False, 32, 64),
+        (ir.ArrayType(point, None), 0, False, False, 32, 64),
+        (ir.StructType("opaque", (), 0, 1, complete=False), 0, False, False, 32, 64),
+        (ir.FuncType(ir.VoidType(), ()), 1, False, False, 32, 64),
+    ]
+    for t, size, scalar, signed, b32, b64 in rows:
+        assert (ir.type_size(t), ir.is_scalar(t), ir.is_signed(t)) == (size, scalar, signed), t
+        assert (ir.bits_of(t, 32), ir.bits_of(t, 64)) == (b32, b64), t
+    for bits in (1, 8, 32, 64, 128, 200):
+        assert ir.mask(bits) == 2 ** bits - 1
+        for v in (0, 1, 2 ** (bits - 1) - 1, 2 ** (bits - 1), 2 ** bits - 1):
+            assert ir.to_signed(v, bits) == (v - 2 ** bits if v >= 2 ** (bits - 1) else v)
 
 
 @pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])

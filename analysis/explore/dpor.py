@@ -56,11 +56,10 @@ from distaff.analysis.explore.dependence import Dependence, Footprint, moved_fir
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.steplog import StepLog
 from distaff.analysis.explore.wakeup import WakeupNode, insert
-from distaff.analysis.ir import Op
+from distaff.analysis.ir import Op, type_size
 from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import INTERLEAVE_PIVOT, Leaf, LeafKind
 from distaff.analysis.symex.state import BLOCKED, ENABLED, Event, State
-from distaff.analysis.widths import type_size
 
 
 @dataclass(slots=True, init=False)

@@ -73,10 +73,9 @@ from typing import Any
 
 from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
-from distaff.analysis.ir import Addr, Assign, Branch, Call, Intrinsic, Jump, Kind, Load, Op, PtrType, Reg, Return, Store
-from distaff.analysis.irclasses import (
-    ADDR, ASSIGN, BRANCH, CALL, CAST, CONST, FUNCTION_OBJECT, INT_TYPE, INTRINSIC, JUMP, LOAD, PTR_ADD, REG, RETURN,
-    STACK_OBJECT, STORE,
+from distaff.analysis.ir import (
+    FUNCTION_OBJECT, STACK_OBJECT, Addr, Assign, Branch, Call, Cast, Const, Intrinsic, IntType, Jump, Kind, Load, Op,
+    PtrAdd, PtrType, Reg, Return, Store, bits_of, is_scalar, is_signed, type_size,
 )
 from distaff.analysis.symex import intrinsics, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
@@ -91,7 +90,6 @@ from distaff.analysis.symex.state import (
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.unmodelled import CONTEXT
 from distaff.analysis.symex.values import Val, Values, mask
-from distaff.analysis.widths import bits_of, is_scalar, is_signed, type_size
 
 VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
 ARGV_COUNT = 3
@@ -542,7 +540,7 @@ class Engine:
         re-acquisition after a condition wait, which waits for good)?"""
         f = t.frames[-1]
         i = f.func.body[f.pc] if f.pc < len(f.func.body) else None
-        if type(i) is not Intrinsic or not ir.has_deadline(i):
+        if not isinstance(i, Intrinsic) or not ir.has_deadline(i):
             return False
         return i.op is not Op.COND_WAIT or next((a for a, tid in st.wq if tid == t.tid), None) != t.phase_arg
 
@@ -571,7 +569,7 @@ class Engine:
         if f.pc >= len(f.func.body):
             return None
         i = f.func.body[f.pc]
-        if type(i) is not Intrinsic:
+        if not isinstance(i, Intrinsic):
             return None
         op = i.op
         if (op is Op.MUTEX_LOCK and not ir.has_deadline(i)) or (op is Op.COND_WAIT and t.phase == "cond"):
@@ -588,25 +586,24 @@ class Engine:
 
     def peek(self, st: State, tid: int, e) -> int | None:
         """The value of ``e`` when it is concrete and needs no check, else None."""
-        t = type(e)
-        if t is REG:
+        if isinstance(e, Reg):
             v = st.threads[tid].frames[-1].regs.get(e.name)
             return v if isinstance(v, int) else None
-        if t is CONST:
+        if isinstance(e, Const):
             return e.value & mask(bits_of(e.type, self.ptr_bits))
-        if t is ADDR:
+        if isinstance(e, Addr):
             try:
                 return self.address_of(st, tid, e, create=False)  # a peek changes nothing
             except EngineLimit:
                 return None
-        if t is PTR_ADD:
+        if isinstance(e, PtrAdd):
             p, o = self.peek(st, tid, e.ptr), self.peek(st, tid, e.offset)
             if p is None or o is None:
                 return None
             o = self.values.convert(o, bits_of(e.offset.type, self.ptr_bits), self.ptr_bits, is_signed(e.offset.type))
             return self.layout.add(p, o, self.values)
-        if t is CAST and is_scalar(e.type) and is_scalar(e.arg.type) and not (
-                type(e.type) is INT_TYPE and e.type.is_bool):
+        if isinstance(e, Cast) and is_scalar(e.type) and is_scalar(e.arg.type) and not (
+                isinstance(e.type, IntType) and e.type.is_bool):
             v = self.peek(st, tid, e.arg)
             if v is None:
                 return None
@@ -781,10 +778,9 @@ class Engine:
     def ev(self, st: State, tid: int, e) -> Val:
         """The value of a pure expression as thread ``tid`` computes it (may
         fork on run-time errors: :mod:`distaff.analysis.evaluate`)."""
-        t = type(e)
-        if t is REG:  # the commonest leaves without an evaluator
+        if isinstance(e, Reg):  # the commonest leaves without an evaluator
             return self.reg(st, tid, e)
-        if t is CONST and type(e.type) is INT_TYPE:
+        if isinstance(e, Const) and isinstance(e.type, IntType):
             return e.value & mask(e.type.bits)
         return ThreadEvaluator(self, st, tid).value(e)
 
@@ -1152,23 +1148,23 @@ def _ret(E: Engine, st: State, tid: int, i: Return) -> None:
 def _dispatch(E: Engine, st: State, tid: int, i: Any) -> None:
     """Run instruction ``i`` by its class. Tests of the class, most frequent
     first, rather than a table of functions: compiled, each is a direct call
-    (and each test a pointer comparison: :mod:`distaff.analysis.irclasses`)."""
+    (and each test a pointer comparison: the IR is compiled too)."""
     t = type(i)
-    if t is LOAD:
+    if t is Load:
         _load(E, st, tid, i)
-    elif t is ASSIGN:
+    elif t is Assign:
         _assign(E, st, tid, i)
-    elif t is STORE:
+    elif t is Store:
         _store(E, st, tid, i)
-    elif t is BRANCH:
+    elif t is Branch:
         _branch(E, st, tid, i)
-    elif t is JUMP:
+    elif t is Jump:
         _jump(E, st, tid, i)
-    elif t is INTRINSIC:
+    elif t is Intrinsic:
         intrinsics.run(E, st, tid, i)
-    elif t is CALL:
+    elif t is Call:
         _call(E, st, tid, i)
-    elif t is RETURN:
+    elif t is Return:
         _ret(E, st, tid, i)
     else:
         raise TypeError(f"no instruction {type(i).__name__}")

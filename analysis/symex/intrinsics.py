@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
-from distaff.analysis.ir import AssertKind, IntType, Op, PtrType
+from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
 from distaff.analysis.symex import libc, sync
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.values import mask
-from distaff.analysis.widths import bits_of, is_signed
 
 if TYPE_CHECKING:
     from distaff.analysis.symex.engine import Engine

@@ -35,7 +35,7 @@ class PivotKind(SingletonEnum):
 
 
 # the kinds as Final names: compiled code reads them from C statics, not
-# through the enum class (see distaff/analysis/irclasses.py)
+# through the enum class (as ir's FUNCTION_OBJECT and STACK_OBJECT)
 INTERLEAVE_PIVOT: Final = PivotKind.INTERLEAVE
 BRANCH_PIVOT: Final = PivotKind.BRANCH
 

@@ -63,12 +63,11 @@ import itertools
 from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
-from distaff.analysis.ir import IntType, Op, PtrType
+from distaff.analysis.ir import IntType, Op, PtrType, bits_of
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
 from distaff.analysis.symex.trace import lvalue
 from distaff.analysis.symex.values import mask
-from distaff.analysis.widths import bits_of
 
 if TYPE_CHECKING:
     from distaff.analysis.symex.engine import Engine

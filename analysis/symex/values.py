@@ -29,7 +29,7 @@ from typing import Union
 import z3
 from z3 import z3core
 
-from distaff.analysis.widths import mask, to_signed  # noqa: F401 - part of this module's interface
+from distaff.analysis.ir import mask, to_signed  # noqa: F401 - part of this module's interface
 
 Val = Union[int, z3.BitVecRef]
 Cond = Union[bool, z3.BoolRef]
