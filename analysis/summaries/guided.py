@@ -72,6 +72,8 @@ and ``summary_simplify_ms`` (the time spent simplifying).
 
 from __future__ import annotations
 
+from typing import Any
+
 import z3
 
 from distaff.analysis import ir
@@ -155,7 +157,7 @@ class AssertionGuided(Dpor):
     name = "dpor-ag"
     record_effects = True
 
-    def __init__(self, program, options, site):
+    def __init__(self, program: Any, options: Any, site: Any) -> None:
         super().__init__(program, options, site)
         on = options.enabled if options is not None else (lambda name: True)
         self.use_summaries = on("summaries")
@@ -166,13 +168,13 @@ class AssertionGuided(Dpor):
         self.skip_unread = on("unread_summaries") and options is not None and not options.summary_text
         self._unwinding = False  # no node on the stack may take another option
         self._chooser: Node | None = None  # the last node found that may
-        self.unsupported = unsupported_reason(program) if program is not None else "no program"
+        self.unsupported: str | None = unsupported_reason(program) if program is not None else "no program"
         if self.unsupported:
             self.use_summaries = False
         self.target = program.function(site.func).body[site.pc]
         self.table = SummaryTable(_limit(options, "summary_table_size"), _limit(options, "summary_max_size"))
         self.guide: SliceGuide | None = None
-        self._pruned = None  # (precondition, accesses, RVar/WVar) of the run being pruned
+        self._pruned: tuple | None = None  # (precondition, accesses, RVar/WVar) of the run being pruned
         self.stmt: dict = {}  # span -> control states of nodes there (dict: ordered set)
         self._reads: ReadsMemo | None = None  # made on first use (it makes the check's z3 context)
         self._instances = InstanceMemo() if on("instance_memo") else None
