@@ -253,6 +253,7 @@ def test_the_compiled_and_the_pure_core_check_alike(mode):
 # that type whenever the code runs. module's last name: function: variable.
 REVIEWED_UNTYPED_FLOWS = {
     "dpor:on_pivot:sleep", "dpor:on_pivot:wut",  # the pending reversal's sleep set and wakeup tree
+    "dpor:dpor_node:st", "guided:guided_node:st",  # a node's store, made by the reduction's new_store
     "engine:resolve:oid", "engine:resolve_function:oid",  # a context's object ids are concrete
     "sync:_barrier_wait:entry",  # a context's barrier entry, as the state keeps them
     "memory:_load_cells:b",  # a cell's end offset

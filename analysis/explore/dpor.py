@@ -48,6 +48,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from distaff.analysis import ir
@@ -88,6 +90,37 @@ class Step(Record):
         self.clock = clock
         self.wakes = wakes
         self.sclock = sclock
+
+
+# what a node has before on_pivot gives it its own (only ever read: a node is
+# written to only after on_pivot gave it fresh ones)
+_NO_SLEEP: Final[dict[int, list[Footprint] | None]] = {}
+_NO_WUT: Final[list[WakeupNode]] = []
+_NO_FIRST: Final[dict[int, list[Footprint]]] = {}
+
+
+class DporNode:
+    """What DPOR keeps at an interleaving node (its ``store``): the sleep set
+    (thread -> the footprints of its steps explored from here, None when one
+    was unknown) and the sleep set it came with, the wakeup tree, the thread
+    being explored, the first footprint of each thread explored from here,
+    and the wakeup subtree of the child being explored."""
+
+    __slots__ = ("sleep", "sleep_in", "wut", "current", "first", "child_wut")
+
+    def __init__(self) -> None:
+        self.sleep: dict[int, list[Footprint] | None] = _NO_SLEEP
+        self.sleep_in: dict[int, list[Footprint] | None] = _NO_SLEEP
+        self.wut: list[WakeupNode] = _NO_WUT
+        self.current: int | None = None
+        self.first: dict[int, list[Footprint]] = _NO_FIRST
+        self.child_wut: list[WakeupNode] = _NO_WUT
+
+
+def dpor_node(node: Node) -> DporNode:
+    """DPOR's record at ``node``: its store, which :meth:`Dpor.new_store` made."""
+    st: DporNode = node.store
+    return st
 
 
 def pending_step(tid: int, fp: Footprint | None = None) -> Step:
@@ -255,6 +288,9 @@ class Dpor(Reduction):
         self.dep = Dependence(E.layout, E.values, self.use_memo)
         self.steps = StepLog(self.dep.conflict_keys)
 
+    def new_store(self) -> DporNode:
+        return DporNode()
+
     def count(self, name: str, k: int = 1) -> None:
         self.n[name] = self.n.get(name, 0) + k
 
@@ -284,13 +320,13 @@ class Dpor(Reduction):
         if self.pending is not None and self.pending[0] == k:
             sleep, wut = self.pending[1], self.pending[2]
         self.pending = None
-        st = node.store
-        st["sleep"] = sleep
-        st["sleep_in"] = dict(sleep)
-        st["wut"] = wut
-        st["current"] = None
-        st["first"] = {}
-        st["child_wut"] = []
+        st = dpor_node(node)
+        st.sleep = sleep
+        st.sleep_in = dict(sleep)
+        st.wut = wut
+        st.current = None
+        st.first = {}
+        st.child_wut = []
         if not wut:
             p = self._first_choice(node, sleep)
             if p is None:
@@ -325,27 +361,27 @@ class Dpor(Reduction):
         self._truncate(node.event_index)
         if node.kind is not INTERLEAVE_PIVOT:
             return super().next_choice(node)
-        st = node.store
-        cur = st["current"]
+        st = dpor_node(node)
+        cur = st.current
         if cur is not None:
-            fps = st["first"].get(cur)
-            st["sleep"][cur] = fps if fps and not any(f.unknown for f in fps) else None
-            wut = st["wut"]
+            fps = st.first.get(cur)
+            st.sleep[cur] = fps if fps and not any(f.unknown for f in fps) else None
+            wut = st.wut
             for i, child in enumerate(wut):
                 if child.tid == cur:
                     del wut[i]
                     break
-            st["current"] = None
-        wut = st["wut"]
+            st.current = None
+        wut = st.wut
         while wut:
             child = wut[0]
             idx = node.option_for_thread(child.tid)
-            if idx is None or child.tid in st["sleep"]:
+            if idx is None or child.tid in st.sleep:
                 self.count("dpor_wakeup_skipped")
                 wut.pop(0)
                 continue
-            st["current"] = child.tid
-            st["child_wut"] = child.children
+            st.current = child.tid
+            st.child_wut = child.children
             return idx
         return None
 
@@ -353,8 +389,9 @@ class Dpor(Reduction):
         if node.kind is not INTERLEAVE_PIVOT:
             return super().may_choose(node)
         # a wakeup-tree child besides the one being explored
-        cur = node.store.get("current")
-        return any(c.tid != cur for c in node.store.get("wut", ()))
+        st = dpor_node(node)
+        cur = st.current
+        return any(c.tid != cur for c in st.wut)
 
     def near(self, fp: Footprint, k: int):
         """Ascending indices of the steps before the ``k``-th that may be
@@ -448,18 +485,18 @@ class Dpor(Reduction):
         steps.append(step)
         for j in racing:
             self._reverse(j, step)
-        st = N.store
-        first = st["first"]
+        st = dpor_node(N)
+        first = st.first
         if tid in first:
             first[tid].append(fp)
         else:
             first[tid] = [fp]
         sleep = {}
-        if self.use_sleep and st["sleep"]:
-            for q, fps in st["sleep"].items():
+        if self.use_sleep and st.sleep:
+            for q, fps in st.sleep.items():
                 if q != tid and fps is not None and not any(dep.dependent(f, fp) for f in fps):
                     sleep[q] = fps
-        self.pending = (k + 1, sleep, list(st["child_wut"]))  # shared below: insert copies
+        self.pending = (k + 1, sleep, list(st.child_wut))  # shared below: insert copies
 
     def _wakes(self, before: State, after: State, fp: Footprint) -> tuple:
         """Threads blocked before the event and enabled after it, woken by a
@@ -489,20 +526,20 @@ class Dpor(Reduction):
     def insert_at(self, node: Node, v: list) -> bool:
         """Make ``node`` explore ``v`` unless something explored or to be
         explored from it already covers it."""
-        st = node.store
-        for q, fps in st["sleep"].items():
+        st = dpor_node(node)
+        for q, fps in st.sleep.items():
             if self.weak_initial(q, fps, v):
                 self.count("dpor_covered")
                 return False
-        if st["current"] is not None and st["current"] == v[0].tid and len(v) == 1 and v[0].fp.unknown:
+        if st.current is not None and st.current == v[0].tid and len(v) == 1 and v[0].fp.unknown:
             self.count("dpor_covered")
             return False
         if self.use_wakeup:
-            grew = insert(st["wut"], v, self.weak_initial)
+            grew = insert(st.wut, v, self.weak_initial)
         else:
             grew = False
-            if not any(self.initial(c.tid, v) for c in st["wut"]):
-                st["wut"].append(WakeupNode(v[0].tid, v[0].fp))
+            if not any(self.initial(c.tid, v) for c in st.wut):
+                st.wut.append(WakeupNode(v[0].tid, v[0].fp))
                 grew = True
         self.count("dpor_inserted" if grew else "dpor_covered")
         return grew

@@ -265,7 +265,7 @@ class Explorer:
                     return
                 state = self._backtrack()
                 continue
-            node = Node(out, state, len(self.stack), state.event_count)
+            node = Node(out, state, len(self.stack), state.event_count, store=R.new_store())
             choices = R.on_pivot(node)
             if not choices:
                 self._leaf(Leaf(LeafKind.PRUNED, span=out.span), state)

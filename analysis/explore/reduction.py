@@ -8,7 +8,8 @@ and may add options later (DPOR's backtrack sets) or prune a run
 * ``start(explorer)`` once, before the first run;
 * ``on_pivot(node)`` when a pivot point is met: returns the option indices to
   explore first (into ``node.pivot.options``); an empty list prunes the run
-  there (a *pruned run*, README "Runs and statistics"). It may also fill ``node.store``;
+  there (a *pruned run*, README "Runs and statistics"). It may also fill ``node.store``,
+  which ``new_store()`` made when the explorer made the node;
 * ``on_event(event, state)`` after every scheduling step of the current run
   (an :class:`~distaff.analysis.symex.state.Event`: thread, accesses with their
   possibly symbolic addresses, synchronizations); ``explorer.stack`` holds
@@ -43,7 +44,7 @@ reductions plug in without touching the explorer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -57,7 +58,8 @@ class Node(Record):
     """A pivot point of the current run. ``state`` is the snapshot the options
     are taken from (never mutated); ``depth`` its index in the explorer's stack;
     ``event_index`` how many scheduling steps the run had made before it;
-    ``todo``/``done`` option indices; ``store`` belongs to the reduction."""
+    ``todo``/``done`` option indices; ``store`` belongs to the reduction
+    (what its ``new_store()`` made)."""
 
     pivot: Pivot
     state: State
@@ -65,17 +67,17 @@ class Node(Record):
     event_index: int
     todo: list = field(default_factory=list)
     done: list = field(default_factory=list)
-    store: dict = field(default_factory=dict)
+    store: Any = None
 
     def __init__(self, pivot: Pivot, state: State, depth: int, event_index: int, todo: list | None = None,
-                 done: list | None = None, store: dict | None = None) -> None:
+                 done: list | None = None, store: Any = None) -> None:
         self.pivot = pivot
         self.state = state
         self.depth = depth
         self.event_index = event_index
         self.todo = [] if todo is None else todo
         self.done = [] if done is None else done
-        self.store = {} if store is None else store
+        self.store = store
 
     @property
     def kind(self) -> PivotKind:
@@ -107,6 +109,10 @@ class Reduction:
 
     def start(self, explorer) -> None:
         self.explorer = explorer
+
+    def new_store(self) -> Any:
+        """What the reduction keeps at a new node (its ``store``)."""
+        return {}
 
     def on_pivot(self, node: Node) -> list[int]:
         return list(node.options)

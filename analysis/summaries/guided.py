@@ -79,7 +79,7 @@ import z3
 from distaff.analysis import ir
 from distaff.analysis.explore import vclock
 from distaff.analysis.explore.dependence import Footprint
-from distaff.analysis.explore.dpor import Dpor, Step, pending_step
+from distaff.analysis.explore.dpor import Dpor, DporNode, Step, pending_step
 from distaff.analysis.explore.reduction import Node
 from distaff.analysis.report import StatementSummary
 from distaff.analysis.summaries import cprint
@@ -151,6 +151,31 @@ def _sleep_tag(sleep: dict) -> frozenset | None:
     return frozenset(out)
 
 
+class GuidedNode(DporNode):
+    """What dpor-ag keeps at a node besides DPOR's: the preconditions its
+    children handed up (option -> (precondition, accesses)), the record of
+    the events below it, its control state's key (None: no summary), a type
+    B branch's held-back options and whether a run below was tainted, and the
+    last sequence number of each thread before it."""
+
+    __slots__ = ("wps", "acc", "key", "type_b", "tainted", "last_seq")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wps: dict = {}
+        self.acc: dict = {}
+        self.key: Any = None
+        self.type_b: list[int] | None = None
+        self.tainted = False
+        self.last_seq: tuple | None = None
+
+
+def guided_node(node: Node) -> GuidedNode:
+    """dpor-ag's record at ``node``: its store, which :meth:`AssertionGuided.new_store` made."""
+    st: GuidedNode = node.store
+    return st
+
+
 class AssertionGuided(Dpor):
     """See the module docstring."""
 
@@ -207,11 +232,12 @@ class AssertionGuided(Dpor):
 
     # ------------------------------------------------------------------ pivots
 
+    def new_store(self) -> GuidedNode:
+        return GuidedNode()
+
     def on_pivot(self, node: Node) -> list[int]:
         self._pruned = None
-        st = node.store
-        st["wps"] = {}
-        st["acc"] = {}
+        st = guided_node(node)
         if node.kind is BRANCH_PIVOT:
             return self._branch(node)
         k = node.event_index
@@ -225,7 +251,7 @@ class AssertionGuided(Dpor):
             self._note_prune(node)
             return []
         key = control_state(state) if self.use_summaries else None
-        st["key"] = key
+        st.key = key
         if key is not None:
             tag = _sleep_tag(incoming) or frozenset()
             hit = self.table.usable(key, tag)
@@ -275,21 +301,22 @@ class AssertionGuided(Dpor):
             if isinstance(instr, ir.Branch) and {o.payload for _, o in p.options} == {True, False} \
                     and g.type_b(f.func.name, f.pc):
                 self.count("ag_type_b")
-                node.store["type_b"] = [1]
-                node.store["tainted"] = False
+                st = guided_node(node)
+                st.type_b = [1]
+                st.tainted = False
                 return [0]
         return list(node.options)
 
     def may_choose(self, node: Node) -> bool:
-        st = node.store
-        return bool(st.get("type_b") and st.get("tainted")) or super().may_choose(node)
+        st = guided_node(node)
+        return bool(st.type_b and st.tainted) or super().may_choose(node)
 
     def next_choice(self, node: Node) -> int | None:
-        st = node.store
-        rest = st.get("type_b")
-        if rest and st.get("tainted") and not node.todo:
+        st = guided_node(node)
+        rest = st.type_b
+        if rest and st.tainted and not node.todo:
             node.todo.extend(rest)
-            st["type_b"] = []
+            st.type_b = []
             self.count("ag_type_b_reopened")
         return super().next_choice(node)
 
@@ -383,13 +410,13 @@ class AssertionGuided(Dpor):
 
     def _relative(self, node: Node, acc: dict) -> dict:
         """The raw record ``acc`` of events below ``node`` for the table."""
-        st = node.store
-        last = st.get("last_seq")  # the prefix above a node on the stack stays
+        st = guided_node(node)
+        last = st.last_seq  # the prefix above a node on the stack stays
         if last is None:
             counts: dict[int, int] = {}
             for s in self.steps[: node.event_index]:
                 counts[s.tid] = s.seq
-            last = st["last_seq"] = tuple(counts.items())
+            last = st.last_seq = tuple(counts.items())
         out = {}
         memo: dict = {}
         for (tid, ancestors, key), (fp, clock) in acc.items():
@@ -412,8 +439,9 @@ class AssertionGuided(Dpor):
         cut = state.has_cut()
         if k in _TAINTING or cut:
             for n in self.explorer.stack:
-                if n.store.get("type_b") is not None:
-                    n.store["tainted"] = True
+                s = guided_node(n)
+                if s.type_b is not None:
+                    s.tainted = True
         if not self.explorer.stack:
             return
         if self._unread():
@@ -422,7 +450,8 @@ class AssertionGuided(Dpor):
         parent = self.explorer.stack[-1]
         # the run's events go straight into the parent's record (merging is
         # order-free: clocks meet; the newest footprint of a key stays)
-        acc = self._record(self.steps[parent.event_index:], parent.store.setdefault("acc", {}))
+        pst = guided_node(parent)
+        acc = self._record(self.steps[parent.event_index:], pst.acc)
         if k is not LeafKind.PRUNED:
             for fp in self.blocked_attempts(state):
                 last = next((x for x in reversed(self.steps) if x.tid == fp.tid), None)
@@ -449,10 +478,10 @@ class AssertionGuided(Dpor):
         """Hand the precondition at ``state`` (reached from ``parent`` by its
         current option) to ``parent`` (the caller has added the events below
         to the parent's record)."""
-        pst = parent.store
+        pst = guided_node(parent)
         if not self.use_summaries or not parent.done:
             return
-        wps = pst.setdefault("wps", {})
+        wps = pst.wps
         if self._doomed(parent, wps):
             # the node's summary is false whatever this piece gives
             self.count("ag_wp_skipped")
@@ -512,31 +541,33 @@ class AssertionGuided(Dpor):
     def on_backtrack(self, node: Node) -> None:
         if self._unread():
             return
-        st = node.store
+        st = guided_node(node)
         stack = self.explorer.stack
         parent = stack[-2] if len(stack) >= 2 else None
-        acc = st.get("acc", {})
+        acc = st.acc
         phi: z3.BoolRef | bool = False  # (a term once summaries are combined)
         accesses: frozenset = frozenset()
         if self.use_summaries:
             phi, accesses = self._combine(node)
-            key = st.get("key")
+            key = st.key
             if node.kind is INTERLEAVE_PIVOT and key is not None:
-                tag = _sleep_tag(st.get("sleep_in", {}))
+                tag = _sleep_tag(st.sleep_in)
                 if tag is not None:
                     self.table.add(key, tag, phi, accesses)
                 self.table.record_accesses(key, self._relative(node, acc))
                 if phi is not False:
                     self._note_node(node, key)
         if parent is not None:
-            into = parent.store.setdefault("acc", {})
+            pst = guided_node(parent)
+            into = pst.acc
             _merge(into, acc)
             self._record(self.steps[parent.event_index:node.event_index], into)
             self._give(parent, node.state, phi, accesses)
 
     def _combine(self, node: Node):
         V = self.values
-        wps = node.store.get("wps", {})
+        st = guided_node(node)
+        wps = st.wps
         parts, accesses = [], frozenset()
         for c in node.done:
             got = wps.get(c)
