@@ -567,7 +567,7 @@ def test_a_long_solver_call_is_interrupted_by_cancel():
 
 def test_cancel_terminates_worker_processes():
     # minutes per assertion in baseline: every worker is still checking when
-    # the cancel comes (segments3.c's sub-checks now take about 0.15 s)
+    # the cancel comes (segments3.c's sub-checks take a fraction of a second)
     slower = PROGRAMS / "slow_checks.c"
     program = parse_program(slower.read_text(), str(slower))
     token = CancelToken()
