@@ -47,7 +47,6 @@ Counted:
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -393,12 +392,12 @@ class Dpor(Reduction):
         cur = st.current
         return any(c.tid != cur for c in st.wut)
 
-    def near(self, fp: Footprint, k: int):
+    def near(self, fp: Footprint, k: int) -> list[int]:
         """Ascending indices of the steps before the ``k``-th that may be
         dependent with a step of footprint ``fp`` (all of them without the
         step index, ``dpor_step_index``)."""
         if not self.use_index:
-            return range(k)
+            return list(range(k))
         near = self.steps.candidates(fp)
         return near if len(self.steps) <= k else [j for j in near if j < k]
 
@@ -437,9 +436,8 @@ class Dpor(Reduction):
                     sbase = vclock.join(sbase, s.sclock)
         dep = self.dep
         clock, sclock = base, sbase
-        # only steps sharing a conflict key with ``fp`` can be dependent with
-        # it (``near``, inlined: the log holds exactly the ``k`` steps before)
-        near = steps.candidates(fp) if self.use_index else list(range(k))
+        # only steps sharing a conflict key with ``fp`` can be dependent with it
+        near = self.near(fp, k)
         n = self.n
         n["dpor_candidates"] = n.get("dpor_candidates", 0) + len(near)
         items = steps.items
