@@ -227,6 +227,16 @@ def _atomic_table() -> dict[str, AtomicBuiltin]:
         "atomic_flag_clear": AtomicBuiltin("release"),
         "atomic_flag_clear_explicit": AtomicBuiltin("release"),
         "atomic_signal_fence": AtomicBuiltin("fence"),
+        "atomic_is_lock_free": AtomicBuiltin("lock_free"),
+        "__atomic_always_lock_free": AtomicBuiltin("size_lock_free"),
+        "__atomic_is_lock_free": AtomicBuiltin("size_lock_free"),
+        "__atomic_test_and_set": AtomicBuiltin("test_and_set"),
+        "__atomic_clear": AtomicBuiltin("release"),
+        # GCC's generic forms, which take the values through pointers
+        "__atomic_load": AtomicBuiltin("load_to"),
+        "__atomic_store": AtomicBuiltin("store_from"),
+        "__atomic_exchange": AtomicBuiltin("exchange_via"),
+        "__atomic_compare_exchange": AtomicBuiltin("cmpxchg_via"),
     }
     return out
 

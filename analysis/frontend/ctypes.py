@@ -28,13 +28,22 @@ from distaff.analysis.ir import (
 
 VOID = VoidType()
 BOOL = IntType(8, False, is_bool=True)
-# <stdatomic.h>'s typedef names of atomic types (CTypes.typedefs gives their types)
-ATOMIC_TYPEDEFS = frozenset({
-    "atomic_bool", "atomic_char", "atomic_schar", "atomic_uchar", "atomic_short", "atomic_ushort",
-    "atomic_int", "atomic_uint", "atomic_long", "atomic_ulong", "atomic_llong", "atomic_ullong",
-    "atomic_intptr_t", "atomic_uintptr_t", "atomic_size_t", "atomic_ptrdiff_t", "atomic_intmax_t",
-    "atomic_uintmax_t", "atomic_flag",
-})
+# The integer types of <stdint.h> whose width is the C library's choice, as
+# glibc makes them: the least-width types are the exact-width ones; the fast
+# ones are a byte for 8 bits and a long for the others on LP64 (int, and long
+# long for 64 bits, on ILP32). The exact-width and pointer-sized types are in
+# CTypes.typedefs.
+STDINT_CHOSEN = tuple(
+    f"{u}int_{kind}{bits}_t" for kind in ("least", "fast") for bits in (8, 16, 32, 64) for u in ("", "u")
+)
+# <stdatomic.h>'s typedef names of atomic types, C11 to C23 (CTypes.typedefs
+# gives their types): atomic_T for each of these T
+ATOMIC_OF = (
+    "bool", "char", "schar", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "llong", "ullong",
+    "char8_t", "char16_t", "char32_t", "wchar_t", "intptr_t", "uintptr_t", "size_t", "ptrdiff_t",
+    "intmax_t", "uintmax_t",
+) + STDINT_CHOSEN
+ATOMIC_TYPEDEFS = frozenset({f"atomic_{t}" for t in ATOMIC_OF} | {"atomic_flag"})
 CHAR = IntType(8, True)
 UCHAR = IntType(8, False)
 SHORT = IntType(16, True)
@@ -78,14 +87,7 @@ class CTypes:
             "__builtin_va_list": (24, 4, 8, 4),
         }
         self.typedefs: dict[str, CType] = {
-            # <stdatomic.h>: the types of atomic objects (ATOMIC_TYPEDEFS);
-            # an atomic_flag is a bool only its functions touch
-            "atomic_bool": BOOL, "atomic_char": CHAR, "atomic_schar": CHAR, "atomic_uchar": UCHAR,
-            "atomic_short": SHORT, "atomic_ushort": USHORT, "atomic_int": INT, "atomic_uint": UINT,
-            "atomic_long": self.long, "atomic_ulong": self.ulong, "atomic_llong": I64, "atomic_ullong": U64,
-            "atomic_intptr_t": self.ptrdiff_t, "atomic_uintptr_t": self.size_t, "atomic_size_t": self.size_t,
-            "atomic_ptrdiff_t": self.ptrdiff_t, "atomic_intmax_t": I64, "atomic_uintmax_t": U64,
-            "atomic_flag": BOOL, "memory_order": INT,
+            "memory_order": INT,
             "size_t": self.size_t,
             "ssize_t": self.ptrdiff_t,
             "ptrdiff_t": self.ptrdiff_t,
@@ -126,6 +128,19 @@ class CTypes:
             "s32": INT,
             "s64": I64,
         }
+        self.typedefs["char8_t"] = UCHAR
+        for bits, exact in ((8, CHAR), (16, SHORT), (32, INT), (64, I64)):
+            fast = exact if bits == 8 else self.long if lp64 else INT if bits < 64 else I64
+            for kind, t in (("least", exact), ("fast", fast)):
+                self.typedefs[f"int_{kind}{bits}_t"] = t
+                self.typedefs[f"uint_{kind}{bits}_t"] = IntType(t.bits, False)
+        # <stdatomic.h>: the types of atomic objects (ATOMIC_TYPEDEFS); an
+        # atomic_flag is a bool only its functions touch
+        words = {"bool": BOOL, "char": CHAR, "schar": CHAR, "uchar": UCHAR, "short": SHORT, "ushort": USHORT,
+                 "int": INT, "uint": UINT, "long": self.long, "ulong": self.ulong, "llong": I64, "ullong": U64}
+        for name in ATOMIC_OF:
+            self.typedefs[f"atomic_{name}"] = words.get(name) or self.typedefs[name]
+        self.typedefs["atomic_flag"] = BOOL
         for name, (s64, s32, a64, a32) in opaque.items():
             self.typedefs[name] = StructType(
                 name, (), s64 if lp64 else s32, a64 if lp64 else a32

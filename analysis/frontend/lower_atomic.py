@@ -20,6 +20,14 @@ Forms (``p`` the object's address, ``v`` a value):
   ``cur == e``.
 * ``load(p)``, ``store(p, v)``, ``release(p)`` (``*p = 0``), ``fence()``.
 * ``test_and_set(p)``: ``old = *p; *p = 1``; value ``old`` (``atomic_flag``).
+* GCC's generic forms take values through pointers: ``load_to(p, r)``:
+  ``*r = *p``; ``store_from(p, v)``: ``*p = *v``; ``exchange_via(p, v, r)``:
+  ``old = *p; *p = *v; *r = old``; ``cmpxchg_via(p, e, d)``: ``cmpxchg(p, e,
+  *d)``. The reads and writes through ``r``, ``v`` and ``d`` are inside the
+  atomic region too.
+* ``lock_free(p)`` (``atomic_is_lock_free``) and ``size_lock_free(n, p)``
+  (``__atomic_always_lock_free``): whether an object of that size is lock-free
+  on x86-64, a constant (1 for 1, 2, 4 and 8 bytes); nothing is accessed.
 
 The read-modify-write operators on an ``_Atomic`` object (``x++``, ``x += v``)
 are atomic too: :meth:`AtomicLowering.atomic_lvalue` tells the expression
@@ -34,16 +42,20 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd, PtrType, Store
+from distaff.analysis.ir import (
+    ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd, PtrType, Store, type_size,
+)
 from distaff.analysis.frontend.builtins import AtomicBuiltin
-from distaff.analysis.frontend.ctypes import INT
+from distaff.analysis.frontend.ctypes import BOOL, INT
 from distaff.analysis.frontend.lower_const import binary, cast, unary
 from distaff.analysis.frontend.lower_env import VarSym
 from distaff.analysis.frontend.lower_loc import strip_parens
 from distaff.analysis.frontend.parse import F
 
 _VALUES = {"fetch_op": 1, "op_fetch": 1, "exchange": 1, "bool_cas": 2, "val_cas": 2, "cmpxchg": 2,
-           "load": 0, "store": 1, "release": 0, "fence": 0, "test_and_set": 0}
+           "load": 0, "store": 1, "release": 0, "fence": 0, "test_and_set": 0,
+           "load_to": 1, "store_from": 1, "exchange_via": 2, "cmpxchg_via": 2}
+_LOCK_FREE_SIZES = (1, 2, 4, 8)
 
 
 class AtomicLowering:
@@ -54,6 +66,8 @@ class AtomicLowering:
         values = [self.rvalue(a) for a in args]  # all arguments, orders included, left to right
         if b.form == "fence":
             return Const(0, INT)
+        if b.form in ("lock_free", "size_lock_free"):
+            return self.lock_free(b.form, values, node)
         need = 1 + _VALUES[b.form]
         if len(values) < need:
             self.u.unsupported(node, f"{name} with too few arguments")
@@ -69,6 +83,10 @@ class AtomicLowering:
             self.u.unsupported(node, f"{name} on a pointer")
             return self.nondet(t, node, "unsupported")
         operands = values[1:need]
+        if b.form in ("load_to", "store_from", "exchange_via", "cmpxchg_via") and \
+                not all(isinstance(v.type, PtrType) for v in operands):
+            self.u.unsupported(node, f"{name} whose value arguments are not pointers")
+            return self.nondet(INT, node, "unsupported")
         self.atomic_bracket(Op.ATOMIC_BEGIN, span, name)
         result = self.atomic_body(b, p, t, operands, node)
         self.atomic_bracket(Op.ATOMIC_END, span, name)
@@ -77,6 +95,23 @@ class AtomicLowering:
     def atomic_body(self, b: AtomicBuiltin, p: Expr, t, operands: list[Expr], node: ts.Node) -> Expr:
         span = self.span(node)
         form = b.form
+        if form in ("store_from", "exchange_via", "cmpxchg_via"):  # the value read through its pointer
+            k = 1 if form == "cmpxchg_via" else 0
+            v = self.temp(t)
+            self.emit(Load(v, cast(operands[k], self.ptr(t)), t, span))
+            operands = operands[:k] + [v] + operands[k + 1:]
+            form = {"store_from": "store", "exchange_via": "exchange", "cmpxchg_via": "cmpxchg"}[form]
+        if form == "load_to":
+            old = self.temp(t)
+            self.emit(Load(old, p, t, span))
+            self.emit(Store(cast(operands[0], self.ptr(t)), old, t, span))
+            return Const(0, INT)
+        if form == "exchange" and len(operands) > 1:  # exchange_via: the old value through the third pointer
+            old = self.temp(t)
+            self.emit(Load(old, p, t, span))
+            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span))
+            self.emit(Store(cast(operands[1], self.ptr(t)), old, t, span))
+            return Const(0, INT)
         if form == "release":
             self.emit(Store(p, Const(0, t), t, span))
             return Const(0, INT)
@@ -112,6 +147,19 @@ class AtomicLowering:
         if form == "cmpxchg":
             self.emit(Store(cast(e_addr, self.ptr(t)), self.materialise(Ite(ok, expected, old, t), node), t, span))
         return old if form == "val_cas" else ok
+
+    def lock_free(self, form: str, values: list[Expr], node: ts.Node) -> Expr:
+        """``atomic_is_lock_free(p)``, ``__atomic_always_lock_free(n, p)``."""
+        if form == "lock_free":
+            p = values[0] if values else None
+            t = self.complete(p.type.pointee) if p is not None and isinstance(p.type, PtrType) else None
+            size = type_size(t) if t is not None else None
+        else:
+            size = values[0].value if values and isinstance(values[0], Const) else None
+        if size is None:
+            self.u.unsupported(node, "lock-freedom of an object of unknown size")
+            return self.nondet(BOOL, node, "unsupported")
+        return Const(1 if size in _LOCK_FREE_SIZES else 0, BOOL)
 
     def atomic_bracket(self, op: Op, span, name: str) -> None:
         """The ATOMIC_BEGIN or ATOMIC_END (``op``) around ``name``'s atomic step."""

@@ -110,7 +110,7 @@ def test_the_tables_do_not_overlap() -> None:
 
 VALUES = """
 signed char c = -3; short s = 300; int i = 7; unsigned u = 0xF0F0u; long long q = -5; int e = 99;
-long long out[32];
+long long out[48];
 int main(void) {
     int n = 0;
     out[n++] = __sync_fetch_and_add(&c, 130);
@@ -133,6 +133,14 @@ int main(void) {
     __atomic_store_n(&c, -100, 5);
     __sync_synchronize();
     out[n++] = __atomic_and_fetch(&c, 0x7f, 5);
+    { long long v = 77, r = 0, d = -8, w = 77;
+      __atomic_store(&q, &v, 5); __atomic_load(&q, &r, 2); out[n++] = r;
+      out[n++] = __atomic_compare_exchange(&q, &w, &d, 0, 5, 5); out[n++] = q;
+      out[n++] = __atomic_compare_exchange(&q, &w, &d, 1, 5, 5); out[n++] = w;
+      __atomic_exchange(&q, &v, &r, 5); out[n++] = r; out[n++] = q;
+      __atomic_clear(&c, 5); out[n++] = __atomic_test_and_set(&c, 5);
+      out[n++] = __atomic_test_and_set(&c, 5); __atomic_clear(&c, 5); out[n++] = c;
+      out[n++] = __atomic_always_lock_free(sizeof q, 0) + 2 * __atomic_always_lock_free(16, 0); }
     out[n++] = c; out[n++] = s; out[n++] = i; out[n++] = u; out[n++] = q; out[n++] = e;
 #ifdef NATIVE
     for (int k = 0; k < n; k++) printf("%lld\\n", out[k]);

@@ -45,6 +45,47 @@ def test_sizes_by_data_model(t: str, lp64: int, ilp32: int) -> None:
     assert sizeof(t, dm=ILP32) == ilp32
 
 
+@pytest.mark.parametrize(
+    "t, lp64, ilp32",
+    [
+        ("int_least8_t", 1, 1), ("uint_least16_t", 2, 2), ("int_least32_t", 4, 4), ("uint_least64_t", 8, 8),
+        ("int_fast8_t", 1, 1), ("uint_fast16_t", 8, 4), ("int_fast32_t", 8, 4), ("uint_fast64_t", 8, 8),
+        ("atomic_uint_fast64_t", 8, 8), ("atomic_int_fast16_t", 8, 4), ("atomic_uint_least8_t", 1, 1),
+        ("atomic_intptr_t", 8, 4), ("atomic_size_t", 8, 4), ("atomic_ptrdiff_t", 8, 4),
+        ("atomic_char16_t", 2, 2), ("atomic_wchar_t", 4, 4), ("atomic_char8_t", 1, 1), ("atomic_flag", 1, 1),
+    ],
+)
+def test_stdint_and_stdatomic_types_take_glibcs_widths(t: str, lp64: int, ilp32: int) -> None:
+    assert sizeof(t, dm=LP64) == lp64
+    assert sizeof(t, dm=ILP32) == ilp32
+
+
+def test_every_atomic_typedef_of_c11_to_c23_is_known_and_atomic() -> None:
+    from distaff.analysis.frontend.ctypes import ATOMIC_TYPEDEFS
+
+    c17 = """bool char schar uchar short ushort int uint long ulong llong ullong char16_t char32_t wchar_t
+        int_least8_t uint_least8_t int_least16_t uint_least16_t int_least32_t uint_least32_t int_least64_t
+        uint_least64_t int_fast8_t uint_fast8_t int_fast16_t uint_fast16_t int_fast32_t uint_fast32_t
+        int_fast64_t uint_fast64_t intptr_t uintptr_t size_t ptrdiff_t intmax_t uintmax_t char8_t""".split()
+    assert {f"atomic_{t}" for t in c17} | {"atomic_flag"} == ATOMIC_TYPEDEFS
+    # ++ on each is one atomic read-modify-write
+    decls = "".join(f"atomic_{t} v{k};" for k, t in enumerate(c17))
+    incs = "".join(f"v{k}++;" for k in range(len(c17)))
+    program = lower_source(f"{decls}\nint main(void) {{ {incs} return 0; }}", "t.c")
+    assert program.findings == ()
+    begins = [i for i in program.function("main").body if isinstance(i, Intrinsic) and i.op is Op.ATOMIC_BEGIN]
+    assert len(begins) == len(c17)
+
+
+def test_stdint_limit_and_constant_macros_follow_the_data_model() -> None:
+    for dm, fast16 in ((LP64, 2**63 - 1), (ILP32, 2**31 - 1)):
+        program = lower_source("long long a = INT_FAST16_MAX; unsigned long long b = UINT64_C(1) << 40;"
+                               " long long c = INTMAX_MIN; int d = UINT_LEAST8_MAX;", "t.c", data_model=dm)
+        assert program.findings == ()
+        values = [program.global_var(n).init[0].value.value for n in "abcd"]
+        assert values == [fast16, 1 << 40, -2**63, 255]
+
+
 def test_struct_layout_pads_to_alignment() -> None:
     prelude = "struct s { char c; int i; long l; short h; }; struct t { struct s inner; char z; };"
     assert sizeof("struct s", prelude, LP64) == 24
