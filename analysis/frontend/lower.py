@@ -231,7 +231,8 @@ def kr_parameters(gl: Lowerer, params: list, decls: list[ts.Node], t: FuncType):
 def file_declaration(gl: Lowerer, c: ts.Node) -> None:
     u = gl.u
     storage = gl.storage_classes(c)
-    base, is_float = gl.decl_base(c)
+    auto = gl.is_auto_type(c)
+    base, is_float = (INT, False) if auto else gl.decl_base(c)
     atomic = gl.atomic_base(c)
     thread_local = storage & {"__thread", "_Thread_local", "thread_local"}
     for d in c.children_by_field_id(F.declarator):
@@ -243,6 +244,8 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
         name, t, _, vla = gl.declarator(base, dd)
         if name is None:
             continue
+        if auto:
+            t, is_float = gl.auto_type(dd, init)
         if vla is not None:
             u.unsupported(vla, "variable-length array at file scope")
         t = gl.complete(t)

@@ -32,6 +32,7 @@ from distaff.analysis.frontend.builtins import (
 )
 from distaff.analysis.frontend.labels import IfGoto
 from distaff.analysis.frontend.ctypes import INT
+from distaff.analysis.frontend.gnu import readable
 from distaff.analysis.frontend.lower_const import truth
 from distaff.analysis.frontend.lower_env import FuncSym, VarSym
 from distaff.analysis.frontend.lower_loc import strip_parens
@@ -76,6 +77,10 @@ class CallLowering:
             for a in args[1:]:
                 self.effect(a)
             return v
+        if not defined:
+            gnu = self.gnu_builtin(name, args, node)
+            if gnu is not None:
+                return gnu
         if name in ("_Static_assert", "static_assert"):
             return Const(0, INT)  # checked by compilers, no run-time meaning
         if name == "__builtin_unreachable" and not defined:
@@ -166,7 +171,7 @@ class CallLowering:
                     self.u.unsupported(node, f"{name} without a condition")
                     return Const(0, INT)
                 cond = self.assert_cond(self.rvalue(args[0]))
-                text = printable(self.text(args[0]))
+                text = printable(readable(self.text(args[0])))
                 for a in args[1:]:
                     self.effect(a)
             self.emit(Intrinsic(Op.ASSERT, None, (cond,), span, Kind.LOCAL, name=name,

@@ -171,7 +171,7 @@ class ExprLowering:
         elif kind == "cast_expression":
             self.effect(node.child_by_field_id(F.value))
         elif kind == "gnu_asm_expression":
-            self.u.unsupported(node, "inline assembly")
+            self.asm(node)
         elif kind in ("binary_expression",) and node.child_by_field_id(F.operator).type in ("&&", "||"):
             self.logical(node, used=False)
         else:
@@ -493,12 +493,14 @@ class ExprLowering:
             return self.conv(e, t)
         return cast(e, t) if isinstance(e.type, (IntType, PtrType)) else e
 
-    def type_of(self, node: ts.Node) -> CType:
+    def type_of(self, node: ts.Node, keep_findings: bool = False) -> CType:
         """The type of expression ``node`` (arrays not decayed), without
-        emitting anything."""
+        emitting anything. With ``keep_findings`` what the expression's
+        lowering reports is kept (``node`` is not lowered again)."""
         saved = self.discard
         cp = self.checkpoint()
         self.discard = True
+        found: list = []
         try:
             n = strip_parens(node)
             if n.type in _LVALUE_KINDS or n.type in ("identifier", "string_literal", "concatenated_string") \
@@ -507,8 +509,12 @@ class ExprLowering:
                 return loc.type
             return self.rvalue(n).type
         finally:
+            if keep_findings:
+                found = self.u.findings[cp.findings:]
             self.discard = saved
             self.rollback(cp)
+            for f in found:
+                self.u.finding(f.kind, f.message, f.span)
 
     def typedef_named(self, node: ts.Node | None) -> CType | None:
         """The type if ``node`` is a parenthesised typedef name that the
@@ -532,10 +538,9 @@ class ExprLowering:
             return self.lower_item(regroup([parts[0], parts[2]], [parts[1]]), node)
         tnode = node.child_by_field_id(F.type)
         value = node.child_by_field_id(F.value)
-        if tnode is not None:
-            t, _ = self.type_descriptor(tnode)
-        else:
-            t = self.typedef_named(value) or self.type_of(value)
+        if tnode is None and value is None:
+            return self.size_of_type(INT, node)
+        t, _ = self.sizeof_operand(node)
         return self.size_of_type(t, node)
 
     def alignof_expr(self, node: ts.Node) -> Expr:
@@ -576,8 +581,7 @@ class ExprLowering:
         if node.type == "null":
             return Const(0, self.ct.void_ptr)
         if node.type == "gnu_asm_expression":
-            self.u.unsupported(node, "inline assembly")
-            return self.nondet(INT, node)
+            return Const(0, INT) if self.asm(node) else self.nondet(INT, node)
         self.u.unsupported(node, f"unsupported expression '{node.type}'")
         return self.nondet(INT, node)
 

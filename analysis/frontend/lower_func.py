@@ -21,6 +21,7 @@ from distaff.analysis.frontend.lower_ambig import AmbiguityLowering
 from distaff.analysis.frontend.lower_atomic import AtomicLowering
 from distaff.analysis.frontend.lower_call import CallLowering
 from distaff.analysis.frontend.lower_expr import ExprLowering
+from distaff.analysis.frontend.lower_gnu import GnuLowering
 from distaff.analysis.frontend.lower_init import InitLowering
 from distaff.analysis.frontend.lower_literals import LiteralLowering
 from distaff.analysis.frontend.lower_logic import LogicLowering
@@ -40,7 +41,7 @@ class Checkpoint:
 
 
 class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
-              InitLowering, AtomicLowering, StringLowering, AmbiguityLowering):
+              InitLowering, AtomicLowering, StringLowering, AmbiguityLowering, GnuLowering):
     def __init__(
         self,
         unit: Unit,

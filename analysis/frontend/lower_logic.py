@@ -16,6 +16,7 @@ import tree_sitter as ts
 from distaff.analysis.ir import Assign, Const, CType, Expr, IntType, Ite, PtrType
 from distaff.analysis.frontend.labels import Goto, IfGoto
 from distaff.analysis.frontend.ctypes import INT, VOID
+from distaff.analysis.frontend.gnu import readable
 from distaff.analysis.frontend.lower_const import binary, truth
 from distaff.analysis.frontend.lower_loc import strip_parens
 from distaff.analysis.frontend.parse import F
@@ -91,7 +92,7 @@ class LogicLowering:
         if isinstance(e, Const):
             self.emit(Goto(then if e.value else other, span))
         else:
-            text = _written(self.text(node))
+            text = _written(readable(self.text(node)))
             self.emit(IfGoto(e, then, other, span, text=text if len(text) <= MAX_CONDITION_TEXT else ""))
 
     def conditional(self, node: ts.Node, used: bool = True) -> Expr:

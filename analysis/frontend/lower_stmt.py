@@ -267,9 +267,6 @@ class StmtLowering:
             if c.type != "attribute_declaration":
                 self.stmt(c)
 
-    def asm_stmt(self, node: ts.Node) -> None:
-        self.u.unsupported(node, "inline assembly")
-
     # -- declarations -------------------------------------------------------
 
     def type_definition(self, node: ts.Node) -> None:
@@ -290,7 +287,8 @@ class StmtLowering:
     def declaration(self, node: ts.Node) -> None:
         """A declaration inside a function body."""
         storage = self.storage_classes(node)
-        base, is_float = self.decl_base(node)
+        auto = self.is_auto_type(node)
+        base, is_float = (INT, False) if auto else self.decl_base(node)
         atomic = self.atomic_base(node)
         for d in node.children_by_field_id(F.declarator):
             init = None
@@ -301,6 +299,8 @@ class StmtLowering:
             name, t, _, vla = self.declarator(base, dd)
             if name is None:
                 continue
+            if auto:
+                t, is_float = self.auto_type(dd, init)
             t = self.complete(t)
             if isinstance(t, FuncType):
                 self.scope.names[name] = FuncSym(name, t, is_float)
@@ -380,7 +380,7 @@ _STMT = {
     "goto_statement": StmtLowering.goto_stmt,
     "labeled_statement": StmtLowering.labeled_stmt,
     "attributed_statement": StmtLowering.attributed_stmt,
-    "gnu_asm_expression": StmtLowering.asm_stmt,
+    "gnu_asm_expression": lambda self, n: self.asm(n),
     "struct_specifier": lambda self, n: self.spec_type(n),
     "union_specifier": lambda self, n: self.spec_type(n),
     "enum_specifier": lambda self, n: self.spec_type(n),

@@ -12,12 +12,15 @@ import tree_sitter as ts
 
 from distaff.analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
 from distaff.analysis.frontend.ctypes import ATOMIC_TYPEDEFS, I64, INT, layout_record
+from distaff.analysis.frontend.gnu import TYPEOF_TAG
+from distaff.analysis.frontend.lower_gnu import AUTO_TYPE
 from distaff.analysis.frontend.lower_env import EnumConstSym, TypedefSym, VarSym
 from distaff.analysis.frontend.parse import F
 
 _FLOAT_SIZES = {"float": IntType(32, True), "double": IntType(64, True)}
 _TYPEOF = (b"typeof", b"__typeof__", b"__typeof", b"typeof_unqual")
 _DECL_NAMES = ("identifier", "field_identifier", "type_identifier", "primitive_type")
+_TYPEOF_TAG = TYPEOF_TAG.encode()
 
 
 class TypeLowering:
@@ -50,9 +53,15 @@ class TypeLowering:
             t = self.ct.typedefs.get(name)
             if t is not None:
                 return t, False
+            if name == AUTO_TYPE:
+                self.u.unsupported(spec, f"{AUTO_TYPE} outside a declaration with an initialiser")
+                return INT, False
             self.u.unsupported(spec, f"unknown type name '{name}'")
             return INT, False
         if kind in ("struct_specifier", "union_specifier"):
+            name = spec.child_by_field_id(F.name)
+            if name is not None and name.text == _TYPEOF_TAG:
+                return self.typeof_type(spec)
             return self.record_type(spec, hint), False
         if kind == "enum_specifier":
             self.enum_type(spec)

@@ -4,6 +4,8 @@ limits, and the macros defined when a system header is included."""
 
 from __future__ import annotations
 
+from distaff.analysis.frontend.gnu import MACROS as _GNU_REWRITES
+
 
 # GNU spellings tree-sitter-c 0.24 does not parse everywhere, mapped to standard
 # C. ``__attribute__``/``__declspec`` give ERROR nodes after a variable's
@@ -11,8 +13,10 @@ from __future__ import annotations
 # ``__signed__``, ``__volatile__`` are not known at all; ``_Complex`` (in glibc's
 # bits/floatn.h), ``_Thread_local`` and ``__builtin_offsetof`` are not parsed;
 # ``__restrict`` is not accepted inside array brackets, ``__inline__`` not after
-# ``__asm__``. The others (``__extension__``, ``__asm__`` labels and statements,
-# ``__typeof__``, ``__int128``, ``_Float128``, ``__builtin_va_list``,
+# ``__asm__``; ``typeof`` of an expression, ``offsetof`` of a nested member and
+# ``__builtin_types_compatible_p`` are rewritten as distaff.analysis.frontend.gnu
+# says. The others (``__extension__``, ``__asm__`` labels and statements,
+# ``__int128``, ``_Float128``, ``__builtin_va_list``,
 # ``_Noreturn``, ``__thread``) parse as they are and are left alone.
 _GNU = """
 __attribute__(...)
@@ -31,14 +35,13 @@ _Complex
 __complex__
 _Thread_local __thread
 _Atomic(...) _Atomic __VA_ARGS__
-__builtin_offsetof offsetof
 __ATOMIC_RELAXED 0
 __ATOMIC_CONSUME 1
 __ATOMIC_ACQUIRE 2
 __ATOMIC_RELEASE 3
 __ATOMIC_ACQ_REL 4
 __ATOMIC_SEQ_CST 5
-"""
+""" + _GNU_REWRITES + "\n"
 
 # What C programs take from the system headers distaff does not read.
 _LIBC = """
