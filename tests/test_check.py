@@ -502,6 +502,41 @@ int main(void) {
         assert r.status is Status.HOLDS
 
 
+UNREACHABLE = """#include <pthread.h>
+#include <stddef.h>
+#include <assert.h>
+int state;
+void *t(void *a) { state = 2; return 0; }
+int main(void) {
+    pthread_t th;
+    pthread_create(&th, 0, t, 0);
+    switch (state) {
+    case 0: break;
+    case LATER: break;
+    default: unreachable();
+    }
+    if (state > 2) __builtin_unreachable();
+    pthread_join(th, 0);
+    assert(state == 2);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
+def test_a_run_that_reaches_builtin_unreachable_is_a_run_time_error(mode):
+    options = Options(mode=mode, timeout_s=60)
+    fine = list(check_text(UNREACHABLE.replace("LATER", "2"), "u.c", options))
+    assert not [i for i in fine if isinstance(i, Finding)]
+    assert [r.status for r in fine if isinstance(r, AssertionResult)] == [Status.HOLDS]
+    # the thread may write 2 before main reads it: case 1 leaves it to default
+    items = list(check_text(UNREACHABLE.replace("LATER", "1"), "u.c", options))
+    [error] = [i for i in items if isinstance(i, Finding)]
+    assert error.kind is FindingKind.ERROR and error.span.line == 12
+    assert error.message == "__builtin_unreachable() is reached"
+    assert error.trace.steps[-1].action == "__builtin_unreachable() is reached"
+
+
 def test_each_assertion_and_each_finding_exactly_once():
     program, results, findings = run("gig.c")
     assert len(results) == len(program.assertions()) == 1

@@ -84,7 +84,8 @@ class CallLowering:
         if name in ("_Static_assert", "static_assert"):
             return Const(0, INT)  # checked by compilers, no run-time meaning
         if name == "__builtin_unreachable" and not defined:
-            self.emit(Intrinsic(Op.ASSUME, None, (Const(0, INT),), self.span(node), name=name))
+            # no run may get here: one that does is a run-time error (the engine's ABORT of that name)
+            self.emit(Intrinsic(Op.ABORT, None, (), self.span(node), name=name))
             return Const(0, INT)
         ab = ATOMIC_BUILTINS.get(name)
         if ab is not None and (not defined or name.startswith(("__sync_", "__atomic_"))):

@@ -231,6 +231,7 @@ _ON_INCLUDE = {
                     "ATOMIC_INT_LOCK_FREE 2", "ATOMIC_LONG_LOCK_FREE 2", "ATOMIC_LLONG_LOCK_FREE 2",
                     "ATOMIC_POINTER_LOCK_FREE 2", "ATOMIC_CHAR8_T_LOCK_FREE 2", "ATOMIC_CHAR16_T_LOCK_FREE 2",
                     "ATOMIC_CHAR32_T_LOCK_FREE 2", "ATOMIC_WCHAR_T_LOCK_FREE 2"),
+    "stddef.h": ("unreachable() __builtin_unreachable()",),  # C23
     "semaphore.h": ("SEM_FAILED ((sem_t *)0)", "SEM_VALUE_MAX 2147483647"),
     "stdio.h": ("stdin ((FILE *)1)", "stdout ((FILE *)2)", "stderr ((FILE *)3)", "EOF (-1)",
                 "BUFSIZ 8192"),

@@ -90,6 +90,8 @@ def _assume(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 
 def _end(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    if i.name == UNREACHABLE:  # the program promised no run gets here
+        raise LeafReached(Leaf(LeafKind.ERROR, f"{UNREACHABLE}() is reached", i.span, tid))
     if i.op is Op.EXIT and i.args:
         st.add_step(tid, i.span, "exit(", ("v", E.ev(st, tid, i.args[0]), i.args[0].type), ")")
     else:
@@ -97,6 +99,10 @@ def _end(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     st.ended = True
     raise LeafReached(Leaf(LeafKind.END, i.op.value, i.span, tid))
 
+
+# an ABORT named so is GCC's __builtin_unreachable(): a run that reaches it
+# is a run-time error (the front end's lowering, distaff.analysis.frontend.lower_call)
+UNREACHABLE = "__builtin_unreachable"
 
 # body-less functions that synchronize or update memory atomically: treating
 # them as ordinary externals would silently drop their effect
