@@ -14,6 +14,8 @@ from distaff.analysis.ir import (
     Addr,
     ArrayType,
     Const,
+    CType,
+    Expr,
     FuncType,
     Intrinsic,
     IntType,
@@ -30,6 +32,7 @@ from distaff.analysis.ir import (
 )
 from distaff.analysis.frontend.labels import Goto, IfGoto
 from distaff.analysis.frontend.ctypes import INT
+from distaff.analysis.frontend.gnu import CASE_RANGE
 from distaff.analysis.frontend.lower_const import binary, cast, const
 from distaff.analysis.frontend.lower_env import FuncSym, GlobalDef, Scope, TypedefSym, VarSym
 from distaff.analysis.frontend.lower_loc import MemLoc, RegLoc
@@ -185,12 +188,11 @@ class StmtLowering:
             if value is None:
                 default = lab
                 continue
-            k = self.const_int(value)
-            if k is None:
-                self.u.unsupported(value, "case label is not a constant")
+            test = self.case_test(v, t, value)
+            if test is None:
                 continue
             nxt = self.label()
-            self.emit(IfGoto(binary("==", v, const(k, t), INT), lab, nxt, self.span(c)))
+            self.emit(IfGoto(test, lab, nxt, self.span(c)))
             self.place(nxt)
         self.emit(Goto(default or end, self.span(node)))
         self.loops.append((end, None))
@@ -198,6 +200,25 @@ class StmtLowering:
             self.stmt(body)
         self.loops.pop()
         self.place(end)
+
+    def case_test(self, v: Expr, t: CType, value: ts.Node) -> Expr | None:
+        """When the switch value ``v`` (promoted to ``t``) goes to case label
+        ``value``: ``v == k``, or ``lo <= v && v <= hi`` for a GNU case
+        range (as :mod:`distaff.analysis.frontend.gnu` writes it)."""
+        fn = value.child_by_field_id(F.function) if value.type == "call_expression" else None
+        if fn is not None and fn.type == "identifier" and self.text(fn) == CASE_RANGE:
+            args = value.child_by_field_id(F.arguments).named_children
+            bounds = [self.const_int(a) for a in args]
+            if len(bounds) != 2 or None in bounds:
+                self.u.unsupported(value, "case range bound is not a constant")
+                return None
+            lo, hi = bounds
+            return binary("&&", binary(">=", v, const(lo, t), INT), binary("<=", v, const(hi, t), INT), INT)
+        k = self.const_int(value)
+        if k is None:
+            self.u.unsupported(value, "case label is not a constant")
+            return None
+        return binary("==", v, const(k, t), INT)
 
     def case_stmt(self, node: ts.Node) -> None:
         lab = self.case_labels.pop(node.id, None)

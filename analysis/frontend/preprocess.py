@@ -35,8 +35,9 @@ conditional groups, includes); its parts live next to it:
 :mod:`~distaff.analysis.frontend.pp_files` (files being read, expansion sites),
 :mod:`~distaff.analysis.frontend.pp_expand` (macro expansion),
 :mod:`~distaff.analysis.frontend.pp_expr` (``#if`` expressions),
-:mod:`~distaff.analysis.frontend.pp_builtins` (the predefined macro tables) and
-:mod:`~distaff.analysis.frontend.pp_positions` (the output and its position map).
+:mod:`~distaff.analysis.frontend.pp_builtins` (the predefined macro tables),
+:mod:`~distaff.analysis.frontend.pp_positions` (the output and its position map) and
+:mod:`~distaff.analysis.frontend.pp_rewrite` (GNU case ranges, rewritten in the output).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from distaff.analysis.frontend.pp_expand import MAX_EXPANSION_TOKENS, _Expander,
 from distaff.analysis.frontend.pp_expr import MAX_EXPRESSION_DEPTH, _Expression
 from distaff.analysis.frontend.pp_files import _File, _Site
 from distaff.analysis.frontend.pp_positions import Preprocessed, _Output
+from distaff.analysis.frontend.pp_rewrite import rewrite
 from distaff.analysis.frontend.pp_tokens import _BLANK, _DIRECTIVE, _IDENT, _Macro, _NO_HIDE, _PARENS, _TOKEN, _Tok
 from distaff.analysis.frontend.printable import printable
 from distaff.analysis.ir import DataModel, Finding, FindingKind, Span
@@ -138,7 +140,7 @@ def preprocess(
         for forced in flags.forced_includes:
             pp.include_file(forced, path, 0, Span(path, 1, 1, 1, 1))
         pp.run_file(text, path, 0)
-        return pp.result(path)
+        return rewrite(pp.result(path))
     except RecursionError:
         message = "preprocessing nests too deeply"
     except Exception as e:  # a bug of ours must not take the front end down

@@ -150,3 +150,19 @@ def test_condition_texts_read_as_written() -> None:
     (a,) = [i for i in program.function("f").body if isinstance(i, Intrinsic) and i.op is Op.ASSERT]
     assert a.text == "offsetof(struct item, in . b) == 24 && sizeof(typeof(g)) == 4"
     assert isinstance(a.args[0], Const) and a.args[0].value == 1
+
+
+def test_a_case_range_tests_both_bounds() -> None:
+    program = lower("int cls(int c) { switch (c) { case 0 ... 9: return 1; case 'a' ... 'z': return 2;"
+                    " case 12: return 3; } return 0; }")
+    from distaff.analysis.ir import Branch
+
+    conds = [str(i.cond) for i in program.function("cls").body if isinstance(i, Branch)]
+    assert len(conds) == 3
+    assert ">=" in conds[0] and "<=" in conds[0] and "97" in conds[1] and "122" in conds[1]
+    assert "==" in conds[2]
+
+
+def test_a_case_range_bound_that_is_not_constant_is_unsupported() -> None:
+    program = lower_source("int cls(int c, int k) {\n switch (c) { case 0 ... k: return 1; } return 0; }", "t.c")
+    assert [(f.message, f.span.line) for f in program.findings] == [("case range bound is not a constant", 2)]

@@ -660,3 +660,35 @@ def test_lone_surrogates_are_replaced():
     r = pp("int x = 1; /* \udcff */ int y;\n")
     r.text.encode("utf-8")
     assert where(r, "int y") == ("main.c", 1, 20)
+
+
+def test_case_ranges_are_rewritten_and_what_follows_maps_back_exactly():
+    src = (
+        "#define LOW 'a'\n"
+        "int f(int c, int é) {\n"
+        "    switch (c) { case 1 ... 3: c = é; break; case LOW ... 'z' : c++; }\n"
+        "    switch (c) { case 0 ...\n"
+        "        9: break; }\n"
+        "    return c ? 0 : 1;\n"
+        "}\n"
+        "void v(int n, ...) { }\n"
+    )
+    assert errors(src)  # tree-sitter alone fails on the ranges
+    r = pp(src)
+    assert errors(r.text) == []
+    assert "case __distaff_case_range( 1 , 3):" in r.text
+    assert "case __distaff_case_range( 'a' , 'z' ):" in r.text
+    assert "v(int n, ...)" in r.text  # a variadic parameter list is no range
+    assert where(r, "c = é") == ("main.c", 3, 32)
+    assert where(r, "c++") == ("main.c", 3, 65)
+    assert where(r, "9") == ("main.c", 5, 9)
+    assert where(r, "? 0") == ("main.c", 6, 14)
+    # the rewritten parts stand for the text they replace
+    assert where(r, "__distaff_case_range") == ("main.c", 3, 22)
+    assert where(r, "'a'") == ("main.c", 3, 51)  # the expansion of LOW
+
+
+def test_text_without_case_ranges_is_not_rewritten():
+    src = "int f(int c, ...) { switch (c) { case 1: return 0; } return 1; }\n"
+    r = pp(src)
+    assert r.text == src.rstrip("\n") or r.text == src
