@@ -223,10 +223,12 @@ def round_up(n: int, a: int) -> int:
 
 
 def layout_record(
-    name: str, members: list[tuple[str | None, CType]], is_union: bool
+    name: str, members: list[tuple[str | None, CType]], is_union: bool, anonymous: list | None = None
 ) -> StructType:
     """Lay out a struct or union. A member named None is an anonymous
-    struct/union whose fields are lifted into this one at its offset."""
+    struct/union whose fields are lifted into this one at its offset; each
+    is appended to ``anonymous`` (when given) as (index of its first lifted
+    field, number of fields, offset, type), as initialisers need it."""
     fields: list[Field] = []
     offset = 0
     size = 0
@@ -236,6 +238,8 @@ def layout_record(
         msize = 0 if isinstance(mtype, (VoidType, FuncType)) else mtype.size
         at = 0 if is_union else round_up(offset, a)
         if mname is None and isinstance(mtype, StructType):
+            if anonymous is not None and mtype.fields:
+                anonymous.append((len(fields), len(mtype.fields), at, mtype))
             fields.extend(Field(f.name, f.type, at + f.offset) for f in mtype.fields)
         else:
             fields.append(Field(mname or "", mtype, at))

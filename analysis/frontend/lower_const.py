@@ -137,6 +137,26 @@ def ptr_add(p: Expr, offset: Expr, t: CType) -> Expr:
     return PtrAdd(p, offset, t)
 
 
+def null_based(e: Expr) -> Expr:
+    """``e`` as a constant when it converts to an integer an address counted
+    from a null pointer (``(size_t)&((T *)0)->m``, offsetof written out, which
+    C compilers fold), else ``e`` itself."""
+    if not (isinstance(e, Cast) and isinstance(e.type, IntType)):
+        return e
+    p, offset = e.arg, 0
+    while isinstance(p, (PtrAdd, Cast)) and isinstance(p.type, PtrType):
+        if isinstance(p, PtrAdd):
+            if not isinstance(p.offset, Const):
+                return e
+            offset += p.offset.value
+            p = p.ptr
+        else:
+            p = p.arg
+    if isinstance(p, Const) and isinstance(p.type, PtrType):
+        return const(p.value + offset, e.type)
+    return e
+
+
 def const_value(e: Expr) -> int | None:
     return e.value if isinstance(e, Const) else None
 

@@ -192,6 +192,8 @@ class Unit:
     atomic_fields: set = field(default_factory=set)
     thread_locals: set = field(default_factory=set)  # names of thread-local globals  # (struct name, field) of _Atomic fields
     bit_fields: set = field(default_factory=set)
+    # struct name -> its anonymous members (ctypes.layout_record's ``anonymous``)
+    anonymous: dict = field(default_factory=dict)
     defined: set = field(default_factory=set)
     func_types: dict[str, FuncType] = field(default_factory=dict)
     externals: dict[str, None] = field(default_factory=dict)

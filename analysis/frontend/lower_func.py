@@ -22,6 +22,7 @@ from distaff.analysis.frontend.lower_atomic import AtomicLowering
 from distaff.analysis.frontend.lower_call import CallLowering
 from distaff.analysis.frontend.lower_expr import ExprLowering
 from distaff.analysis.frontend.lower_gnu import GnuLowering
+from distaff.analysis.frontend.lower_const import null_based
 from distaff.analysis.frontend.lower_init import InitLowering
 from distaff.analysis.frontend.lower_literals import LiteralLowering
 from distaff.analysis.frontend.lower_logic import LogicLowering
@@ -173,6 +174,8 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
             return None
         finally:
             self.discard = saved
+        if not emitted and not isinstance(e, Const):
+            e = null_based(e)  # offsetof written as &((T *)0)->m
         if emitted or not isinstance(e, Const):
             self.rollback(cp)
             return None

@@ -133,6 +133,8 @@ class InitLowering:
             return pos, count
         if isinstance(t, StructType):
             fields = t.fields
+            groups = {g[0]: g for g in self.u.anonymous.get(t.name, ())}
+            chosen: dict[int, int] = {}  # anonymous union (its first field) -> the member designated last
             fi = 0
             while pos < len(items):
                 item = items[pos]
@@ -153,17 +155,38 @@ class InitLowering:
                         continue
                     fi = found[0]
                     f = fields[fi]
+                    self._switch_union_member(groups.values(), fi, base, chosen, out)
                     self._designated(f.type, base + f.offset, desigs[1:], value, out)
                     pos += 1
                 else:
-                    f = fields[fi]
-                    pos = self._element(f.type, base + f.offset, items, pos, out)
+                    group = groups.get(fi)
+                    if group is not None:  # an anonymous member takes one initialiser (or braces) for its fields
+                        pos = self._element(group[3], base + group[2], items, pos, out)
+                        fi = group[0] + group[1] - 1
+                    else:
+                        f = fields[fi]
+                        pos = self._element(f.type, base + f.offset, items, pos, out)
                 fi += 1
                 count = max(count, fi)
             return pos, count
         if pos < len(items):
             pos = self._element(t, base, items, pos, out)
         return pos, 1
+
+    def _switch_union_member(self, groups, fi: int, base: int, chosen: dict[int, int], out: list) -> None:
+        """Designating field ``fi``, lifted from a member of an anonymous
+        union: when the union held another member, that one's values go (a
+        reset marker over the union), as a union initialised again does."""
+        for first, count, off, gtype in groups:
+            if not (gtype.is_union and first <= fi < first + count):
+                continue
+            member = fi - first
+            for inner_first, inner_count, _, _ in self.u.anonymous.get(gtype.name, ()):
+                if inner_first <= member < inner_first + inner_count:
+                    member = inner_first  # a field of an anonymous struct in the union: that struct
+            if chosen.get(first, member) != member:
+                out.append((base + off, gtype, None))
+            chosen[first] = member
 
     def _element(self, t: CType, off: int, items: list[ts.Node], pos: int, out: list[Item]) -> int:
         item = items[pos]

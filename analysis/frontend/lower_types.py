@@ -254,8 +254,11 @@ class TypeLowering:
                     self.u.atomic_fields.add((name, fname))
                 if bitfield:
                     self.u.bit_fields.add((name, fname))
-        t = layout_record(name, members, is_union)
+        anonymous: list = []
+        t = layout_record(name, members, is_union, anonymous)
         self.u.records[name] = t
+        if anonymous:
+            self.u.anonymous[name] = anonymous
         if tag is not None:
             self.scope.tags[key] = t
         return t

@@ -109,6 +109,41 @@ def test_anonymous_members_are_lifted() -> None:
     assert [(f.name, f.offset) for f in st.fields] == [("k", 0), ("i", 8), ("l", 8), ("a", 16), ("b", 17)]
 
 
+def test_an_anonymous_member_takes_one_initialiser_and_designators_reach_into_it() -> None:
+    # Linux's qspinlock: a union of a word and structs of its bytes and halves
+    prelude = """typedef struct { union { unsigned val; struct { unsigned char locked, pending; };
+                     struct { unsigned short lp, tail; }; }; } qs;
+                 struct tagged { int tag; union { int i; long l; }; int z; };"""
+    program = lower_source(prelude + "qs a = { { .val = 0x01020304 } }; qs b = { .tail = 5, .locked = 1 };"
+                           " qs c = { .lp = 5, .tail = 7 }; struct tagged t = { 1, 2, 3 };"
+                           " struct tagged u = { 1, { 7 }, 3 };", "t.c")
+    assert program.findings == ()
+
+    def inits(name):
+        return [(v.offset, v.value.value) for v in program.global_var(name).init]
+
+    assert inits("a") == [(0, 0x01020304)]
+    assert inits("b") == [(0, 1)]  # .locked switched the union to the other struct: tail's 5 went (as gcc has it)
+    assert inits("c") == [(0, 5), (2, 7)]
+    assert inits("t") == [(0, 1), (8, 2), (16, 3)]
+    assert inits("u") == [(0, 1), (8, 7), (16, 3)]
+
+
+def test_file_scope_arrays_sized_by_macro_expressions() -> None:
+    program = lower_source("""struct s { int a; char b[12]; long c; };
+#define my_offsetof(T, m) ((unsigned long)&((T *)0)->m)
+#define CACHE 64
+#define PAD(t) (CACHE - sizeof(t) % CACHE)
+#define MAXOF(a, b) ((a) > (b) ? (a) : (b))
+enum { SHIFT = 3 };
+int a1[(unsigned)(1UL << SHIFT)]; char a2[PAD(struct s)]; int a3[MAXOF(4, 1 << SHIFT) + 1];
+int a4[my_offsetof(struct s, c)]; int a5[__alignof__(long)]; int a6[CACHE / sizeof(long) - 1];
+""", "t.c")
+    assert program.findings == ()
+    lengths = [program.global_var(f"a{k}").type.length for k in range(1, 7)]
+    assert lengths == [8, 40, 9, 16, 8, 7]
+
+
 def test_self_referential_struct_through_a_pointer() -> None:
     program = lower_source("struct n { int v; struct n *next; }; int f(struct n *p) { return p->next->next->v; }", "t.c")
     assert program.findings == ()
