@@ -537,6 +537,46 @@ def test_a_run_that_reaches_builtin_unreachable_is_a_run_time_error(mode):
     assert error.trace.steps[-1].action == "__builtin_unreachable() is reached"
 
 
+STRUCT_BY_VALUE = """#include <pthread.h>
+#include <assert.h>
+struct p { int x, y; };
+struct p shared;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+struct p make(int a) { struct p r; r.x = a; r.y = a + 1; return r; }
+int sum(struct p q) { return q.x + q.y; }
+int same(struct p q) { return q.x == q.y; }
+void *writer(void *arg) { LOCK shared.x = 1; shared.y = 1; UNLOCK return 0; }
+int main(void) {
+    struct p v = make(2);
+    assert(sum(v) == 5);
+    pthread_t t;
+    pthread_create(&t, 0, writer, 0);
+    LOCK int ok = same(shared); UNLOCK
+    assert(ok);
+    pthread_join(t, 0);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])
+def test_structs_by_value_copy_each_scalar_as_its_own_access(mode):
+    # the issue's example: no false overflow from an arbitrary parameter, and
+    # a shared struct passed by value is read scalar by scalar: the writer can
+    # run between the reads of x and y unless the lock keeps it out
+    options = Options(mode=mode, timeout_s=60)
+    torn = list(check_text(STRUCT_BY_VALUE.replace("UNLOCK", "").replace("LOCK", ""), "s.c", options))
+    assert not [i for i in torn if isinstance(i, Finding)]
+    assert {r.span.line: r.status for r in torn if isinstance(r, AssertionResult)} == {
+        12: Status.HOLDS, 16: Status.VIOLATED}
+    [r] = [r for r in torn if isinstance(r, AssertionResult) and r.status is Status.VIOLATED]
+    reads = [s.action for s in r.trace.steps if s.action.startswith("read shared")]
+    assert len(reads) == 2 and any(s.action == "write shared.x = 1" for s in r.trace.steps)
+    locked = STRUCT_BY_VALUE.replace("UNLOCK", "pthread_mutex_unlock(&m);").replace("LOCK", "pthread_mutex_lock(&m);")
+    results = [r for r in check_text(locked, "s.c", options) if isinstance(r, AssertionResult)]
+    assert [r.status for r in results] == [Status.HOLDS, Status.HOLDS]
+
+
 def test_each_assertion_and_each_finding_exactly_once():
     program, results, findings = run("gig.c")
     assert len(results) == len(program.assertions()) == 1

@@ -22,8 +22,18 @@ Conventions of the programs it makes, beyond what :mod:`distaff.analysis.ir` fix
   are ``.str.N``; compound literals are stack objects (globals at file
   scope) named ``.compound``, ``.compound.1`` ...
 * A variable-length array is a register of the element pointer type holding
-  the address an ALLOCA (``name="vla"``) returned. Struct assignment is a
-  MEMCPY named ``"struct copy"``.
+  the address an ALLOCA (``name="vla"``) returned. Struct assignment copies
+  scalar by scalar, or (beyond 32 scalars, or a union) is a MEMCPY named
+  ``"struct copy"``.
+* Structs and unions passed by value go through memory
+  (:mod:`.lower_aggregate`): an argument is copied into a caller's stack
+  temporary (``.arg``) whose address is passed, and a parameter of struct
+  type is a pointer register to it; a struct result is written through a
+  hidden first parameter ``%ret`` to the caller's temporary (``.ret``).
+* ``__builtin_unreachable()`` is an ABORT named so: the engine reports a run
+  that reaches it as a run-time error. GNU forms tree-sitter cannot parse
+  (``typeof`` of an expression, ``offsetof`` of a nested member, case
+  ranges ...) are rewritten first (:mod:`.gnu`).
 * Values distaff cannot compute are NONDET intrinsics: ``name="float"`` for
   anything floating-point, ``"unsupported"``/``"error"`` next to a finding.
 * GCC's ``__sync_*``/``__atomic_*`` builtins and C11's ``atomic_*`` names

@@ -33,6 +33,7 @@ from distaff.analysis.ir import (
     Return,
     StackVar,
     Store,
+    StructType,
     ThreadSite,
     is_scalar,
 )
@@ -302,21 +303,29 @@ def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, n
     body = node.child_by_field_id(F.body)
     lw.addr_taken = addr_taken_names(body)
     regs: list[Reg] = []
+    if lw.is_aggregate(ftype.ret):  # the caller's temporary for the result (lower_aggregate's convention)
+        lw.sret = Reg("%ret", lw.ptr(lw.complete(ftype.ret)))
+        regs.append(lw.sret)
     for i, (pname, ptype, pnode, is_float) in enumerate(params):
+        by_copy = lw.is_aggregate(ptype)  # the parameter is the caller's copy, at the address passed
+        if by_copy:
+            ptype = lw.complete(ptype)
         if pname is None:
-            regs.append(Reg(f"%arg{i}", ptype if is_scalar(ptype) else INT))
+            regs.append(Reg(f"%arg{i}", lw.ptr(ptype) if by_copy else ptype if is_scalar(ptype) else INT))
             continue
         if is_float:
             u.unsupported(pnode, "floating-point parameter")
-        reg = Reg(lw.fresh_name(pname), ptype if is_scalar(ptype) else INT)
+        reg = Reg(lw.fresh_name(pname), lw.ptr(ptype) if by_copy else ptype if is_scalar(ptype) else INT)
         regs.append(reg)
-        if pname in lw.addr_taken or not is_scalar(ptype):
+        if by_copy:
+            sym = VarSym(pname, ptype, "ref", reg.name, is_float)
+        elif pname in lw.addr_taken or not is_scalar(ptype):
             sname = lw.fresh_name(pname + ".addr")
             lw.stack.append(StackVar(sname, ptype, lw.span(pnode)))
             if is_scalar(ptype):
                 lw.emit(Store(Addr(sname, ObjKind.STACK, lw.ptr(ptype)), reg, ptype, lw.span(pnode)))
             else:
-                u.unsupported(pnode, "struct passed by value")
+                u.unsupported(pnode, "parameter of a type passed by value that distaff does not know")
             sym = VarSym(pname, ptype, "stack", sname, is_float)
         else:
             sym = VarSym(pname, ptype, "reg", reg.name, is_float)
@@ -350,8 +359,12 @@ def stub_function(u: Unit, name: str, ftype: FuncType, params, node: ts.Node) ->
     like an external, so that calls of it stay well-formed."""
     span = u.spans.span(node)
     dst = Reg("%t0", ftype.ret) if is_scalar(ftype.ret) else None
-    regs = tuple(Reg(p[0] or f"%arg{i}", p[1] if is_scalar(p[1]) else INT) for i, p in enumerate(params))
-    body = (Intrinsic(Op.EXTERNAL, dst, (), span, name=name), Return(dst, span))
+    ptr_bits = u.ct.pointer_bits
+    regs = tuple(Reg(p[0] or f"%arg{i}", p[1] if is_scalar(p[1]) else PtrType(p[1], ptr_bits))
+                 for i, p in enumerate(params))
+    sret = (Reg("%ret", PtrType(ftype.ret, ptr_bits)),) if isinstance(ftype.ret, StructType) else ()
+    regs = sret + regs  # as lower_aggregate's convention has it; the result is unknown
+    body = (Intrinsic(Op.EXTERNAL, dst, sret, span, name=name), Return(dst, span))
     return Function(name, ftype, regs, (), body, span, atomic=name.startswith(ATOMIC_PREFIX))
 
 

@@ -25,7 +25,6 @@ from distaff.analysis.ir import (
     PtrType,
     SYNC_OPS,
     StructType,
-    VoidType,
 )
 from distaff.analysis.frontend.builtins import (
     ATOMIC_BUILTINS, BUILTINS, NONDET_PREFIX, is_always_builtin, library_type, nondet_type, resolve,
@@ -46,7 +45,9 @@ ATOMIC_PREFIX = "__VERIFIER_atomic_"
 class CallLowering:
     """Mixin of :class:`distaff.analysis.frontend.lower_func.Lowerer`: calls."""
 
-    def call(self, node: ts.Node, used: bool = True) -> Expr:
+    def call(self, node: ts.Node, used: bool = True, whole: bool = False):
+        """A call; its value (``used``), or with ``whole`` the location of an
+        aggregate result (:mod:`distaff.analysis.frontend.lower_aggregate`)."""
         fnode = strip_parens(node.child_by_field_id(F.function))
         alist = node.child_by_field_id(F.arguments)
         args = [a for a in alist.named_children if a.type != "comment"] if alist is not None else []
@@ -59,18 +60,28 @@ class CallLowering:
             name = self.text(fnode)
             sym = self.scope.lookup(name)
             if not isinstance(sym, VarSym):
-                return self.named_call(name, sym, args, node, used)
+                return self.named_call(name, sym, args, node, used, whole)
         callee = self.rvalue(fnode)
         ft = callee.type.pointee if isinstance(callee.type, PtrType) else None
         if not isinstance(ft, FuncType):
             self.u.unsupported(fnode, "call of something that is not a function")
             ft = FuncType(INT, (), True)
         values = self.arguments(args, ft, None)
+        slot = self.result_slot(ft, node)
+        if slot is not None:
+            values.insert(0, slot.addr)
         dst = self.temp(ft.ret) if used and isinstance(ft.ret, (IntType, PtrType)) else None
         self.emit(Call(dst, callee, tuple(values), self.span(node)))
+        return self.call_value(dst, slot, used, whole, node)
+
+    def call_value(self, dst, slot, used: bool, whole: bool, node: ts.Node):
+        """What a call gives: its result register, the location of its
+        aggregate result (``whole``), or 0."""
+        if slot is not None:
+            return slot if whole or not used else self.load(slot, node)  # (load reports a struct as a scalar)
         return dst if dst is not None else Const(0, INT)
 
-    def named_call(self, name: str, sym, args: list[ts.Node], node: ts.Node, used: bool) -> Expr:
+    def named_call(self, name: str, sym, args: list[ts.Node], node: ts.Node, used: bool, whole: bool = False):
         defined = name in self.u.defined
         if name == "__builtin_expect" and args and not defined:
             v = self.rvalue(args[0])  # the value of the expression; the hint is dropped
@@ -117,15 +128,16 @@ class CallLowering:
         if isinstance(sym, FuncSym) and sym.is_float and used:
             self.u.unsupported(node, f"call of '{name}' returns a floating-point value")
         values = self.arguments(args, ft, name if defined else None)
+        slot = self.result_slot(ft, node)
+        if slot is not None:
+            values.insert(0, slot.addr)
         want = used and isinstance(ft.ret, (IntType, PtrType))
         dst = self.temp(ft.ret) if want else None
         span = self.span(node)
         if not defined:
             self.u.externals[name] = None
-            if isinstance(ft.ret, StructType) and used:
-                self.u.unsupported(node, "struct returned by value")
             self.emit(Intrinsic(Op.EXTERNAL, dst, tuple(values), span, name=name))
-            return dst if dst is not None else Const(0, INT)
+            return self.call_value(dst, slot, used, whole, node)
         self.u.referenced.add(name)
         callee = Addr(name, ObjKind.FUNCTION, self.ptr(ft))
         atomic = name.startswith(ATOMIC_PREFIX)
@@ -136,18 +148,20 @@ class CallLowering:
             self.atomic_bracket(Op.ATOMIC_END, span, name)
         if dst is not None and isinstance(sym, FuncSym) and sym.is_float:
             return self.nondet(ft.ret, node, "float")
-        return dst if dst is not None else Const(0, INT)
+        return self.call_value(dst, slot, used, whole, node)
 
     def arguments(self, args: list[ts.Node], ft: FuncType, callee: str | None) -> list[Expr]:
         """Arguments left to right, converted to the parameter types (default
         promotions beyond the prototype)."""
         out: list[Expr] = []
         for i, a in enumerate(args):
+            param = ft.params[i] if i < len(ft.params) else None
+            if self.is_aggregate(param) or (param is None and self.may_be_aggregate(a)):
+                out.append(self.aggregate_argument(a, param))  # by value: the address of a copy
+                continue
             v = self.rvalue(a)
-            if isinstance(v.type, (StructType, VoidType)):
-                self.u.unsupported(a, "struct passed by value")
-            if i < len(ft.params):
-                v = self.conv(v, ft.params[i])
+            if param is not None:
+                v = self.conv(v, param)
             elif isinstance(v.type, IntType):
                 v = self.conv(v, self.ct.promote(v.type))
             if callee is not None:

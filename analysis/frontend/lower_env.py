@@ -34,8 +34,10 @@ class NotConstant(Exception):
 @dataclass(slots=True)
 class VarSym:
     """A C variable. ``storage`` is ``reg`` (a register named ``ir_name``),
-    ``stack`` (a stack object), ``global`` (a global object) or ``vla`` (a
-    register holding the address of an ALLOCA'd array)."""
+    ``stack`` (a stack object), ``global`` (a global object), ``vla`` (a
+    register holding the address of an ALLOCA'd array) or ``ref`` (a
+    register holding the address of the object: a struct parameter, see
+    :mod:`distaff.analysis.frontend.lower_aggregate`)."""
 
     name: str
     type: CType

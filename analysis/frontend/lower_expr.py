@@ -181,8 +181,8 @@ class ExprLowering:
         kind = node.type
         if kind == "parenthesized_expression":
             inner = strip_parens(node)
-            if inner is node:
-                return RegLoc(self.reg_of(self.rvalue(node), node))
+            if inner is node:  # a statement expression
+                return self.whole_loc(node)
             return self.lvalue(inner)
         if kind == "identifier":
             return self.ident_loc(node)
@@ -199,9 +199,20 @@ class ExprLowering:
             return self.compound_literal(node)
         if kind == "extension_expression":
             return self.lvalue(node.named_children[-1])
+        if kind in ("call_expression", "comma_expression", "conditional_expression", "assignment_expression"):
+            return self.whole_loc(node)  # an aggregate (make().x, (a = b).x); no scalar is assignable
         if not (node.is_error or node.is_missing):
             self.u.unsupported(node, "expression is not assignable")
         return RegLoc(self.reg_of(self.rvalue(node), node))
+
+    def whole_loc(self, node: ts.Node):
+        """The location of an aggregate value (see :meth:`value`); anything
+        else is reported: it is not assignable."""
+        v = self.value(node)
+        if isinstance(v, MemLoc):
+            return v
+        self.u.unsupported(node, "expression is not assignable")
+        return RegLoc(self.reg_of(v, node))
 
     def reg_of(self, e: Expr, node: ts.Node) -> Reg:
         if isinstance(e, Reg):
@@ -229,6 +240,8 @@ class ExprLowering:
             if sym.storage == "vla":
                 elem = sym.type.elem if isinstance(sym.type, ArrayType) else INT
                 return MemLoc(Reg(sym.ir_name, self.ptr(elem)), sym.type)
+            if sym.storage == "ref":  # a parameter passed by value: the copy at the address in the register
+                return MemLoc(Reg(sym.ir_name, self.ptr(sym.type)), sym.type)
             kind = ObjKind.STACK if sym.storage == "stack" else ObjKind.GLOBAL
             return MemLoc(Addr(sym.ir_name, kind, self.ptr(sym.type)), sym.type, sym.is_float)
         if isinstance(sym, FuncSym):
@@ -507,7 +520,7 @@ class ExprLowering:
                     or (n.type == "pointer_expression" and n.child_by_field_id(F.operator).type == "*"):
                 loc = self.lvalue(n)
                 return loc.type
-            return self.rvalue(n).type
+            return self.value(n).type
         finally:
             if keep_findings:
                 found = self.u.findings[cp.findings:]
@@ -587,7 +600,9 @@ class ExprLowering:
 
     # -- assignment ---------------------------------------------------------
 
-    def assign(self, node: ts.Node) -> Expr:
+    def assign(self, node: ts.Node, whole: bool = False):
+        """An assignment; its value, or with ``whole`` the location of an
+        aggregate assigned (see :meth:`value`)."""
         op = node.child_by_field_id(F.operator).type
         lnode = node.child_by_field_id(F.left)
         rnode = node.child_by_field_id(F.right)
@@ -597,7 +612,7 @@ class ExprLowering:
                 self.u.unsupported(node, "compound assignment of an aggregate")
                 return Const(0, INT)
             self.copy_aggregate(loc, rnode, node)
-            return Const(0, INT)
+            return loc if whole else Const(0, INT)
         if op == "=":
             v = self.rvalue(rnode)
             self.record_flow(lnode, rnode)
@@ -616,7 +631,7 @@ class ExprLowering:
         return self.store(loc, self.conv(v, loc.type), node)
 
     def copy_aggregate(self, loc: MemLoc, rnode: ts.Node, node: ts.Node) -> None:
-        src = self.lvalue(strip_parens(rnode))
+        src = self.value(rnode)
         if not isinstance(src, MemLoc):
             self.u.unsupported(rnode, "struct value that is not in memory")
             return

@@ -17,6 +17,7 @@ import tree_sitter as ts
 from distaff.analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
 from distaff.analysis.frontend.labels import Goto, IfGoto, Label
 from distaff.analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
+from distaff.analysis.frontend.lower_aggregate import AggregateLowering
 from distaff.analysis.frontend.lower_ambig import AmbiguityLowering
 from distaff.analysis.frontend.lower_atomic import AtomicLowering
 from distaff.analysis.frontend.lower_call import CallLowering
@@ -42,7 +43,7 @@ class Checkpoint:
 
 
 class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
-              InitLowering, AtomicLowering, StringLowering, AmbiguityLowering, GnuLowering):
+              InitLowering, AtomicLowering, StringLowering, AmbiguityLowering, GnuLowering, AggregateLowering):
     def __init__(
         self,
         unit: Unit,
@@ -67,6 +68,7 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
         self.goto_labels: dict[str, Label] = {}
         self.case_labels: dict[int, Label] = {}
         self.ret_type: CType | None = None
+        self.sret: Reg | None = None  # where an aggregate result goes (lower_aggregate's convention)
         self.sites: list[tuple[int, set, Span]] = []
         self.heights: dict[int, tuple[int, object]] = {}
         self.chain_inner: set[int] = set()

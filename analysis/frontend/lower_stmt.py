@@ -77,15 +77,17 @@ class StmtLowering:
             if c.type != "comment":
                 self.effect(c)
 
-    def statement_expr(self, node: ts.Node):
-        """The value of a GNU statement expression ``({ ...; e; })``."""
+    def statement_expr(self, node: ts.Node, whole: bool = False):
+        """The value of a GNU statement expression ``({ ...; e; })``; with
+        ``whole``, the location of an aggregate one (see :meth:`value`)."""
         stmts = [c for c in node.named_children if c.type != "comment"]
         self.push_scope()
         try:
             for c in stmts[:-1]:
                 self.stmt(c)
             if stmts and stmts[-1].type == "expression_statement" and stmts[-1].named_children:
-                return self.rvalue(stmts[-1].named_children[0])
+                last = stmts[-1].named_children[0]
+                return self.value(last) if whole else self.rvalue(last)
             if stmts:
                 self.stmt(stmts[-1])
             return Const(0, INT)
@@ -248,7 +250,9 @@ class StmtLowering:
     def return_stmt(self, node: ts.Node) -> None:
         value = None
         vnode = next((c for c in node.named_children if c.type != "comment"), None)
-        if vnode is not None:
+        if vnode is not None and self.sret is not None:  # copied into the caller's temporary
+            self.copy_aggregate(MemLoc(self.sret, self.complete(self.ret_type)), vnode, node)
+        elif vnode is not None:
             v = self.rvalue(vnode)
             rt = self.ret_type
             if isinstance(rt, (IntType, PtrType)):
@@ -256,8 +260,6 @@ class StmtLowering:
                 src = self.source_of(vnode)
                 if src is not None:
                     self.u.flow(("ret", self.func), src)
-            elif isinstance(rt, StructType):
-                self.u.unsupported(vnode, "struct returned by value")
         self.emit(Return(value, self.span(node)))
 
     def goto_label(self, name: str):
