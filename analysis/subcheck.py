@@ -26,7 +26,9 @@ from distaff.analysis.options import MODES, CancelToken, Options
 from distaff.analysis.report import AssertionResult, Finding, Reason, Stats, Status
 from distaff.analysis.static.budget import Budget, bounded
 from distaff.analysis.summaries.guided import AssertionGuided
-from distaff.analysis.symex.unmodelled import context_unknowns, library_dependences, phrase, values_of
+from distaff.analysis.symex.unmodelled import (
+    span_within, context_unknowns, library_dependences, phrase, unsupported_on, values_of,
+)
 
 
 def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.AssertionSite | None) -> Reduction:
@@ -241,7 +243,11 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
     s = ex.stats
     trace, reason, message, bounded, depends = None, None, "", False, ()
     library = library_dependences(ex.violation_depends, program.user_externals)
-    if ex.violation is not None and library:  # not vouched for: distaff does not model what it relies on
+    through = unsupported_on(library)
+    if ex.violation is not None and through:  # the run went through C distaff does not cover
+        status, reason = Status.UNKNOWN, Reason.UNSUPPORTED
+        message = f"the failing run goes through what distaff does not cover: {'; '.join(through)}"
+    elif ex.violation is not None and library:  # not vouched for: distaff does not model what it relies on
         status, reason, message = Status.UNKNOWN, Reason.UNMODELLED, phrase(library, True)
     elif ex.violation is not None:
         status, trace, message = Status.VIOLATED, ex.violation, ex.violation_message
@@ -277,11 +283,6 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
     )
 
 
-def _within(inner, outer) -> bool:
-    return inner.file == outer.file and ((outer.line, outer.col) <= (inner.line, inner.col)
-            and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col))
-
-
 def _unsupported_on_run(program: ir.Program, unsupported, trace):
     """The first unsupported construct inside a function the run executed (a
     step of the trace lies in that function), or outside every function (a
@@ -289,11 +290,11 @@ def _unsupported_on_run(program: ir.Program, unsupported, trace):
     whose approximation every run inherits), or None: only a run that stays
     clear of them is a counterexample we can vouch for."""
     for f in unsupported:
-        inside = [fn for fn in program.functions if _within(f.span, fn.span)]
+        inside = [fn for fn in program.functions if span_within(f.span, fn.span)]
         if not inside:
             return f
         for fn in inside:
-            if any(_within(s.span, fn.span) for s in trace.steps):
+            if any(span_within(s.span, fn.span) for s in trace.steps):
                 return f
     return None
 

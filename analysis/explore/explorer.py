@@ -116,6 +116,7 @@ class Explorer:
         self.counters: dict[str, int] = {}
         self.result = ExploreResult(mode=self.reduction.name)
         self._finding_keys: set = set()
+        self._vouchless: dict = {}  # finding key -> the UNSUPPORTED finding a tainted run gave
         self.done = False
         self.races: RaceDetector | None = None
 
@@ -320,11 +321,20 @@ class Explorer:
             self.result.violation_depends = depends_on(state)
             self.done = True
         elif k in (LeafKind.ERROR, LeafKind.DEADLOCK):
-            # a deadlock is reported once per place, whichever threads are stuck there
+            # a deadlock is reported once per place, whichever threads are stuck there;
+            # one a run distaff cannot vouch for showed gives way to one a real run shows
             key = (k, leaf.span) if k is LeafKind.DEADLOCK else (k, leaf.span, leaf.message)
             if key not in self._finding_keys:
-                self._finding_keys.add(key)
-                self.result.findings.append(self._finding(leaf, state))
+                finding = self._finding(leaf, state)
+                if finding.kind is not FindingKind.UNSUPPORTED:
+                    self._finding_keys.add(key)
+                    self.result.findings.append(finding)
+                    vouchless = self._vouchless.pop(key, None)
+                    if vouchless is not None:
+                        self.result.findings.remove(vouchless)
+                elif key not in self._vouchless:
+                    self._vouchless[key] = finding
+                    self.result.findings.append(finding)
         self.reduction.on_run_end(leaf, state)
 
     def _finding(self, leaf: Leaf, state: State) -> Finding:

@@ -314,7 +314,7 @@ def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, n
             regs.append(Reg(f"%arg{i}", lw.ptr(ptype) if by_copy else ptype if is_scalar(ptype) else INT))
             continue
         if is_float:
-            u.unsupported(pnode, "floating-point parameter")
+            lw.unsupported(pnode, "floating-point parameter")
         reg = Reg(lw.fresh_name(pname), lw.ptr(ptype) if by_copy else ptype if is_scalar(ptype) else INT)
         regs.append(reg)
         if by_copy:
@@ -325,7 +325,7 @@ def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, n
             if is_scalar(ptype):
                 lw.emit(Store(Addr(sname, ObjKind.STACK, lw.ptr(ptype)), reg, ptype, lw.span(pnode)))
             else:
-                u.unsupported(pnode, "parameter of a type passed by value that distaff does not know")
+                lw.unsupported(pnode, "parameter of a type passed by value that distaff does not know")
             sym = VarSym(pname, ptype, "stack", sname, is_float)
         else:
             sym = VarSym(pname, ptype, "reg", reg.name, is_float)
@@ -336,7 +336,7 @@ def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, n
     lw.compound(body)
     for lname, lab in lw.goto_labels.items():
         if lab.pc is None:
-            u.unsupported(node, f"goto to undefined label '{lname}'")
+            lw.unsupported(node, f"goto to undefined label '{lname}'")
             lw.place(lab)
     close = body.children[-1] if body.child_count else body
     ret = Const(0, INT) if name == "main" and ftype.ret == INT else None

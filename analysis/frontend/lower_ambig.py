@@ -262,7 +262,7 @@ class AmbiguityLowering:
         if isinstance(item, Literal):
             value, t = parse_int_literal(item.text, self.ct)
             if value is None:
-                self.u.unsupported(item.node, f"number literal {item.text}")
+                self.unsupported(item.node, f"number literal {item.text}")
                 return const(0, t)
             return const(value, t)
         return self.cast_of_item(item, node)
@@ -271,7 +271,7 @@ class AmbiguityLowering:
         if isinstance(c.operand, ts.Node):
             return self.cast_of_unary(c.type, c.op, c.operand, c.node)
         if c.op == "&":
-            self.u.unsupported(c.node, "address of a value")
+            self.unsupported(c.node, "address of a value")
             return Const(0, self.ct.void_ptr)
         e = self.lower_item(c.operand, node)
         if c.op == "*":
@@ -295,7 +295,7 @@ class AmbiguityLowering:
                 return e
             return self.load(self.deref(e, w), w)
         if op == "&":
-            self.u.unsupported(w, "address of a value")
+            self.unsupported(w, "address of a value")
             return Const(0, self.ct.void_ptr)
         return self.unary_value(op, e, w)
 
@@ -307,7 +307,7 @@ class AmbiguityLowering:
     def size_of_type(self, t: CType, node: ts.Node) -> Expr:
         t = self.complete(t)
         if isinstance(t, ArrayType) and t.length is None:
-            self.u.unsupported(node, "sizeof of an array of unknown size")
+            self.unsupported(node, "sizeof of an array of unknown size")
         if isinstance(t, FuncType):
             return const(1, self.ct.size_t)
         return const(type_size(t), self.ct.size_t)

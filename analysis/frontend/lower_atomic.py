@@ -70,22 +70,22 @@ class AtomicLowering:
             return self.lock_free(b.form, values, node)
         need = 1 + _VALUES[b.form]
         if len(values) < need:
-            self.u.unsupported(node, f"{name} with too few arguments")
+            self.unsupported(node, f"{name} with too few arguments")
             return self.nondet(INT, node, "unsupported")
         p = values[0]
         if isinstance(p.type, ArrayType):
             p = cast(p, self.ptr(p.type.elem))
         t = self.complete(p.type.pointee) if isinstance(p.type, PtrType) else None
         if not isinstance(t, (IntType, PtrType)):
-            self.u.unsupported(node, f"{name} on something that is not a pointer to an integer or pointer")
+            self.unsupported(node, f"{name} on something that is not a pointer to an integer or pointer")
             return self.nondet(INT, node, "unsupported")
         if isinstance(t, PtrType) and b.form in ("fetch_op", "op_fetch") and b.op not in ("+", "-"):
-            self.u.unsupported(node, f"{name} on a pointer")
+            self.unsupported(node, f"{name} on a pointer")
             return self.nondet(t, node, "unsupported")
         operands = values[1:need]
         if b.form in ("load_to", "store_from", "exchange_via", "cmpxchg_via") and \
                 not all(isinstance(v.type, PtrType) for v in operands):
-            self.u.unsupported(node, f"{name} whose value arguments are not pointers")
+            self.unsupported(node, f"{name} whose value arguments are not pointers")
             return self.nondet(INT, node, "unsupported")
         self.atomic_bracket(Op.ATOMIC_BEGIN, span, name)
         result = self.atomic_body(b, p, t, operands, node)
@@ -135,7 +135,7 @@ class AtomicLowering:
         if form == "cmpxchg":
             e_addr = operands[0]
             if not isinstance(e_addr.type, PtrType):
-                self.u.unsupported(node, "compare-exchange whose expected value is not a pointer")
+                self.unsupported(node, "compare-exchange whose expected value is not a pointer")
                 return self.nondet(INT, node, "unsupported")
             expected = self.temp(t)
             self.emit(Load(expected, cast(e_addr, self.ptr(t)), t, span))
@@ -157,7 +157,7 @@ class AtomicLowering:
         else:
             size = values[0].value if values and isinstance(values[0], Const) else None
         if size is None:
-            self.u.unsupported(node, "lock-freedom of an object of unknown size")
+            self.unsupported(node, "lock-freedom of an object of unknown size")
             return self.nondet(BOOL, node, "unsupported")
         return Const(1 if size in _LOCK_FREE_SIZES else 0, BOOL)
 

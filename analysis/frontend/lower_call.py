@@ -64,7 +64,7 @@ class CallLowering:
         callee = self.rvalue(fnode)
         ft = callee.type.pointee if isinstance(callee.type, PtrType) else None
         if not isinstance(ft, FuncType):
-            self.u.unsupported(fnode, "call of something that is not a function")
+            self.unsupported(fnode, "call of something that is not a function")
             ft = FuncType(INT, (), True)
         values = self.arguments(args, ft, None)
         slot = self.result_slot(ft, node)
@@ -113,7 +113,7 @@ class CallLowering:
         if not defined and name.startswith(NONDET_PREFIX):
             t = ft.ret if ft is not None else nondet_type(name, self.ct)
             if t is None or not isinstance(t, (IntType, PtrType)):
-                self.u.unsupported(node, f"nondeterministic value of unsupported type ({name})")
+                self.unsupported(node, f"nondeterministic value of unsupported type ({name})")
                 t = nondet_type(name, self.ct) or INT
                 if not isinstance(t, (IntType, PtrType)):
                     t = IntType(64, True)
@@ -126,7 +126,7 @@ class CallLowering:
         if ft is None:
             ft = FuncType(INT, (), True)  # implicitly declared
         if isinstance(sym, FuncSym) and sym.is_float and used:
-            self.u.unsupported(node, f"call of '{name}' returns a floating-point value")
+            self.unsupported(node, f"call of '{name}' returns a floating-point value")
         values = self.arguments(args, ft, name if defined else None)
         slot = self.result_slot(ft, node)
         if slot is not None:
@@ -183,7 +183,7 @@ class CallLowering:
                     text = printable(self.string_bytes(args[0]).decode("utf-8", "replace"))
             else:
                 if not args:
-                    self.u.unsupported(node, f"{name} without a condition")
+                    self.unsupported(node, f"{name} without a condition")
                     return Const(0, INT)
                 cond = self.assert_cond(self.rvalue(args[0]))
                 text = printable(readable(self.text(args[0])))
@@ -214,7 +214,7 @@ class CallLowering:
             values = [values[k] if k is not None and k < len(values) else Const(0, self.ct.void_ptr)
                       for k in b.order]
         if len(values) < len(b.params):
-            self.u.unsupported(node, f"{name} with too few arguments")
+            self.unsupported(node, f"{name} with too few arguments")
             values += [Const(0, resolve(k, self.ct) if k not in ("any", "p") else self.ct.void_ptr)
                        for k in b.params[len(values):]]
         ret = resolve(b.ret, self.ct)
@@ -242,7 +242,7 @@ class CallLowering:
         the routine is an ordinary Call, which every analysis follows."""
         span = self.span(node)
         if len(args) < 2:
-            self.u.unsupported(node, f"{name} with too few arguments")
+            self.unsupported(node, f"{name} with too few arguments")
             return Const(0, INT)
         control = self.rvalue(args[0])
         routine = self.rvalue(args[1])

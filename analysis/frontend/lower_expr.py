@@ -118,7 +118,7 @@ class ExprLowering:
         if isinstance(t, FuncType):
             return loc.addr
         if isinstance(t, StructType) or isinstance(t, VoidType):
-            self.u.unsupported(node, "struct or void value used as a scalar")
+            self.unsupported(node, "struct or void value used as a scalar")
             return Const(0, INT)
         if loc.is_float:  # reported where declared; its value is unknown
             return self.nondet(t, node, "float")
@@ -202,7 +202,7 @@ class ExprLowering:
         if kind in ("call_expression", "comma_expression", "conditional_expression", "assignment_expression"):
             return self.whole_loc(node)  # an aggregate (make().x, (a = b).x); no scalar is assignable
         if not (node.is_error or node.is_missing):
-            self.u.unsupported(node, "expression is not assignable")
+            self.unsupported(node, "expression is not assignable")
         return RegLoc(self.reg_of(self.rvalue(node), node))
 
     def whole_loc(self, node: ts.Node):
@@ -211,7 +211,7 @@ class ExprLowering:
         v = self.value(node)
         if isinstance(v, MemLoc):
             return v
-        self.u.unsupported(node, "expression is not assignable")
+        self.unsupported(node, "expression is not assignable")
         return RegLoc(self.reg_of(v, node))
 
     def reg_of(self, e: Expr, node: ts.Node) -> Reg:
@@ -255,7 +255,7 @@ class ExprLowering:
             return MemLoc(Addr(name, ObjKind.FUNCTION, self.ptr(ft)), ft)
         if node.is_missing:
             return self.dummy_loc(node)
-        self.u.unsupported(node, f"undeclared identifier '{name}'")
+        self.unsupported(node, f"undeclared identifier '{name}'")
         return self.dummy_loc(node)
 
     def identifier(self, node: ts.Node) -> Expr:
@@ -268,7 +268,7 @@ class ExprLowering:
         if isinstance(sym, EnumConstSym):
             return const(sym.value, INT)
         if isinstance(sym, TypedefSym):
-            self.u.unsupported(node, f"type name '{name}' used as a value")
+            self.unsupported(node, f"type name '{name}' used as a value")
             return Const(0, INT)
         if sym is None and name not in self.u.defined:
             if name == "NULL":
@@ -351,7 +351,7 @@ class ExprLowering:
             if lp:
                 return self.ptr_offset(left, right, -1, node)
         if not isinstance(lt, (IntType, PtrType)) or not isinstance(rt, (IntType, PtrType)):
-            self.u.unsupported(node, "operands are not scalars")
+            self.unsupported(node, "operands are not scalars")
             return Const(0, INT)
         if op in _COMPARE:
             if lp or rp:
@@ -379,7 +379,7 @@ class ExprLowering:
 
     def ptr_offset(self, p: Expr, i: Expr, sign: int, node: ts.Node) -> Expr:
         if not isinstance(i.type, IntType):
-            self.u.unsupported(node, "pointer offset is not an integer")
+            self.unsupported(node, "pointer offset is not an integer")
             return p
         d = self.ct.ptrdiff_t
         size = self.elem_size(p.type)
@@ -409,7 +409,7 @@ class ExprLowering:
                 return binary("==", e, Const(0, e.type), INT)
             return unary("!", e, INT)
         if not isinstance(e.type, IntType):
-            self.u.unsupported(node, f"'{op}' of a non-integer")
+            self.unsupported(node, f"'{op}' of a non-integer")
             return e
         t = self.ct.promote(e.type)
         if op == "+":
@@ -427,7 +427,7 @@ class ExprLowering:
         loc = self.lvalue(strip_parens(arg))
         if isinstance(loc, RegLoc):
             if not loc.reg.name.startswith("%"):
-                self.u.unsupported(node, "internal: address of a register")
+                self.unsupported(node, "internal: address of a register")
             return Const(0, self.ptr(loc.type))
         return loc.addr
 
@@ -436,11 +436,11 @@ class ExprLowering:
             if isinstance(p.type, IntType):
                 p = cast(p, self.ct.void_ptr)
             else:
-                self.u.unsupported(node, "dereference of a non-pointer")
+                self.unsupported(node, "dereference of a non-pointer")
                 return self.dummy_loc(node)
         t = self.complete(p.type.pointee)
         if isinstance(t, VoidType):
-            self.u.unsupported(node, "dereference of a void pointer")
+            self.unsupported(node, "dereference of a void pointer")
             t = CHAR
         if t != p.type.pointee:
             p = cast(p, self.ptr(t))
@@ -452,7 +452,7 @@ class ExprLowering:
         if not isinstance(base.type, PtrType) and isinstance(idx.type, PtrType):
             base, idx = idx, base
         if not isinstance(base.type, PtrType):
-            self.u.unsupported(node, "subscript of a non-pointer")
+            self.unsupported(node, "subscript of a non-pointer")
             return self.dummy_loc(node)
         return self.deref(self.ptr_offset(base, idx, 1, node), node)
 
@@ -469,17 +469,17 @@ class ExprLowering:
             return loc
         st = self.complete(loc.type)
         if not isinstance(st, StructType) or not st.complete:
-            self.u.unsupported(node, f"field '{fname}' of a non-struct or incomplete type")
+            self.unsupported(node, f"field '{fname}' of a non-struct or incomplete type")
             return self.dummy_loc(node)
         f = st.field(fname)
         if f is None:
-            self.u.unsupported(node, f"no field '{fname}' in {st}")
+            self.unsupported(node, f"no field '{fname}' in {st}")
             return self.dummy_loc(node)
         if (st.name, fname) in self.u.bit_fields:
-            self.u.unsupported(node, "bit-field access")
+            self.unsupported(node, "bit-field access")
         is_float = (st.name, fname) in self.u.float_fields
         if is_float:
-            self.u.unsupported(node, "floating-point field")
+            self.unsupported(node, "floating-point field")
         ft = self.complete(f.type)
         return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft, is_float)
 
@@ -489,7 +489,7 @@ class ExprLowering:
             return self.lower_item(regroup([parts[0], parts[2]], [parts[1]]), node)
         t, is_float = self.type_descriptor(node.child_by_field_id(F.type))
         if is_float:
-            self.u.unsupported(node, "conversion to a floating type")
+            self.unsupported(node, "conversion to a floating type")
             self.effect(node.child_by_field_id(F.value))
             return self.nondet(t, node, "float")
         return self.convert_cast(t, node.child_by_field_id(F.value), node)
@@ -500,7 +500,7 @@ class ExprLowering:
             return Const(0, INT)
         e = self.rvalue(value)
         if not isinstance(t, (IntType, PtrType)):
-            self.u.unsupported(node, f"cast to {t}")
+            self.unsupported(node, f"cast to {t}")
             return e
         if isinstance(t, IntType) and t.is_bool:
             return self.conv(e, t)
@@ -567,7 +567,7 @@ class ExprLowering:
         st = self.complete(t)
         f = st.field(self.text(member)) if isinstance(st, StructType) and member is not None else None
         if f is None:
-            self.u.unsupported(node, "offsetof of an unknown member")
+            self.unsupported(node, "offsetof of an unknown member")
             return const(0, self.ct.size_t)
         return const(f.offset, self.ct.size_t)
 
@@ -595,7 +595,7 @@ class ExprLowering:
             return Const(0, self.ct.void_ptr)
         if node.type == "gnu_asm_expression":
             return Const(0, INT) if self.asm(node) else self.nondet(INT, node)
-        self.u.unsupported(node, f"unsupported expression '{node.type}'")
+        self.unsupported(node, f"unsupported expression '{node.type}'")
         return self.nondet(INT, node)
 
     # -- assignment ---------------------------------------------------------
@@ -609,7 +609,7 @@ class ExprLowering:
         loc = self.lvalue(lnode)
         if isinstance(loc.type, (StructType, ArrayType)):
             if op != "=" or isinstance(loc, RegLoc):
-                self.u.unsupported(node, "compound assignment of an aggregate")
+                self.unsupported(node, "compound assignment of an aggregate")
                 return Const(0, INT)
             self.copy_aggregate(loc, rnode, node)
             return loc if whole else Const(0, INT)
@@ -633,7 +633,7 @@ class ExprLowering:
     def copy_aggregate(self, loc: MemLoc, rnode: ts.Node, node: ts.Node) -> None:
         src = self.value(rnode)
         if not isinstance(src, MemLoc):
-            self.u.unsupported(rnode, "struct value that is not in memory")
+            self.unsupported(rnode, "struct value that is not in memory")
             return
         leaves = self.scalar_leaves(loc.type)
         if leaves is None:
@@ -694,7 +694,7 @@ class ExprLowering:
         """``arg++``/``arg--`` (``op`` is ``+``/``-``), or the prefix forms."""
         loc = self.lvalue(arg)
         if not isinstance(loc.type, (IntType, PtrType)):
-            self.u.unsupported(node, "increment of a non-scalar")
+            self.unsupported(node, "increment of a non-scalar")
             return Const(0, INT)
         atomic = self.atomic_lvalue(arg)
         if atomic:  # an _Atomic object: one atomic read-modify-write

@@ -6,6 +6,12 @@ lowering.
 mixins over one buffer. A *static* lowerer has no buffer: it evaluates
 file-scope constant expressions, and any instruction it would emit raises
 :class:`NotConstant`.
+
+What a function's lowering reports unsupported also leaves a mark where it
+is, a NONDET without destination named :data:`UNSUPPORTED_MARK`: the engine
+taints a run that executes it, and a violation, run-time error or deadlock
+found on such a run is undecided (the construct is in its range: a
+constant expression's, as an array size, is marked after it).
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ import dataclasses
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import Branch, Const, CType, Instr, Jump, Reg, Span, StackVar
+from distaff.analysis.ir import Branch, Const, CType, Instr, Intrinsic, Jump, Op, Reg, Span, StackVar
 from distaff.analysis.frontend.labels import Goto, IfGoto, Label
 from distaff.analysis.frontend.lower_env import NotConstant, RawSite, Scope, Unit
+from distaff.analysis.ir import FindingKind
 from distaff.analysis.frontend.lower_aggregate import AggregateLowering
 from distaff.analysis.frontend.lower_ambig import AmbiguityLowering
 from distaff.analysis.frontend.lower_atomic import AtomicLowering
@@ -30,6 +37,11 @@ from distaff.analysis.frontend.lower_logic import LogicLowering
 from distaff.analysis.frontend.lower_stmt import StmtLowering
 from distaff.analysis.frontend.lower_string import StringLowering
 from distaff.analysis.frontend.lower_types import TypeLowering
+
+
+# the name of the NONDET an unsupported construct leaves in a function's body
+# (the engine's distaff.analysis.symex.intrinsics knows it too)
+UNSUPPORTED_MARK = "unsupported"
 
 
 @dataclasses.dataclass(slots=True)
@@ -72,6 +84,7 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
         self.sites: list[tuple[int, set, Span]] = []
         self.heights: dict[int, tuple[int, object]] = {}
         self.chain_inner: set[int] = set()
+        self.marking = True  # unsupported constructs leave a mark (not inside const_int)
 
     # -- buffer -------------------------------------------------------------
 
@@ -85,6 +98,17 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
             raise NotConstant
         self.instrs.append(instr)
         return len(self.instrs) - 1
+
+    def unsupported(self, node: ts.Node | Span, message: str) -> None:
+        """Report C distaff does not cover at ``node``, and in a function
+        body mark the place (see the module docstring)."""
+        self.u.unsupported(node, message)
+        self.mark_unsupported(node)
+
+    def mark_unsupported(self, node: ts.Node | Span) -> None:
+        if self.func is not None and self.marking and not self.static and not self.discard:
+            span = node if isinstance(node, Span) else self.span(node)
+            self.emit(Intrinsic(Op.NONDET, None, (), span, name=UNSUPPORTED_MARK))
 
     def temp(self, t: CType) -> Reg:
         self.ntemps += 1
@@ -168,19 +192,23 @@ class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLo
     def const_int(self, node: ts.Node) -> int | None:
         """The value of integer constant expression ``node``, or None."""
         cp = self.checkpoint()
-        saved = self.discard
+        saved, marking = self.discard, self.marking
+        self.marking = False
         try:
             e = self.rvalue(node)
             emitted = len(self.instrs) != cp.instrs
         except NotConstant:
             return None
         finally:
-            self.discard = saved
+            self.discard, self.marking = saved, marking
         if not emitted and not isinstance(e, Const):
             e = null_based(e)  # offsetof written as &((T *)0)->m
         if emitted or not isinstance(e, Const):
             self.rollback(cp)
             return None
+        if len(self.u.findings) > cp.findings and any(
+                f.kind is FindingKind.UNSUPPORTED for f in self.u.findings[cp.findings:]):
+            self.mark_unsupported(node)
         return e.value
 
     def raw_sites(self, sites) -> list[RawSite]:

@@ -60,7 +60,7 @@ class GnuLowering:
             d = decl.child_by_field_id(F.declarator)
             size = d.child_by_field_id(F.size) if d is not None and d.type == "array_declarator" else None
         if size is None or size.type != "sizeof_expression":
-            self.u.unsupported(spec, "typeof of something that is neither a type nor an expression")
+            self.unsupported(spec, "typeof of something that is neither a type nor an expression")
             return INT, False
         return self.sizeof_operand(size)
 
@@ -88,7 +88,7 @@ class GnuLowering:
         initialised with ``init``: the initialiser's, arrays and functions
         decayed to pointers."""
         if init is None or declarator.type != "identifier" or init.type == "initializer_list":
-            self.u.unsupported(declarator, f"{AUTO_TYPE} without an initialiser expression")
+            self.unsupported(declarator, f"{AUTO_TYPE} without an initialiser expression")
             return INT, False
         t = self.type_of(init, keep_findings=True)
         if isinstance(t, ArrayType):
@@ -108,17 +108,17 @@ class GnuLowering:
             return self.offsetof_value(args, node)
         if name == TYPES_COMPATIBLE:
             if len(args) != 2 or any(a.type != "sizeof_expression" for a in args):
-                self.u.unsupported(node, "__builtin_types_compatible_p needs two types")
+                self.unsupported(node, "__builtin_types_compatible_p needs two types")
                 return Const(0, INT)
             a, b = (self.sizeof_operand(x)[0] for x in args)
             return Const(1 if self.compatible(a, b) else 0, INT)
         if name == "__builtin_choose_expr":
             if len(args) != 3:
-                self.u.unsupported(node, "__builtin_choose_expr needs three arguments")
+                self.unsupported(node, "__builtin_choose_expr needs three arguments")
                 return Const(0, INT)
             c = self.const_int(args[0])
             if c is None:
-                self.u.unsupported(args[0], "__builtin_choose_expr with a condition that is not a constant")
+                self.unsupported(args[0], "__builtin_choose_expr with a condition that is not a constant")
                 return self.nondet(INT, node)
             return self.rvalue(args[1] if c else args[2])
         if name == "__builtin_constant_p":
@@ -128,12 +128,12 @@ class GnuLowering:
 
     def offsetof_value(self, args: list[ts.Node], node: ts.Node) -> Expr:
         if len(args) != 2 or args[0].type != "sizeof_expression":
-            self.u.unsupported(node, "offsetof needs a type and a member")
+            self.unsupported(node, "offsetof needs a type and a member")
             return const(0, self.ct.size_t)
         t, _ = self.sizeof_operand(args[0])
         found = self.member_offset(t, args[1])
         if found is None:
-            self.u.unsupported(node, "offsetof of an unknown member")
+            self.unsupported(node, "offsetof of an unknown member")
             return const(0, self.ct.size_t)
         return cast(found[0], self.ct.size_t)
 
@@ -189,7 +189,7 @@ class GnuLowering:
         memory barrier (see the module docstring; True), else unsupported."""
         if self.is_barrier_asm(node):
             return True
-        self.u.unsupported(node, "inline assembly")
+        self.unsupported(node, "inline assembly")
         return False
 
     def is_barrier_asm(self, node: ts.Node) -> bool:

@@ -120,7 +120,7 @@ class InitLowering:
                     n = self.const_int(first.named_children[0]) if first is not None and \
                         first.type == "subscript_designator" and first.named_children else None
                     if n is None or value is None:
-                        self.u.unsupported(item, "unsupported designator")
+                        self.unsupported(item, "unsupported designator")
                         pos += 1
                         continue
                     idx = n
@@ -150,7 +150,7 @@ class InitLowering:
                         first.type == "field_designator" and first.named_children else None
                     found = [k for k, f in enumerate(fields) if f.name == fname]
                     if not found or value is None:
-                        self.u.unsupported(item, "unsupported designator")
+                        self.unsupported(item, "unsupported designator")
                         pos += 1
                         continue
                     fi = found[0]
@@ -220,19 +220,19 @@ class InitLowering:
             if d.type == "field_designator" and isinstance(t, StructType) and d.named_children:
                 f = t.field(d.named_children[0].text.decode())
                 if f is None:
-                    self.u.unsupported(d, "unknown field in designator")
+                    self.unsupported(d, "unknown field in designator")
                     return
                 off += f.offset
                 t = f.type
             elif d.type == "subscript_designator" and isinstance(t, ArrayType) and d.named_children:
                 n = self.const_int(d.named_children[0])
                 if n is None:
-                    self.u.unsupported(d, "unsupported designator")
+                    self.unsupported(d, "unsupported designator")
                     return
                 off += n * type_size(t.elem)
                 t = t.elem
             else:
-                self.u.unsupported(d, "unsupported designator")
+                self.unsupported(d, "unsupported designator")
                 return
         if value.type == "initializer_list":
             out.append((off, t, None))  # a braced list re-initialises the whole subobject
@@ -266,15 +266,15 @@ class InitLowering:
                     by_offset[off + i] = InitValue(off + i, it.elem, Const(normalise(b, it.elem), it.elem))
                 continue
             if isinstance(it, StructType):
-                self.u.unsupported(node, "struct copy in a static initialiser")
+                self.unsupported(node, "struct copy in a static initialiser")
                 continue
             try:
                 v = sl.conv(sl.rvalue(node), it)
             except NotConstant:
-                self.u.unsupported(node, "initialiser is not a constant")
+                self.unsupported(node, "initialiser is not a constant")
                 continue
             if not is_static_address(v) or not isinstance(it, (IntType, PtrType)):
-                self.u.unsupported(node, "initialiser is not a constant")
+                self.unsupported(node, "initialiser is not a constant")
                 continue
             sl.record_flow_to_offset(t, off, node, key)
             by_offset[off] = InitValue(off, it, v)

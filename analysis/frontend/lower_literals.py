@@ -21,7 +21,7 @@ class LiteralLowering:
             known = self.u.literals[raw] = parse_int_literal(raw.decode("utf-8", "replace").replace("'", ""), self.ct)
         value, t = known
         if value is None:
-            self.u.unsupported(node, "floating-point constant")
+            self.unsupported(node, "floating-point constant")
             single = raw.rstrip().lower().endswith(b"f") and not raw.lower().startswith(b"0x")
             return self.nondet(IntType(32 if single else 64, True), node, "float")
         return Const(normalise(value, t), t)
@@ -60,7 +60,7 @@ class LiteralLowering:
     def string_loc(self, node: ts.Node):
         first = node if node.type == "string_literal" else node.named_children[0] if node.named_children else node
         if first.text[:1] in (b"L", b"u", b"U") and not first.text.startswith(b"u8"):
-            self.u.unsupported(node, "wide string literal (read as bytes)")
+            self.unsupported(node, "wide string literal (read as bytes)")
         return self.new_string(self.string_bytes(node), node)
 
 

@@ -55,7 +55,7 @@ class StmtLowering:
         elif node.type in _IGNORED or node.is_error or node.is_missing:
             return
         else:
-            self.u.unsupported(node, f"unsupported statement '{node.type}'")
+            self.unsupported(node, f"unsupported statement '{node.type}'")
 
     def push_scope(self) -> Scope:
         self.scope = Scope(self.scope)
@@ -175,7 +175,7 @@ class StmtLowering:
         cnode = node.child_by_field_id(F.condition)
         v = self.rvalue(cnode)
         if not isinstance(v.type, IntType):
-            self.u.unsupported(cnode, "switch on a non-integer")
+            self.unsupported(cnode, "switch on a non-integer")
             v = Const(0, INT)
         t = self.ct.promote(v.type)
         v = self.materialise(cast(v, t), cnode)
@@ -212,20 +212,20 @@ class StmtLowering:
             args = value.child_by_field_id(F.arguments).named_children
             bounds = [self.const_int(a) for a in args]
             if len(bounds) != 2 or None in bounds:
-                self.u.unsupported(value, "case range bound is not a constant")
+                self.unsupported(value, "case range bound is not a constant")
                 return None
             lo, hi = bounds
             return binary("&&", binary(">=", v, const(lo, t), INT), binary("<=", v, const(hi, t), INT), INT)
         k = self.const_int(value)
         if k is None:
-            self.u.unsupported(value, "case label is not a constant")
+            self.unsupported(value, "case label is not a constant")
             return None
         return binary("==", v, const(k, t), INT)
 
     def case_stmt(self, node: ts.Node) -> None:
         lab = self.case_labels.pop(node.id, None)
         if lab is None:
-            self.u.unsupported(node, "case label outside the top level of a switch body")
+            self.unsupported(node, "case label outside the top level of a switch body")
         else:
             self.place(lab)
         value = node.child_by_field_id(F.value)
@@ -236,7 +236,7 @@ class StmtLowering:
 
     def break_stmt(self, node: ts.Node) -> None:
         if not self.loops:
-            self.u.unsupported(node, "break outside a loop or switch")
+            self.unsupported(node, "break outside a loop or switch")
             return
         self.emit(Goto(self.loops[-1][0], self.span(node)))
 
@@ -245,7 +245,7 @@ class StmtLowering:
             if cont is not None:
                 self.emit(Goto(cont, self.span(node)))
                 return
-        self.u.unsupported(node, "continue outside a loop")
+        self.unsupported(node, "continue outside a loop")
 
     def return_stmt(self, node: ts.Node) -> None:
         value = None
@@ -279,7 +279,7 @@ class StmtLowering:
         if lnode is not None:
             lab = self.goto_label(self.text(lnode))
             if lab.pc is not None:
-                self.u.unsupported(lnode, "label defined twice")
+                self.unsupported(lnode, "label defined twice")
             self.place(lab)
         for c in node.named_children:
             if lnode is None or c.id != lnode.id:
@@ -300,7 +300,7 @@ class StmtLowering:
         for d in decls:
             name, t, _, vla = self.declarator(base, d)
             if vla is not None:
-                self.u.unsupported(vla, "variable-length array type")
+                self.unsupported(vla, "variable-length array type")
             if name is not None:
                 self.scope.names[name] = TypedefSym(t, is_float, atomic and not isinstance(t, PtrType))
 
@@ -336,7 +336,7 @@ class StmtLowering:
                 self.scope.names[name] = VarSym(name, t, "global", name, is_float, self.atomic_kind(atomic, t))
                 continue
             if is_float:
-                self.u.unsupported(d, "floating-point variable")
+                self.unsupported(d, "floating-point variable")
             if "static" in storage:
                 gname = self.u.unique_global_name(f"{self.func}.{name}")
                 if storage & {"__thread", "_Thread_local", "thread_local"}:
@@ -352,7 +352,7 @@ class StmtLowering:
                 self.declare_vla(name, t, vla, d)
                 continue
             if isinstance(t, VoidType) or (isinstance(t, StructType) and not t.complete):
-                self.u.unsupported(d, f"variable of incomplete type {t}")
+                self.unsupported(d, f"variable of incomplete type {t}")
                 continue
             if is_scalar(t) and name not in self.addr_taken:
                 reg = Reg(self.fresh_name(name), t)
@@ -374,7 +374,7 @@ class StmtLowering:
     def declare_vla(self, name: str, t: ArrayType, size_node: ts.Node, d: ts.Node) -> None:
         n = self.rvalue(size_node)
         if not isinstance(n.type, IntType):
-            self.u.unsupported(size_node, "array size is not an integer")
+            self.unsupported(size_node, "array size is not an integer")
             n = Const(1, INT)
         st = self.ct.size_t
         nbytes = binary("*", cast(n, st), const(type_size(t.elem), st), st)

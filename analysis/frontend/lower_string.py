@@ -74,11 +74,11 @@ class StringLowering:
             if i < len(sf.params):
                 want = byte_ptr if sf.params[i] == "p" else size_t
                 if not isinstance(v.type, (IntType, PtrType)):
-                    self.u.unsupported(a, f"argument of {name} is not a pointer or an integer")
+                    self.unsupported(a, f"argument of {name} is not a pointer or an integer")
                     v = Const(0, want)
                 values.append(self._keep(cast(v, want), span))
         if len(values) < len(sf.params):
-            self.u.unsupported(node, f"{name} with too few arguments")
+            self.unsupported(node, f"{name} with too few arguments")
             return self.nondet(size_t if sf.ret == "size" else INT, node, name)
         base = name.removeprefix("__builtin_")
         self.string_name = name

@@ -54,9 +54,9 @@ class TypeLowering:
             if t is not None:
                 return t, False
             if name == AUTO_TYPE:
-                self.u.unsupported(spec, f"{AUTO_TYPE} outside a declaration with an initialiser")
+                self.unsupported(spec, f"{AUTO_TYPE} outside a declaration with an initialiser")
                 return INT, False
-            self.u.unsupported(spec, f"unknown type name '{name}'")
+            self.unsupported(spec, f"unknown type name '{name}'")
             return INT, False
         if kind in ("struct_specifier", "union_specifier"):
             name = spec.child_by_field_id(F.name)
@@ -77,11 +77,11 @@ class TypeLowering:
                     if isinstance(sym, VarSym):  # typeof(variable)
                         return sym.type, sym.is_float
                 return self.type_descriptor(td)
-            self.u.unsupported(spec, "macro used as a type")
+            self.unsupported(spec, "macro used as a type")
             return INT, False
         if spec.is_error or spec.is_missing:
             return INT, False
-        self.u.unsupported(spec, f"unsupported type '{spec.type}'")
+        self.unsupported(spec, f"unsupported type '{spec.type}'")
         return INT, False
 
     def decl_base(self, decl: ts.Node, hint: str | None = None) -> tuple[CType, bool]:
@@ -124,12 +124,12 @@ class TypeLowering:
                 return d.text.decode(), t, d, vla
             if kind in ("pointer_declarator", "abstract_pointer_declarator"):
                 if vla is not None:
-                    self.u.unsupported(vla, "pointer to a variable-length array")
+                    self.unsupported(vla, "pointer to a variable-length array")
                     vla = None
                 t = PtrType(t, self.ct.pointer_bits)
             elif kind in ("array_declarator", "abstract_array_declarator"):
                 if vla is not None:
-                    self.u.unsupported(vla, "variable-length array of arrays")
+                    self.unsupported(vla, "variable-length array of arrays")
                     vla = None
                 size = d.child_by_field_id(F.size)
                 if size is None:
@@ -158,7 +158,7 @@ class TypeLowering:
             elif d.is_error or d.is_missing:
                 return None, t, None, vla
             else:
-                self.u.unsupported(d, f"unsupported declarator '{kind}'")
+                self.unsupported(d, f"unsupported declarator '{kind}'")
                 return None, t, None, vla
             d = d.child_by_field_id(F.declarator)
         return None, t, None, vla
@@ -195,7 +195,7 @@ class TypeLowering:
         base, is_float = self.decl_base(node)
         _, t, _, vla = self.declarator(base, node.child_by_field_id(F.declarator))
         if vla is not None:
-            self.u.unsupported(vla, "variable-length array type")
+            self.unsupported(vla, "variable-length array type")
         return t, is_float
 
     # -- struct, union, enum ------------------------------------------------
@@ -245,7 +245,7 @@ class TypeLowering:
             for d in decls:
                 fname, ftype, _, vla = self.declarator(base, d)
                 if vla is not None:
-                    self.u.unsupported(vla, "variable-length array in a struct")
+                    self.unsupported(vla, "variable-length array in a struct")
                 ftype = self.complete(ftype)
                 members.append((fname, ftype))
                 if is_float:
@@ -276,7 +276,7 @@ class TypeLowering:
             if v is not None:
                 n = self.const_int(v)
                 if n is None:
-                    self.u.unsupported(v, "enumerator value is not a constant")
+                    self.unsupported(v, "enumerator value is not a constant")
                     n = value + 1
                 value = n
             else:

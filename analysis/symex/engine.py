@@ -88,7 +88,7 @@ from distaff.analysis.symex.state import (
     Thread,
 )
 from distaff.analysis.symex.trace import lvalue
-from distaff.analysis.symex.unmodelled import CONTEXT
+from distaff.analysis.symex.unmodelled import CONTEXT, unsupported_everywhere
 from distaff.analysis.symex.values import Val, Values, mask
 
 VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
@@ -182,6 +182,8 @@ class Engine:
         # thread-local globals: their global object is the template each
         # thread's copy starts from (see _thread_copy)
         self.thread_locals = frozenset(g.name for g in program.globals if g.thread_local)
+        # every run starts tainted with the unsupported constructs outside functions (unmodelled)
+        self.tainted_from_start: tuple[str, ...] = unsupported_everywhere(program)
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
         self._interleavings: dict[tuple, Pivot] = {}  # enabled threads -> their scheduling pivot
         self.steps = 0  # instructions run; the budget is polled every 16
@@ -193,6 +195,7 @@ class Engine:
 
     def base_state(self, fresh_globals: bool = False) -> State:
         st = State()
+        st.taint = self.tainted_from_start
         mem = st.memory
         mem.add(MemObject(0, "NULL", "null", 0, None, None, True, {}))
         oid = 1

@@ -17,6 +17,7 @@ from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_si
 from distaff.analysis.symex import libc, sync
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
+from distaff.analysis.symex.unmodelled import unsupported_here
 from distaff.analysis.symex.values import mask
 
 if TYPE_CHECKING:
@@ -100,6 +101,10 @@ def _end(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     raise LeafReached(Leaf(LeafKind.END, i.op.value, i.span, tid))
 
 
+# a NONDET without destination named so marks where the front end met C it
+# does not cover (distaff.analysis.frontend.lower_func)
+UNSUPPORTED_MARK = "unsupported"
+
 # an ABORT named so is GCC's __builtin_unreachable(): a run that reaches it
 # is a run-time error (the front end's lowering, distaff.analysis.frontend.lower_call)
 UNREACHABLE = "__builtin_unreachable"
@@ -113,6 +118,13 @@ UNMODELLED_SYNC = (
 
 
 def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    if i.dst is None and i.op is Op.NONDET and i.name == UNSUPPORTED_MARK:
+        # the front end's mark of C it does not cover: the rest of the run is not vouched for
+        what = unsupported_here(E.program, i.span)
+        if what not in st.taint:
+            st.taint = st.taint + (what,)
+        _next(E, st, tid, i)
+        return
     origin = ""
     if i.op is Op.EXTERNAL:
         model = libc.MODELS.get(i.name)  # every modelled name is a library name, never the program's own

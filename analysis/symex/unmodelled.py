@@ -6,6 +6,11 @@ body-less function (its result, or what it wrote through a pointer) are fresh
 symbols whose ``origin`` names the function (:class:`~distaff.analysis.symex.state.Symbol`,
 ``MemObject.havoc``); effects distaff knows it skipped are in ``State.taint``.
 
+A run that went through C distaff does not cover (the front end's
+UNSUPPORTED findings: a construct marked in a function body when it runs,
+one outside every function from the start) is tainted with it, as
+:func:`unsupported_here` names it: nothing found on it is vouched for.
+
 A run from a program context ("check from here") also uses values the
 context left unknown: their symbols' origin is ``context:`` and what they
 stand for. An outcome that depends on one is possible from the context, not
@@ -20,11 +25,44 @@ it could take any value and the run would go the same way.
 
 from __future__ import annotations
 
+from distaff.analysis import ir
 from distaff.analysis.symex.state import State, cons_list
 
 # the origin of a symbol a program context made for a value it does not know
 # (a shared cell, a count, which creation made a thread): "context:<what>"
 CONTEXT = "context:"
+# a taint of C the front end does not cover: "unsupported:<message> (line N)"
+UNSUPPORTED = "unsupported:"
+
+
+def unsupported_here(program: ir.Program, span: ir.Span) -> str:
+    """The taint of the unsupported construct at ``span`` (the front end's
+    finding there names it)."""
+    found = next((f for f in program.findings if f.kind is ir.FindingKind.UNSUPPORTED and f.span == span), None)
+    return f"{UNSUPPORTED}{found.message if found is not None else 'C distaff does not cover'} (line {span.line})"
+
+
+def unsupported_everywhere(program: ir.Program) -> tuple[str, ...]:
+    """The taints every run of ``program`` starts with: its unsupported
+    constructs outside every function (a declaration's approximation, a
+    header not read), each run inherits."""
+    out = []
+    for f in program.findings:
+        if f.kind is ir.FindingKind.UNSUPPORTED and not any(
+                span_within(f.span, fn.span) for fn in program.functions):
+            out.append(f"{UNSUPPORTED}{f.message} (line {f.span.line})")
+    return tuple(dict.fromkeys(out))
+
+
+def span_within(inner: ir.Span, outer: ir.Span) -> bool:
+    """Whether ``inner`` lies inside ``outer``."""
+    return inner.file == outer.file and ((outer.line, outer.col) <= (inner.line, inner.col)
+            and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col))
+
+
+def unsupported_on(depends: tuple[str, ...]) -> tuple[str, ...]:
+    """What ``depends`` names of the unsupported constructs the run went through."""
+    return tuple(d[len(UNSUPPORTED):] for d in depends if d.startswith(UNSUPPORTED))
 
 
 def depends_on(st: State) -> tuple[str, ...]:
@@ -69,11 +107,19 @@ def values_of(names) -> str:
 
 def phrase(names: tuple[str, ...], library: bool) -> str:
     """How a result says what it depends on: "depends on `atoi`, which distaff
-    does not model" / "depends on `foo()`, which has no body here"."""
+    does not model" / "depends on `foo()`, which has no body here" / "goes
+    through what distaff does not cover: inline assembly (line 4)"."""
     if library:
-        shown = " and ".join(f"`{n}`" if n.isidentifier() else n for n in names)
-        verb = "does" if len(names) == 1 else "do"
-        return f"depends on {shown}, which distaff {verb} not model"
+        parts = []
+        unsupported = unsupported_on(names)
+        if unsupported:
+            parts.append(f"goes through what distaff does not cover: {'; '.join(unsupported)}")
+        names = tuple(n for n in names if not n.startswith(UNSUPPORTED))
+        if names:
+            shown = " and ".join(f"`{n}`" if n.isidentifier() else n for n in names)
+            verb = "does" if len(names) == 1 else "do"
+            parts.append(f"depends on {shown}, which distaff {verb} not model")
+        return "; ".join(parts)
     unknown = context_unknowns(names)
     own = [n for n in names if not n.startswith(CONTEXT)]
     parts = []
