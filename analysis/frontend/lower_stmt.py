@@ -88,6 +88,9 @@ class StmtLowering:
             if stmts and stmts[-1].type == "expression_statement" and stmts[-1].named_children:
                 last = stmts[-1].named_children[0]
                 return self.value(last) if whole else self.rvalue(last)
+            product = self.misread_product(stmts[-1]) if stmts else None
+            if product is not None:  # ({ ...; a * b; })
+                return product
             if stmts:
                 self.stmt(stmts[-1])
             return Const(0, INT)
@@ -307,8 +310,34 @@ class StmtLowering:
     def storage_classes(self, node: ts.Node) -> set[str]:
         return {c.text.decode() for c in node.children if c.type == "storage_class_specifier"}
 
+    def misread_product(self, node: ts.Node) -> Expr | None:
+        """The value of ``a * b;`` (or ``a * *b;``) that the parser, not
+        knowing that ``a`` is a variable, read as a declaration of a pointer
+        ``b`` to type ``a``; None for any other statement (nothing lowered)."""
+        if node.type != "declaration" or len(node.named_children) != 2:
+            return None
+        tnode, d = node.child_by_field_id(F.type), node.child_by_field_id(F.declarator)
+        if tnode is None or tnode.type != "type_identifier" or d is None or d.type != "pointer_declarator":
+            return None
+        if not isinstance(self.scope.lookup(self.text(tnode)), VarSym):
+            return None
+        derefs = 0
+        inner = d.child_by_field_id(F.declarator)
+        while inner is not None and inner.type == "pointer_declarator":
+            derefs += 1
+            inner = inner.child_by_field_id(F.declarator)
+        if inner is None or inner.type != "identifier":
+            return None
+        left = self.identifier(tnode)
+        right = self.identifier(inner)
+        for _ in range(derefs):
+            right = self.load(self.deref(right, d), d)
+        return self.arith("*", left, right, node)
+
     def declaration(self, node: ts.Node) -> None:
         """A declaration inside a function body."""
+        if self.misread_product(node) is not None:
+            return  # a * b; as a statement: its operands are read, the product dropped
         storage = self.storage_classes(node)
         auto = self.is_auto_type(node)
         base, is_float = (INT, False) if auto else self.decl_base(node)

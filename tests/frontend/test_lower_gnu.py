@@ -166,3 +166,12 @@ def test_a_case_range_tests_both_bounds() -> None:
 def test_a_case_range_bound_that_is_not_constant_is_unsupported() -> None:
     program = lower_source("int cls(int c, int k) {\n switch (c) { case 0 ... k: return 1; } return 0; }", "t.c")
     assert [(f.message, f.span.line) for f in program.findings] == [("case range bound is not a constant", 2)]
+
+
+def test_a_product_the_parser_read_as_a_pointer_declaration_is_a_product() -> None:
+    # `t * t;` with t a variable is a multiplication, the value of a statement expression
+    program = lower("int f(int k, int *p) { int t = k; int a = ({ t * t; }); int b = ({ k * *p; }); t * t; return a + b + t; }")
+    body = program.function("f").body
+    assert "t.1" not in str(body)  # no new variable t
+    assigns = [str(i.expr) for i in body if isinstance(i, Assign) and i.dst.name in ("a", "b")]
+    assert len(assigns) == 2 and all("*" in a for a in assigns)
