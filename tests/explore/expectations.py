@@ -8,7 +8,9 @@ The header comment of a program carries its expectations, one per line:
 * ``FINDING: deadlock`` or ``FINDING: error <line> <message start>`` -- a
   finding the check must report (``FINDING: none`` -- none may be reported);
 * ``RUNS: baseline=N dpor<=N dpor-ag<=N`` -- runs per assertion in a mode,
-  exact (``=``) or an upper bound (``<=``).
+  exact (``=``) or an upper bound (``<=``);
+* ``UNWIND: N`` -- the unwind bound the expectations hold for (the check's
+  default when absent): spin loops are explored to it in every mode.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Expectations:
     findings: list[tuple[str, int | None, str]] = field(default_factory=list)
     no_findings: bool = False
     runs: dict[str, tuple[str, int]] = field(default_factory=dict)
+    unwind: int | None = None
 
     def verdict_at(self, line: int) -> str | None:
         return self.verdicts.get(line, self.verdict)
@@ -53,6 +56,10 @@ def read(name: str) -> Expectations:
                 e.no_findings = True
             else:
                 e.findings.append((m.group(1), int(m.group(2)) if m.group(2) else None, m.group(3).strip()))
+            continue
+        m = re.match(r"UNWIND:\s*(\d+)", line)
+        if m:
+            e.unwind = int(m.group(1))
             continue
         m = re.match(r"RUNS:\s*(.*)", line)
         if m:
