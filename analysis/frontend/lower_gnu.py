@@ -77,7 +77,11 @@ class GnuLowering:
             return named, False
         inner = strip_parens(value)
         sym = self.scope.lookup(self.text(inner)) if inner.type == "identifier" else None
-        return self.type_of(value, keep_findings=True), isinstance(sym, VarSym) and sym.is_float
+        before = len(self.u.findings)
+        t = self.type_of(value, keep_findings=True)
+        if len(self.u.findings) > before:  # the operand is not lowered: its type may be wrong here
+            self.mark_unsupported(node)
+        return t, isinstance(sym, VarSym) and sym.is_float
 
     def is_auto_type(self, decl: ts.Node) -> bool:
         t = decl.child_by_field_id(F.type)
@@ -90,7 +94,7 @@ class GnuLowering:
         if init is None or declarator.type != "identifier" or init.type == "initializer_list":
             self.unsupported(declarator, f"{AUTO_TYPE} without an initialiser expression")
             return INT, False
-        t = self.type_of(init, keep_findings=True)
+        t = self.type_of(init)  # (what the initialiser's lowering reports, it reports when lowered)
         if isinstance(t, ArrayType):
             t = self.ptr(t.elem)
         elif isinstance(t, FuncType):

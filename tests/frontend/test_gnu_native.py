@@ -141,6 +141,19 @@ int main(void) {
     if (({ int t = READ_ONCE(s.sequence); t == 4; })) OUT(99);
     OUT(lk.locked); OUT(lk.tail); OUT(lk.locked_pending);
     lk.pending = 1; OUT(lk.val);
+    /* statement expressions in every position */
+    per_cpu[({ int j = 1; j + 1; })] = 5; OUT(per_cpu[2]);
+    ({ &s; })->sequence = 11; OUT(s.sequence);
+    OUT(sizeof(({ s; })));
+    int m = 0;
+    for (int j = ({ 0; }); j < ({ 3; }); j += ({ 1; })) m += j;
+    OUT(m);
+    switch (({ int z = 3; z; })) { case 3: m = 9; break; default: m = 0; }
+    OUT(m);
+    OUT(({ struct seq w = s; w; }).data[1]);
+    int vla[({ 3; })];
+    vla[2] = 4; OUT(vla[2] + sizeof(vla));
+    OUT(n > 1000 ? ({ 1; }) : ({ int t = 4; t; }));
 """
 
 ATOMICS = """
