@@ -207,9 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = [f"Front-end coverage and decided checks over {len(paths)} programs "
              f"(`python bench/frontend_bench.py{' --before ' + args.before if args.before else ''}"
              f" --timeout {args.timeout:g}`).", "",
-             "*lower*: no syntax error and no unsupported construct; *decided*: every assertion decided and no "
-             "finding left unvouched, mode dpor-ag, the header's UNWIND or 8, "
-             f"{args.timeout:g} s a sub-check.", ""]
+             "*lower*: no syntax error and no unsupported construct; *decided*: no assertion undecided (a "
+             "holds within the unwind bound counts) and no finding left unvouched, mode dpor-ag, the header's "
+             f"UNWIND or 8, {args.timeout:g} s a sub-check.", ""]
     lines += table(paths, before, results["after"])
     if before:
         changed = [p for p in paths if verdict(before[p]) != verdict(results["after"][p])]
