@@ -91,8 +91,9 @@ def check_source(text: str, options: Options = Options(), *, path: str = "<sourc
     * ``cancel`` set (from another thread): it returns promptly, the
       assertions not yet decided UNKNOWN with reason CANCELLED;
     * ``options.timeout_s`` (per assertion) or ``total_timeout_s`` ran out:
-      those assertions UNKNOWN with reason TIMEOUT (or HOLDS ``bounded``
-      within the deepest unwind bound finished, saying so in the message).
+      those assertions UNKNOWN with reason TIMEOUT (after deepening, with
+      ``finished_unwind`` the deepest unwind bound finished without a
+      violation, and the message saying so): never a verdict.
 
     Raises :class:`ContextError` for a context position with no statement,
     ValueError for options it cannot check with (an unknown mode or

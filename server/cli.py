@@ -3,7 +3,10 @@
 ``distaff check FILE...`` checks every assertion of each file and prints the
 results (:mod:`distaff.server.render`: GCC-style text, JSON or SARIF). Exit status:
 
-* 0 -- no violation found and every assertion decided (holds or unreachable);
+* 0 -- no violation found and every assertion decided: proven (holds,
+  unreachable) or, as bounded model checkers answer, with no violation within
+  the unwind bound (status ``bounded``; the text says it is not a proof).
+  With ``--property unreach-call``, 0 only for a proof;
 * 1 -- something was found: an assertion that can fail, a deadlock, a run-time
   error (or a data race, when ``--races`` asked for them). This wins over
   everything below, so CI fails on a real bug even if another file was bad;
@@ -11,7 +14,9 @@ results (:mod:`distaff.server.render`: GCC-style text, JSON or SARIF). Exit stat
   position with no statement, a file with syntax errors (its findings are
   printed and its assertions reported as skipped: never "holds"), or a
   ``--scheduler`` that cannot be reached (or Dask not installed);
-* 3 -- inconclusive: some assertion undecided (timeout, run limit, solver),
+* 3 -- inconclusive: some assertion undecided (timeout, run limit, solver,
+  not reached within the unwind bound; with ``--property``, any answer short
+  of a proof),
   or the file uses C that distaff does not cover (an "unsupported" warning:
   what was not modelled may hide a failure, or the assertions themselves),
   none violated;
@@ -379,11 +384,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 program = parse_file(path, text, options.data_model, flags)
                 lines = playback_lines(program, report.assertions, options, path, text, args.playback)
                 print("\n".join(lines), file=sys.stdout if args.format == "text" else sys.stderr, flush=True)
+    answer = render.property_answer(reports, options)
     if args.format == "json":
         print(json.dumps(render.json_document(reports, options, version()), indent=2))
     elif args.format == "sarif":
         print(json.dumps(render.sarif_log(reports, options, version()), indent=2))
-    return exit_status(reports)
+    elif answer is not None:
+        print(f"property {options.property}: {answer}", flush=True)
+    status = exit_status(reports)
+    if answer == "unknown" and status == EXIT_OK:  # a bounded search is no answer to a property
+        return EXIT_UNDECIDED
+    return status
 
 
 def playback_lines(program, assertions, options: Options, path: str, text: str, out_dir: str) -> list[str]:

@@ -18,7 +18,7 @@ MODES = ("baseline", "dpor", "dpor-ag")
 # baseline explores every interleaving of every step: past this many runs
 # per assertion it stops (undecided, max-runs), and that row is not compared
 BASELINE_CAP = 3000
-STATUS = {"holds": Status.HOLDS, "violated": Status.VIOLATED, "unreachable": Status.UNREACHABLE}
+STATUS = {"holds": Status.HOLDS, "bounded": Status.BOUNDED, "violated": Status.VIOLATED, "unreachable": Status.UNREACHABLE}
 
 _cache: dict = {}
 

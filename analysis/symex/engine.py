@@ -146,8 +146,12 @@ class Engine:
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
-                 placed_accesses: bool = False, context_hooks=None):
+                 placed_accesses: bool = False, context_hooks=None,
+                 guards: dict[str, frozenset[int]] | None = None):
         self.program = program
+        # the target is an error call: taking one of these branches (function ->
+        # pcs, distaff.analysis.static.guards) executes it as a check
+        self.guards = guards
         self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
@@ -172,7 +176,7 @@ class Engine:
         # a check from a program context (distaff.analysis.context.initial.ContextHooks): resolves
         # pointers whose object is symbolic, settles locks, orders initial waiters
         self.context_hooks = context_hooks
-        self.reached = False  # the target assertion was executed on a feasible path
+        self.reached = False  # the target assertion (or a guard of it) was executed on a feasible path
         self.ptr_bits = program.data_model.pointer_bits
         self.layout = PointerLayout.for_bits(self.ptr_bits)
         self.span = ir.NO_SPAN  # span of the instruction being executed
@@ -184,6 +188,9 @@ class Engine:
         self.thread_locals = frozenset(g.name for g in program.globals if g.thread_local)
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
         self._interleavings: dict[tuple, Pivot] = {}  # enabled threads -> their scheduling pivot
+        # where the bound stopped a thread or a run, on any path: (function, line,
+        # what) -> how often ("loop", "creation loop", "recursion", "free loops")
+        self.cut_sites: dict[tuple[str, int, str], int] = {}
         self.steps = 0  # instructions run; the budget is polled every 16
         self._blocks = 0  # blocks started by advance; the budget is polled every 8
         self.events = 0  # visible operations finished
@@ -733,6 +740,11 @@ class Engine:
     # ==================================================================
     # expressions
 
+    def reach(self, st: State) -> None:
+        """The run executed the target assertion, or took a guard of its error call."""
+        self.reached = True
+        st.reached = True
+
     def reg(self, st: State, tid: int, r: Reg) -> Val:
         v = st.threads[tid].frames[-1].regs.get(r.name)
         if v is None:
@@ -904,7 +916,8 @@ class Engine:
         t = st.threads[tid]
         depth = sum(1 for fr in t.frames if fr.func is f)
         if depth > self.unwind:
-            self.cut_thread(st, tid, f"recursion of {name} deeper than the unwind bound ({self.unwind})", span)
+            self.cut_thread(st, tid, f"recursion of {name} deeper than the unwind bound ({self.unwind})", span,
+                            (name, f.span.line, "recursion"))
         st.wframe(tid).pc += 1
         frame = self.new_frame(st, f, args, dst)
         st.wthread(tid).frames.append(frame)
@@ -968,11 +981,13 @@ class Engine:
                                                    & self._derived_regs(f.func))
         return hit
 
-    def cut_thread(self, st: State, tid: int, why: str, span) -> None:
+    def cut_thread(self, st: State, tid: int, why: str, span, site: tuple[str, int, str]) -> None:
         """Stop thread ``tid`` for good at the unwind bound (raises
         :class:`ThreadCut`, ending its block), or the whole run (leaf CUT)
         inside an atomic region or with ``thread_cuts`` off. Counted as
-        ``thread_cuts``."""
+        ``thread_cuts``; ``site`` (function, line, what) is remembered in
+        ``cut_sites`` whichever way the path ends."""
+        self.cut_sites[site] = self.cut_sites.get(site, 0) + 1
         t = st.threads[tid]
         if not self.thread_cuts or t.atomic > 0:
             raise LeafReached(Leaf(LeafKind.CUT, why, span, tid))
@@ -1007,12 +1022,18 @@ class Engine:
             self.counters["free_iterations"] = self.counters.get("free_iterations", 0) + 1
             if st.free_iterations > FREE_ITERATIONS:
                 self.counters["free_iteration_cuts"] = self.counters.get("free_iteration_cuts", 0) + 1
+                site = (f.func.name, f.func.body[target].span.line, "free loops")
+                self.cut_sites[site] = self.cut_sites.get(site, 0) + 1
                 raise LeafReached(Leaf(LeafKind.CUT, f"loops ran past {FREE_ITERATIONS} iterations", self.span, tid))
-            if inner:
-                w = st.wframe(tid)
-                for h in inner:
-                    del w.backedges[h]
-                    w.marks.pop(h, None)
+            w = st.wframe(tid)
+            for h in inner:
+                w.backedges.pop(h, None)
+                w.marks.pop(h, None)
+                w.laps.pop(h, None)
+            # the iteration is part of the control state (summaries learned at
+            # one iteration must not prune another: the assertion-guided paper's
+            # control states are those of the unrolled program)
+            w.laps[target] = w.laps.get(target, 0) + 1
             return
         n = f.backedges.get(target, 0) + 1
         if n > self.unwind:
@@ -1024,11 +1045,13 @@ class Engine:
             if creates:  # the bound limits how many threads the program starts
                 self.counters["thread_creation_cuts"] = self.counters.get("thread_creation_cuts", 0) + 1
             line = f.func.body[target].span.line if target < len(f.func.body) else self.span.line
-            self.cut_thread(st, tid, f"the loop at line {line} reached the unwind bound ({self.unwind})", self.span)
+            self.cut_thread(st, tid, f"the loop at line {line} reached the unwind bound ({self.unwind})", self.span,
+                            (f.func.name, line, "creation loop" if creates else "loop"))
         w = st.wframe(tid)
         for h in inner:
             del w.backedges[h]
             w.marks.pop(h, None)
+            w.laps.pop(h, None)
         w.backedges[target] = n
         if self.concrete_loops:
             w.marks[target] = t.decisions
@@ -1093,7 +1116,12 @@ def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
     opt = E.fork(st, lambda: [Option(c, True), Option(E.values.not_(c), False)], exhaustive=True)
     taken = opt.payload
     target = i.then if taken else i.other
-    pc = st.threads[tid].frames[-1].pc
+    f = st.threads[tid].frames[-1]
+    pc = f.pc
+    if E.guards is not None and not st.reached:
+        g = E.guards.get(f.func.name)
+        if g is not None and pc in g:
+            E.reach(st)
     if target <= pc:
         E.back_edge(st, tid, pc, target)
     f = st.wframe(tid)
@@ -1170,12 +1198,26 @@ def _dispatch(E: Engine, st: State, tid: int, i: Any) -> None:
         raise TypeError(f"no instruction {type(i).__name__}")
 
 
+# built-ins whose result the calling thread decides alone: a constant (0 from
+# pthread_create, an untimed lock or wait, ...), its own id, a fresh object.
+# A branch on one is the thread's own, so ``if (pthread_create(...)) abort();``
+# leaves a creation loop over constants free (Engine.back_edge). Timed waits,
+# try-locks, barrier waits and atomic operations return what other threads decide.
+OWN_RESULT_OPS = frozenset({
+    Op.THREAD_CREATE, Op.THREAD_JOIN, Op.THREAD_SELF, Op.MUTEX_INIT, Op.MUTEX_DESTROY, Op.MUTEX_LOCK,
+    Op.MUTEX_UNLOCK, Op.COND_INIT, Op.COND_DESTROY, Op.COND_WAIT, Op.COND_SIGNAL, Op.COND_BROADCAST,
+    Op.SEM_INIT, Op.SEM_POST, Op.SEM_DESTROY, Op.BARRIER_INIT, Op.BARRIER_DESTROY, Op.RWLOCK_INIT,
+    Op.RWLOCK_DESTROY, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK, Op.RWLOCK_UNLOCK, Op.MALLOC, Op.CALLOC, Op.ALLOCA,
+})
+
+
 def shared_derived(func: ir.Function) -> frozenset[str]:
     """Registers of ``func`` that may hold a value another thread or a callee
     decides: loaded from memory the escape analysis calls shared, returned by
-    a call or a built-in (other than a fresh allocation), or computed from
-    such a register; a load of the function's own memory too once any such
-    value may have been stored there. Parameters are the caller's values."""
+    a call or a built-in (other than one of :data:`OWN_RESULT_OPS` without a
+    deadline), or computed from such a register; a load of the function's
+    own memory too once any such value may have been stored there.
+    Parameters are the caller's values."""
     derived: set[str] = set()
     own_memory_derived = False
     changed = True
@@ -1193,7 +1235,7 @@ def shared_derived(func: ir.Function) -> frozenset[str]:
             elif t is Assign:
                 hit = bool(set(ir.regs_of(i.expr)) & derived)
             elif t is Intrinsic:
-                hit = i.op not in (Op.MALLOC, Op.CALLOC, Op.ALLOCA)
+                hit = i.op not in OWN_RESULT_OPS or ir.has_deadline(i)
             else:  # a call's result
                 hit = True
             if hit:

@@ -59,7 +59,7 @@ def _assert(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     text = f"{i.name or 'reach_error'}()" if unreach else i.text
     is_target = f"{f.func.name}:{f.pc}" == E.target
     if is_target:
-        E.reached = True
+        E.reach(st)
     # every assertion forks the same way whatever the target, so that a trace's
     # recorded choices replay under any target; only the failing side differs
     opt = E.fork(st, lambda: [Option(E.values.not_(c), "fail"), Option(c, "hold")], exhaustive=True)

@@ -91,9 +91,13 @@ class Frame(Record):
     # loop head -> the thread's ``decisions`` when its last counted back edge
     # was taken (see Engine.back_edge)
     marks: dict = field(default_factory=dict)
+    # loop head -> iterations not counted against the bound since the loop's
+    # entry: with ``backedges``, the iteration a control key names
+    laps: dict = field(default_factory=dict)
 
     def __init__(self, func: Function, pc: int, regs: dict, backedges: dict, stack_objs: dict, allocas: list,
-                 ret_dst: Reg | None, uid: int, gen: int = 0, marks: dict | None = None) -> None:
+                 ret_dst: Reg | None, uid: int, gen: int = 0, marks: dict | None = None,
+                 laps: dict | None = None) -> None:
         self.func = func
         self.pc = pc
         self.regs = regs
@@ -104,10 +108,12 @@ class Frame(Record):
         self.uid = uid
         self.gen = gen
         self.marks = {} if marks is None else marks
+        self.laps = {} if laps is None else laps
 
     def copy(self, gen: int) -> "Frame":
         return Frame(self.func, self.pc, dict(self.regs), dict(self.backedges), self.stack_objs,
-                     list(self.allocas), self.ret_dst, self.uid, gen, dict(self.marks))
+                     list(self.allocas), self.ret_dst, self.uid, gen, dict(self.marks),
+                     dict(self.laps) if self.laps else None)
 
 
 ENABLED = "enabled"
@@ -373,7 +379,8 @@ def _thread_key(t: "Thread") -> tuple:
     copies a thread before changing it, so the key stays true."""
     t.key = (t.status, t.phase, t.atomic, t.pending is not None, t.spurious, t.timed_out,
              tuple((f.func.name, f.pc, _sorted_items(f.backedges),
-                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else ())
+                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else (),
+                    _sorted_items(f.laps) if f.laps else ())
                    for f in t.frames))
     return t.key
 
@@ -387,7 +394,7 @@ class State:
         "gen", "threads", "memory", "pc", "locks", "mutex_kinds", "barriers", "sems", "rwlocks", "onces", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
-        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations",
+        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached",
     )
 
     def __init__(self) -> None:
@@ -432,6 +439,7 @@ class State:
         # of functions, or phrases): every outcome after it is tainted
         self.taint: tuple[str, ...] = ()
         self.free_iterations = 0  # loop iterations not counted against the bound (Engine.back_edge)
+        self.reached = False  # this run executed the target assertion (Engine.reach)
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -472,6 +480,7 @@ class State:
         s.next_key = self.next_key
         s.taint = self.taint
         s.free_iterations = self.free_iterations
+        s.reached = self.reached
         return s
 
     # ------------------------------------------------------------------

@@ -205,7 +205,7 @@ ASSERTION = ("files", 0, "assertions", 0)
 
 @pytest.mark.parametrize("change, path", [
     (_without, ("version",)),
-    (_set(2), ("version",)),
+    (_set(1), ("version",)),
     (_without, (*ASSERTION, "status")),
     (_set("failed"), (*ASSERTION, "status")),
     (_set("time-out"), (*ASSERTION, "reason")),  # and a violation has no reason

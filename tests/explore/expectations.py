@@ -2,8 +2,9 @@
 
 The header comment of a program carries its expectations, one per line:
 
-* ``VERDICT: holds`` / ``violated`` / ``unreachable`` / ``holds-bounded`` --
-  every assertion of the file has that verdict;
+* ``VERDICT: holds`` / ``violated`` / ``unreachable`` / ``bounded`` (no
+  violation within the unwind bound) / ``bound-reached`` (not reached within
+  the bound) -- every assertion of the file has that verdict;
 * ``VERDICT <line>: <verdict>`` -- the assertion on that line has it;
 * ``FINDING: deadlock`` or ``FINDING: error <line> <message start>`` -- a
   finding the check must report (``FINDING: none`` -- none may be reported);
