@@ -288,6 +288,7 @@ _RULES = (
           "some thread: not a proof."),
     _Rule("assertion-unreachable", "No execution reaches an assertion: a proof."),
     _Rule("deadlock", "Some schedule leaves threads waiting with none able to run."),
+    _Rule("stuck", "Some schedule leaves a thread spinning forever: what its loop waits for never changes."),
     _Rule("runtime-error", "A run has undefined behaviour (division by zero, bad pointer, overflow)."),
     _Rule("data-race", "Two threads access the same memory without order, at least one writing."),
     _Rule("syntax-error", "The text could not be parsed; the file's assertions were not checked."),
@@ -303,7 +304,7 @@ _STATUS_RULE = {
     Status.UNREACHABLE: ("assertion-unreachable", "none", "notApplicable"),
 }
 _FINDING_RULE = {
-    FindingKind.ASSERTION: "assertion-violated", FindingKind.DEADLOCK: "deadlock",
+    FindingKind.ASSERTION: "assertion-violated", FindingKind.DEADLOCK: "deadlock", FindingKind.STUCK: "stuck",
     FindingKind.ERROR: "runtime-error", FindingKind.DATA_RACE: "data-race",
     FindingKind.SYNTAX: "syntax-error", FindingKind.UNSUPPORTED: "unsupported",
 }

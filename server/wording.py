@@ -171,6 +171,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
 FINDING_WORDS = {
     FindingKind.ASSERTION: ("error", "assertion can fail"),
     FindingKind.DEADLOCK: ("warning", "deadlock"),
+    FindingKind.STUCK: ("warning", "stuck"),
     FindingKind.DATA_RACE: ("warning", "data race"),
     FindingKind.ERROR: ("error", ""),
     FindingKind.SYNTAX: ("error", "syntax error"),
@@ -192,7 +193,7 @@ def finding_message(f: Finding, with_inputs: bool = True) -> tuple[str, str]:
 
 
 FINDING_NOUNS = {
-    FindingKind.ASSERTION: "failed assertion", FindingKind.DEADLOCK: "deadlock",
+    FindingKind.ASSERTION: "failed assertion", FindingKind.DEADLOCK: "deadlock", FindingKind.STUCK: "stuck thread",
     FindingKind.DATA_RACE: "data race", FindingKind.ERROR: "run-time error",
     FindingKind.SYNTAX: "syntax error", FindingKind.UNSUPPORTED: "unsupported construct",
 }

@@ -149,7 +149,7 @@ class Explorer:
                                  record_effects=self.reduction.record_effects,
                                  park_blocked=opts.enabled("park_blocked"),
                                  spurious_wakeups=opts.spurious_wakeups,
-                                 concrete_loops=opts.enabled("concrete_loops"),
+                                 concrete_loops=opts.enabled("concrete_loops"), awaits=opts.enabled("awaits"),
                                  thread_cuts=opts.enabled("thread_cuts"),
                                  pivot_on_single=self.reduction.pivot_on_single,
                                  observer=self.reduction.on_event, placed_accesses=opts.report_races,
@@ -357,11 +357,13 @@ class Explorer:
         function distaff does not model is not vouched for: it becomes an
         UNSUPPORTED finding saying so."""
         kind = FindingKind.ERROR if leaf.kind is LeafKind.ERROR else FindingKind.DEADLOCK
+        if kind is FindingKind.DEADLOCK and state.awaiting:  # some thread spins forever
+            kind = FindingKind.STUCK
         span = leaf.span or ir.NO_SPAN
         depends = depends_on(state)
         library = library_dependences(depends, self.program.user_externals)
         if library:  # no counterexample to show: no model of the path condition is asked for
-            words = "deadlock" if kind is FindingKind.DEADLOCK else leaf.message
+            words = kind.value if kind in (FindingKind.DEADLOCK, FindingKind.STUCK) else leaf.message
             return Finding(FindingKind.UNSUPPORTED, span, f"{words} may happen, but it {phrase(library, True)}")
         return Finding(kind, span, leaf.message, finish_trace(self.engine, state, leaf), depends)
 

@@ -77,7 +77,9 @@ from distaff.analysis.ir import (
     FUNCTION_OBJECT, STACK_OBJECT, Addr, Assign, Branch, Call, Cast, Const, Intrinsic, IntType, Jump, Kind, Load, Op,
     PtrAdd, PtrType, Reg, Return, Store, bits_of, is_scalar, is_signed, type_size,
 )
-from distaff.analysis.symex import intrinsics, sync
+from distaff.analysis.liveness import live_registers
+from distaff.analysis.symex import awaits as _awaits
+from distaff.analysis.symex import intrinsics, libc, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.symex.pivots import (
     BRANCH_PIVOT, INTERLEAVE_PIVOT, Budget, EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotReached,
@@ -147,8 +149,13 @@ class Engine:
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
-                 guards: dict[str, frozenset[int]] | None = None):
+                 guards: dict[str, frozenset[int]] | None = None, awaits: bool = True):
         self.program = program
+        # rounds of a loop that change nothing are explored once (symex/awaits.py)
+        self.awaits = awaits
+        self.locks_observable = _awaits.locks_observable(program) if awaits else True
+        self._live: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._live_funcs: dict[str, tuple[frozenset[str], ...]] = {}
         # the target is an error call: taking one of these branches (function ->
         # pcs, distaff.analysis.static.guards) executes it as a check
         self.guards = guards
@@ -500,6 +507,8 @@ class Engine:
 
     def _finish_event(self, st: State) -> None:
         ev = st.event
+        if st.awaiting:
+            _awaits.wake(self, st, ev.tid)
         st.events = (ev, st.events)
         st.event_count += 1
         st.event = None
@@ -529,17 +538,22 @@ class Engine:
         timed = next((t for t in waiting if self._in_timed_wait(st, t)), None)
         if timed is not None:  # it gives up: the run where it gave up at once goes on from here
             return Leaf(LeafKind.INFEASIBLE, f"{timed.name} gives up its timed wait", None, timed.tid)
-        # the finding points at a thread stuck on a lock, condition or barrier
-        # rather than at a join that only waits for it
-        waiting.sort(key=lambda t: (t.waits_for.endswith(" to end"), t.tid))
+        # the finding points at a thread spinning forever, else at one stuck on
+        # a lock, condition or barrier rather than at a join that only waits for it
+        waiting.sort(key=lambda t: (t.phase != "await", t.waits_for.endswith(" to end"), t.tid))
         parts = []
         for t in sorted(waiting, key=lambda t: t.tid):
             f = t.frames[-1]
             line = f.func.body[f.pc].span.line if f.pc < len(f.func.body) else f.func.span.line
-            parts.append(f"{t.name} waits for {t.waits_for} (line {line})")
+            if t.phase == "await":  # "t#1 spins forever at line 14: `flag` never changes"
+                parts.append(f"{t.name} spins forever at line {line}: {t.waits_for.removesuffix(' to change')} "
+                             f"never change{'s' if ' and ' not in t.waits_for else ''}")
+            else:
+                parts.append(f"{t.name} waits for {t.waits_for} (line {line})")
         first = waiting[0].frames[-1]
         span = first.func.body[first.pc].span if first.pc < len(first.func.body) else first.func.span
-        return Leaf(LeafKind.DEADLOCK, "deadlock: " + "; ".join(parts), span, waiting[0].tid)
+        head = "stuck: " if waiting[0].phase == "await" else "deadlock: "
+        return Leaf(LeafKind.DEADLOCK, head + "; ".join(parts), span, waiting[0].tid)
 
     @staticmethod
     def _in_timed_wait(st: State, t) -> bool:
@@ -739,6 +753,27 @@ class Engine:
 
     # ==================================================================
     # expressions
+
+    def live_at(self, func: ir.Function, pc: int) -> tuple[str, ...]:
+        """The registers live at ``pc`` of ``func``, in name order."""
+        key = (func.name, pc)
+        hit = self._live.get(key)
+        if hit is None:
+            live = self._live_funcs.get(func.name)
+            if live is None:
+                live = self._live_funcs[func.name] = live_registers(func)
+            hit = self._live[key] = tuple(sorted(live[pc])) if pc < len(live) else ()
+        return hit
+
+    def round_neutral(self, i: Intrinsic) -> bool:
+        """May a round of a loop contain ``i`` and still change nothing
+        (:mod:`distaff.analysis.symex.awaits`)?"""
+        op = i.op
+        if op in _awaits.NEUTRAL_OPS:
+            return True
+        if op in _awaits.LOCK_OPS:  # (a timed lock sees a held mutex; a timed wait's result is a register)
+            return not self.locks_observable and not (op is Op.MUTEX_LOCK and ir.has_deadline(i))
+        return op is Op.EXTERNAL and i.name in libc.PURE
 
     def reach(self, st: State) -> None:
         """The run executed the target assertion, or took a guard of its error call."""
@@ -981,6 +1016,26 @@ class Engine:
                                                    & self._derived_regs(f.func))
         return hit
 
+    def _round(self, st: State, tid: int, head: int) -> bool:
+        """A back edge to ``head`` ends a round (:mod:`distaff.analysis.symex.awaits`):
+        True when it does not count against the bound -- the thread awaits
+        a change (the round changed nothing and nothing it read changed since;
+        not while it holds a lock or is in an atomic region), or the round
+        changed nothing but what it read did change, or went through a
+        condition wait that returned. A new round starts at ``head``."""
+        kind, reads = _awaits.judge(self, st, tid, head)
+        _awaits.anchor(self, st, tid, head)
+        if kind == _awaits.UNCHANGED:
+            if st.threads[tid].atomic or _awaits.held(st, tid):
+                return False
+            self.counters["await_blocks"] = self.counters.get("await_blocks", 0) + 1
+            _awaits.block(self, st, tid, reads, self.span)
+            return True
+        if kind != _awaits.NO_ROUND:
+            self.counters["await_free_rounds"] = self.counters.get("await_free_rounds", 0) + 1
+            return True
+        return False
+
     def cut_thread(self, st: State, tid: int, why: str, span, site: tuple[str, int, str]) -> None:
         """Stop thread ``tid`` for good at the unwind bound (raises
         :class:`ThreadCut`, ending its block), or the whole run (leaf CUT)
@@ -1029,11 +1084,19 @@ class Engine:
             for h in inner:
                 w.backedges.pop(h, None)
                 w.marks.pop(h, None)
-                w.laps.pop(h, None)
+                w.free_iters.pop(h, None)
             # the iteration is part of the control state (summaries learned at
             # one iteration must not prune another: the assertion-guided paper's
             # control states are those of the unrolled program)
-            w.laps[target] = w.laps.get(target, 0) + 1
+            w.free_iters[target] = w.free_iters.get(target, 0) + 1
+            return
+        if self.awaits and self._round(st, tid, target):
+            if inner:  # the next round enters its inner loops afresh
+                w = st.wframe(tid)
+                for h in inner:
+                    w.backedges.pop(h, None)
+                    w.marks.pop(h, None)
+                    w.free_iters.pop(h, None)
             return
         n = f.backedges.get(target, 0) + 1
         if n > self.unwind:
@@ -1051,7 +1114,7 @@ class Engine:
         for h in inner:
             del w.backedges[h]
             w.marks.pop(h, None)
-            w.laps.pop(h, None)
+            w.free_iters.pop(h, None)
         w.backedges[target] = n
         if self.concrete_loops:
             w.marks[target] = t.decisions
@@ -1075,6 +1138,11 @@ def _load(E: Engine, st: State, tid: int, i: Load) -> None:
         raise EngineLimit(f"load of a {i.type} value")
     p = E.ev(st, tid, i.addr)
     v, oid, off = E.load(st, tid, p, i.type)
+    if st.threads[tid].laps and i.kind is Kind.GLOBAL:  # a round watches what it read
+        if isinstance(off, int):
+            _awaits.note_read(st, tid, oid, off, type_size(i.type), v, i.type)
+        else:
+            _awaits.drop(st, tid)
     f = st.wframe(tid)
     f.regs[i.dst.name] = v
     f.pc += 1
@@ -1091,6 +1159,10 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     v = E.ev(st, tid, i.value)
     n = type_size(i.type)
     oid, off = E.resolve(st, p, n, True)
+    if st.threads[tid].laps:  # a round may store only what the memory holds already
+        old = st.memory.peek(oid, off, n) if isinstance(off, int) else None
+        if old is None or not _awaits.same(old, v):
+            _awaits.drop(st, tid)
     st.memory.store(oid, off, n, v, E.values, E.layout)
     if E.context_hooks:  # a store through a primary object writes its aliases too
         E.context_hooks.after_store(E, st, oid, off, n, v)

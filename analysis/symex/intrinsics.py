@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
 from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
-from distaff.analysis.symex import libc, sync
+from distaff.analysis.symex import awaits, libc, sync
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.values import mask
@@ -288,6 +288,8 @@ def _advance(E: Engine, st: State, tid: int, i: ir.Intrinsic, done: int, n: int,
 
 
 def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    if st.threads[tid].laps and not E.round_neutral(i):  # (every continuation does it: before the forks)
+        awaits.drop(st, tid)
     h = _OPS.get(i.op)
     if h is not None:
         h(E, st, tid, i)

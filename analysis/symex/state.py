@@ -93,11 +93,11 @@ class Frame(Record):
     marks: dict = field(default_factory=dict)
     # loop head -> iterations not counted against the bound since the loop's
     # entry: with ``backedges``, the iteration a control key names
-    laps: dict = field(default_factory=dict)
+    free_iters: dict = field(default_factory=dict)
 
     def __init__(self, func: Function, pc: int, regs: dict, backedges: dict, stack_objs: dict, allocas: list,
                  ret_dst: Reg | None, uid: int, gen: int = 0, marks: dict | None = None,
-                 laps: dict | None = None) -> None:
+                 free_iters: dict | None = None) -> None:
         self.func = func
         self.pc = pc
         self.regs = regs
@@ -108,12 +108,12 @@ class Frame(Record):
         self.uid = uid
         self.gen = gen
         self.marks = {} if marks is None else marks
-        self.laps = {} if laps is None else laps
+        self.free_iters = {} if free_iters is None else free_iters
 
     def copy(self, gen: int) -> "Frame":
         return Frame(self.func, self.pc, dict(self.regs), dict(self.backedges), self.stack_objs,
                      list(self.allocas), self.ret_dst, self.uid, gen, dict(self.marks),
-                     dict(self.laps) if self.laps else None)
+                     dict(self.free_iters) if self.free_iters else None)
 
 
 ENABLED = "enabled"
@@ -140,7 +140,9 @@ class Thread(Record):
     ``spurious``: the thread has woken spuriously from a condition wait (at
     most once per run, when the engine models spurious wake-ups).
     ``timed_out``: the thread is re-acquiring the mutex of a timed condition
-    wait that gave up (the wait returns ETIMEDOUT)."""
+    wait that gave up (the wait returns ETIMEDOUT). ``laps``: the rounds the
+    thread is on (:mod:`distaff.analysis.symex.awaits`); ``watch``: what an
+    awaiting thread (phase ``"await"``) read, which it waits to see change."""
 
     tid: int
     name: str
@@ -166,12 +168,14 @@ class Thread(Record):
     timed_out: bool = False
     # this thread's part of State.control_key, once computed (a copy starts without)
     key: tuple | None = field(default=None, compare=False, repr=False)
+    laps: tuple = ()
+    watch: tuple = ()
 
     def __init__(self, tid: int, name: str, routine: str, frames: list[Frame], status: str, qobj: int,
                  retval: Val = 0, atomic: int = 0, phase: str | None = None, phase_arg: Val = 0,
                  waits_for: str = "", ends_process: bool = False, pending: Any = None, gen: int = 0,
                  pending_step: Any = None, spurious: bool = False, decisions: int = 0,
-                 timed_out: bool = False, key: tuple | None = None) -> None:
+                 timed_out: bool = False, key: tuple | None = None, laps: tuple = (), watch: tuple = ()) -> None:
         self.tid = tid
         self.name = name
         self.routine = routine
@@ -191,12 +195,14 @@ class Thread(Record):
         self.decisions = decisions
         self.timed_out = timed_out
         self.key = key
+        self.laps = laps
+        self.watch = watch
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
                       self.ends_process, self.pending, gen, self.pending_step, self.spurious,
-                      self.decisions, self.timed_out)
+                      self.decisions, self.timed_out, None, self.laps, self.watch)
 
     @property
     def top(self) -> Frame:
@@ -380,7 +386,7 @@ def _thread_key(t: "Thread") -> tuple:
     t.key = (t.status, t.phase, t.atomic, t.pending is not None, t.spurious, t.timed_out,
              tuple((f.func.name, f.pc, _sorted_items(f.backedges),
                     tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else (),
-                    _sorted_items(f.laps) if f.laps else ())
+                    _sorted_items(f.free_iters) if f.free_iters else ())
                    for f in t.frames))
     return t.key
 
@@ -394,7 +400,7 @@ class State:
         "gen", "threads", "memory", "pc", "locks", "mutex_kinds", "barriers", "sems", "rwlocks", "onces", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
-        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached",
+        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached", "awaiting",
     )
 
     def __init__(self) -> None:
@@ -440,6 +446,7 @@ class State:
         self.taint: tuple[str, ...] = ()
         self.free_iterations = 0  # loop iterations not counted against the bound (Engine.back_edge)
         self.reached = False  # this run executed the target assertion (Engine.reach)
+        self.awaiting = 0  # threads blocked in an await (distaff.analysis.symex.awaits)
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -481,6 +488,7 @@ class State:
         s.taint = self.taint
         s.free_iterations = self.free_iterations
         s.reached = self.reached
+        s.awaiting = self.awaiting
         return s
 
     # ------------------------------------------------------------------

@@ -16,7 +16,8 @@ each other. An empty list is agreement. What counts as disagreement:
 * a violation the engine reports whose failing inputs (mapped to the
   program's inputs by the line of their nondet call) admit no violating
   schedule in the oracle, or whose trace is not a run of the oracle step by
-  step (:mod:`trace_replay`); a deadlock whose inputs admit none;
+  step (:mod:`trace_replay`); a deadlock or a stuck thread whose inputs admit
+  none, or one the oracle has and the engine does not report;
 * HOLDS where the oracle never evaluates the assertion, or UNREACHABLE where
   it does; a deadlock finding on one side only; any other finding (syntax,
   unsupported, run-time error) on a program that has none;
@@ -139,19 +140,20 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems, spur
                             f"with inputs {dict(w.inputs)}: " + "; ".join(w.steps))
         elif r.status != want and not unmet_cut:
             problems.append(f"[{m}] line {line}: engine says {r.status.label}, oracle {want.label}")
-    deadlocks = [f for f in ev.findings if f.kind.value == FindingKind.DEADLOCK.value]
-    others = [f for f in ev.findings
-              if f.kind.value not in (FindingKind.DEADLOCK.value, FindingKind.DATA_RACE.value)]
+    others = [f for f in ev.findings if f.kind.value not in
+              (FindingKind.DEADLOCK.value, FindingKind.STUCK.value, FindingKind.DATA_RACE.value)]
     for f in others:
         problems.append(f"[{m}] unexpected finding {f.kind.value} at line {f.span.line}: {f.message}")
-    if outcome.deadlock is not None and not deadlocks:
-        w = outcome.deadlock
-        problems.append(f"[{m}] deadlock missed; oracle deadlocks with inputs {dict(w.inputs)}: "
-                        + "; ".join(w.steps))
-    for f in deadlocks:
-        fixed = engine_inputs(f.trace, rendered) if f.trace is not None else {}
-        if oracle.explore(program, fixed, spurious=spurious).deadlock is None:
-            problems.append(f"[{m}] engine reports a deadlock (line {f.span.line}) with inputs "
-                            f"{fixed} that no schedule has")
-    summary.append(("deadlock", bool(deadlocks)))
+    for kind, witness_of in ((FindingKind.DEADLOCK, lambda o: o.deadlock), (FindingKind.STUCK, lambda o: o.stuck)):
+        found = [f for f in ev.findings if f.kind.value == kind.value]
+        w = witness_of(outcome)
+        if w is not None and not found:
+            problems.append(f"[{m}] {kind.value} missed; oracle is {kind.value} with inputs {dict(w.inputs)}: "
+                            + "; ".join(w.steps))
+        for f in found:
+            fixed = engine_inputs(f.trace, rendered) if f.trace is not None else {}
+            if witness_of(oracle.explore(program, fixed, spurious=spurious)) is None:
+                problems.append(f"[{m}] engine reports {kind.value} (line {f.span.line}) with inputs "
+                                f"{fixed} that no schedule has")
+        summary.append((kind.value, bool(found)))
     return tuple(summary)

@@ -6,7 +6,7 @@ The header comment of a program carries its expectations, one per line:
   violation within the unwind bound) / ``bound-reached`` (not reached within
   the bound) -- every assertion of the file has that verdict;
 * ``VERDICT <line>: <verdict>`` -- the assertion on that line has it;
-* ``FINDING: deadlock`` or ``FINDING: error <line> <message start>`` -- a
+* ``FINDING: deadlock``, ``FINDING: stuck`` or ``FINDING: error <line> <message start>`` -- a
   finding the check must report (``FINDING: none`` -- none may be reported);
 * ``RUNS: baseline=N dpor<=N dpor-ag<=N`` -- runs per assertion in a mode,
   exact (``=``) or an upper bound (``<=``).
@@ -48,7 +48,7 @@ def read(name: str) -> Expectations:
             else:
                 e.verdict = m.group(2)
             continue
-        m = re.match(r"FINDING:\s*(deadlock|error|none)(?:\s+(\d+))?\s*(.*)", line)
+        m = re.match(r"FINDING:\s*(deadlock|stuck|error|none)(?:\s+(\d+))?\s*(.*)", line)
         if m:
             if m.group(1) == "none":
                 e.no_findings = True
