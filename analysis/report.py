@@ -170,8 +170,9 @@ class BoundStop:
 class AssertionResult:
     """The verdict on one assertion. ``unwind`` is the bound the answer
     speaks of; ``stops`` where that bound stopped a thread (BOUNDED, and
-    UNKNOWN for reason BOUND); ``reached_runs`` how many explored runs
-    executed the assertion. ``finished_unwind``: for an undecided answer of
+    UNKNOWN for reason BOUND); ``reached_paths`` on how many explored paths
+    the assertion was executed (runs, and paths a later failed assumption
+    dropped). ``finished_unwind``: for an undecided answer of
     a deepening check whose budget ran out, the deepest bound whose search
     finished with no violation (0: none)."""
 
@@ -192,7 +193,7 @@ class AssertionResult:
     # can return those values
     depends_on: tuple[str, ...] = ()
     stops: tuple[BoundStop, ...] = ()
-    reached_runs: int = 0
+    reached_paths: int = 0
     finished_unwind: int = 0
 
     @property

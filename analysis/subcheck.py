@@ -257,7 +257,8 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
         status = Status.HOLDS if reached else Status.UNREACHABLE
     elif ex.reached:  # some run executed it (an error call: took a branch that decides it)
         status = Status.BOUNDED
-        message = f"{_stopped_by(stops, options.unwind)}; {s.counter('reached_runs')} of the runs reached it"
+        checked = s.counter("reached_paths")
+        message = f"{_stopped_by(stops, options.unwind)}; checked on {checked} path{'s' if checked != 1 else ''}"
         if s.counter("thread_creation_cuts"):  # "within 5 threads"
             message += f"; within {s.counter('threads_max')} threads"
     else:  # nothing about it was checked: "not reached within the bound", undecided
@@ -279,7 +280,7 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
         message=message, trace=trace, stats=s, unwind=options.unwind, mode=ex.mode,
         context=context.label if context is not None else "", depends_on=depends,
         stops=stops if status is Status.BOUNDED or reason is Reason.BOUND else (),
-        reached_runs=s.counter("reached_runs"),
+        reached_paths=s.counter("reached_paths"),
     )
 
 

@@ -198,7 +198,7 @@ def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> 
            "message": a.message or assertion_message(a, options, report)[1],
            "mode": a.mode or options.mode, "unwind": a.unwind or options.unwind,
            "context": a.context or report.context, "stats": to_json(a.stats),
-           "reached_runs": a.reached_runs}
+           "reached_paths": a.reached_paths}
     if a.stops:
         out["stops"] = to_json(a.stops)
     if a.finished_unwind:

@@ -344,7 +344,7 @@ def test_the_unreach_call_property_stops_at_its_first_violation():
 
 def test_a_bound_cut_is_counted_and_makes_the_answer_bounded_not_a_proof():
     _, [r], _ = run("loop_cut.c")
-    assert r.status is Status.BOUNDED and r.stats.bound_cuts == 1 and r.reached_runs > 0
+    assert r.status is Status.BOUNDED and r.stats.bound_cuts == 1 and r.reached_paths > 0
     _, [r], _ = run("loop_cut.c", Options(mode="baseline", unwind=3))
     assert r.status is Status.BOUNDED and r.stats.runs == 5
     assert [(s.function, s.what) for s in r.stops] == [("main", "loop")]

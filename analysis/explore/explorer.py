@@ -125,7 +125,7 @@ class Explorer:
         self.full_runs = 0
         self.pruned_runs = 0
         self.bound_cuts = 0
-        self.reached_runs = 0  # runs that executed the target (Engine.reach)
+        self.reached_paths = 0  # paths, runs or not, that executed the target (Engine.reach)
         self.counters: dict[str, int] = {}
         self.result = ExploreResult(mode=self.reduction.name)
         self._finding_keys: set = set()
@@ -197,8 +197,8 @@ class Explorer:
             counters[k] = counters.get(k, 0) + v
         for k, v in self.reduction.counters().items():
             counters[k] = counters.get(k, 0) + v
-        if self.reached_runs:
-            counters["reached_runs"] = self.reached_runs
+        if self.reached_paths:
+            counters["reached_paths"] = self.reached_paths
         if self.races is not None:
             for k, v in self.races.counters.items():
                 counters[k] = counters.get(k, 0) + v
@@ -331,8 +331,8 @@ class Explorer:
             self.full_runs += 1
         elif k is LeafKind.PRUNED:
             self.pruned_runs += 1
-        if state.reached and (k in FULL_RUN_LEAVES or k is LeafKind.PRUNED):
-            self.reached_runs += 1
+        if state.reached:  # (a path dropped later, at a failed assumption, checked it too)
+            self.reached_paths += 1
         elif k is LeafKind.ERROR:
             self.count("error_paths")
         elif k is LeafKind.INFEASIBLE:

@@ -42,8 +42,8 @@ def holds(line: int = 30, bounded: bool = False) -> AssertionResult:
         id=f"main:{line}", span=span(line), text="a <= b", status=Status.BOUNDED if bounded else Status.HOLDS,
         stats=Stats(runs=7, full_runs=5, pruned_runs=2, solver_calls=9, solver_time_s=0.05, time_s=0.21,
                     bound_cuts=2 if bounded else 0),
-        unwind=8, mode="dpor-ag", reached_runs=7,
-        message="unwind 8 stopped main's loop at line 20; 7 of the runs reached it" if bounded else "",
+        unwind=8, mode="dpor-ag", reached_paths=7,
+        message="unwind 8 stopped main's loop at line 20; checked on 7 paths" if bounded else "",
         stops=(BoundStop("main", 20, "loop", 2),) if bounded else (),
     )
 

@@ -47,7 +47,7 @@ def test_a_proof_and_a_bounded_answer_read_differently():
     assert exact == "prog.c:30:5: note: assertion `a <= b` holds for all interleavings: 7 runs, 2 pruned"
     # not a note: a bounded search is not a proof, and says which loop the bound stopped
     assert bounded == ("prog.c:30:5: warning: assertion `a <= b` has no violation within unwind 8, not a proof "
-                       "(unwind 8 stopped main's loop at line 20; 7 of the runs reached it): "
+                       "(unwind 8 stopped main's loop at line 20; checked on 7 paths): "
                        "7 runs, 2 pruned, 2 cut by the bound")
     unreached = unknown(30, Reason.BOUND, "unwind 8 stopped main's loop at line 20; a larger --unwind may reach it")
     assert render.text_lines(report(unreached), OPTIONS)[0] == (
@@ -113,7 +113,7 @@ def test_json_has_every_assertion_once_with_the_issue_3_fields():
     assert [(a["line"], a["status"]) for a in f["assertions"]] == [
         (25, "violated"), (30, "bounded"), (40, "unknown")]
     for a in f["assertions"]:
-        assert {"line", "column", "status", "reached_runs", "stats"} <= a.keys()
+        assert {"line", "column", "status", "reached_paths", "stats"} <= a.keys()
         assert ("counterexample" in a) == (a["status"] == "violated")
     assert f["assertions"][1]["stops"] == [{"function": "main", "line": 20, "what": "loop", "times": 2}]
     assert f["assertions"][2]["reason"] == "timeout"

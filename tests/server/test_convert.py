@@ -62,12 +62,12 @@ def test_a_proof_and_a_bounded_answer_are_shown_apart():
     assert d.severity == lsp.DiagnosticSeverity.Information and d.code == "holds"
     assert d.message == "assertion `a1 <= b` holds for all interleavings: 13 runs, 9 pruned"
     bounded = result(Status.BOUNDED, stats=Stats(runs=5, bound_cuts=2),
-                     message="unwind 8 stopped t2's loop at line 5; 5 of the runs reached it")
+                     message="unwind 8 stopped t2's loop at line 5; checked on 5 paths")
     d = convert.assertion_diagnostic(SNAP, bounded, fold=False)
     # not shown like a proof: a warning that says so
     assert d.severity == lsp.DiagnosticSeverity.Warning and d.code == "bounded"
     assert d.message == ("assertion `a1 <= b` has no violation within unwind 8, not a proof (unwind 8 stopped "
-                         "t2's loop at line 5; 5 of the runs reached it): 5 runs, 2 cut by the bound")
+                         "t2's loop at line 5; checked on 5 paths): 5 runs, 2 cut by the bound")
     assert "all interleavings" not in d.message and "holds" not in d.message
     unreached = result(Status.UNKNOWN, reason=Reason.BOUND, stats=Stats(runs=5, bound_cuts=5),
                        message="unwind 8 stopped main's loop at line 9; a larger --unwind may reach it")
