@@ -82,7 +82,7 @@ from distaff.analysis.cluster import check_on_cluster, findings_on_cluster
 from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.options import MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
+from distaff.analysis.options import DEFAULT_MEMORY_MB, MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
 from distaff.analysis.executor import CANCELLED, GRACE_S, Lost, Watch, crashed, limit_memory, lost_to, overran
 from distaff.analysis.report import AssertionResult, Finding, Reason, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
@@ -122,9 +122,10 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
     elif options.property is not None:
         raise ValueError(f"unknown property {options.property!r} (known: {UNREACH_CALL})")
     budget = _Budget(options)
-    if options.scheduler is not None and sites:
-        results = check_on_cluster(program, sites, budget.options(), cancel, context)
-    elif (options.workers > 1 and len(sites) > 1) or options.max_memory_mb:  # a memory limit needs a process
+    if options.scheduler is not None:
+        results = check_on_cluster(program, sites, budget.options(), cancel, context) if sites else iter(())
+    elif (options.workers > 1 and len(sites) > 1) or options.max_memory_mb or _timed(options):
+        # a memory limit needs a process; a time budget, a runner that can stop a sub-check
         search = options.findings and options.property is None
         results = _check_in_pool(program, sites, options, cancel, context, budget, search)
     else:
@@ -182,6 +183,22 @@ class _Budget:
     def ran_out(self, site, context):
         return _lost(site, self._options, Lost(Reason.TIMEOUT, "not checked: the check's time budget ran out first"),
                      context)
+
+
+def _timed(options: Options) -> bool:
+    """A time budget is set: sub-checks then run where their runner can stop
+    them at it, whatever the engine is doing (see :func:`_check_in_pool`)."""
+    return options.timeout_s is not None or options.total_timeout_s is not None
+
+
+def _start_method() -> str:
+    """How pool processes start: ``fork`` where the platform has it (Linux),
+    so a process costs milliseconds and starts with everything imported;
+    ``spawn`` elsewhere."""
+    import multiprocessing as mp
+    import sys
+
+    return "fork" if sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods() else "spawn"
 
 
 def _check_in_process(program, sites, options, cancel, context, budget):
@@ -269,7 +286,7 @@ class _Process:
         return f"the worker died (exit code {self.proc.exitcode})"
 
     def stop(self) -> None:
-        self.proc.terminate()
+        self.proc.kill()  # whatever it is doing: a z3 call may not heed a gentler signal soon
 
 
 class _Local:
@@ -319,16 +336,23 @@ class _Local:
 
 def _check_in_pool(program, sites, options, cancel, context, budget, search=False):
     """Sub-checks, up to ``options.workers`` at once, results in the order
-    they finish: this process checks one after another (on a thread) while
-    ``workers - 1`` pool processes beside it take the sites it has not
-    started yet, each once it is ready (and again after each answer); they
-    start when the check has run ``POOL_AFTER_S`` (most small programs are
-    done by then), and one left without a site exits. With a memory
-    limit every sub-check runs in a pool process instead, ``workers`` of
-    them, each capped. Deadline, cancel and crash as every runner
-    (:mod:`distaff.analysis.executor`): a cancel stops the running
-    sub-checks, one past its allowance is stopped (TIMEOUT), one whose
-    process dies or that raises is CRASHED.
+    they finish. Where processes fork (:func:`_start_method`), with a
+    memory limit or more than one worker every sub-check runs in a pool
+    process (``workers`` of them; under a memory limit a fresh one per
+    sub-check, capped), and with neither, on a thread of this process.
+    Where they spawn, this process checks one site after another (on a
+    thread) while ``workers - 1`` pool processes beside it take the sites
+    it has not started yet, each once it is ready (and again after each
+    answer); they start when the check has run ``POOL_AFTER_S`` (most small
+    programs are done by then), and one left without a site exits; under a
+    memory limit every sub-check runs in a pool process. (A process is
+    never forked while a sub-check runs on a thread here: a z3 call in
+    progress would leave the child's copy of z3 locked.) Deadline, cancel
+    and crash as every runner (:mod:`distaff.analysis.executor`): a cancel
+    stops the running sub-checks, one past its allowance (its budget and
+    ``GRACE_S``) is stopped (TIMEOUT; a process is killed, a thread is
+    cancelled and left to end at its next poll while the next site starts),
+    one whose process dies or that raises is CRASHED.
 
     With ``search``, the search for findings is one more task, started beside
     the last sub-checks (yielded as ``(None, findings, True)``), unless a
@@ -337,9 +361,14 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     import multiprocessing as mp
     from multiprocessing.connection import wait
 
-    mpc = mp.get_context("spawn")
-    here = not options.max_memory_mb  # a memory limit needs a process per sub-check
-    processes = options.workers - 1 if here else options.workers
+    method = _start_method()
+    mpc = mp.get_context(method)
+    if method == "fork":
+        here = not options.max_memory_mb and options.workers <= 1
+        processes = 0 if here else options.workers
+    else:
+        here = not options.max_memory_mb  # a memory limit needs a process per sub-check
+        processes = options.workers - 1 if here else options.workers
     pending = list(sites) + ([FINDINGS] if search else [])
     running: dict = {}  # connection -> the _Local or _Process checking a site
     idle: dict = {}  # connection -> a _Process without a site (starting, or done with its last)
@@ -427,7 +456,9 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                 if conn in running:
                     worker = running.pop(conn)
                     worker.stop()
-                    yield _lost(worker.site, options, overran("the worker"), context)
+                    if worker is local:  # left to end at its next poll; the next site need not wait
+                        local = None
+                    yield _lost(worker.site, options, overran("the sub-check"), context)
     finally:
         for worker in [*running.values(), *idle.values()]:
             worker.stop()
@@ -455,6 +486,6 @@ def disk_includes(name: str, from_path: str) -> str | None:
 
 
 __all__ = [
-    "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Context", "ContextThread", "Options", "check",
+    "DEFAULT_MEMORY_MB", "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Context", "ContextThread", "Options", "check",
     "check_assertion", "check_findings", "check_text", "context_at",
 ]

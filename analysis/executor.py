@@ -8,8 +8,8 @@ budget itself; a runner steps in only when that fails, and all three do it
 the same way, in :class:`~distaff.analysis.report.Reason`'s words:
 
 * **deadline and grace**: work given ``timeout_s`` per sub-check for ``n``
-  sub-checks run one after another may take ``n * timeout_s + GRACE_S``
-  (:func:`allowance_s`), counted from when it started where it runs; past
+  sub-checks run one after another may take ``n * (timeout_s + WIND_DOWN_S)
+  + GRACE_S`` (:func:`allowance_s`), counted from when it started where it runs; past
   that it is stopped and reported TIMEOUT, "... overran its time budget";
 * **cancel**: the running work is stopped and every outstanding sub-check is
   answered at once, CANCELLED;
@@ -30,7 +30,11 @@ from dataclasses import dataclass
 
 from distaff.analysis.report import Reason
 
-GRACE_S = 5.0  # what a runner adds to the engine's own time budget before it steps in
+# what a runner adds to the engine's own time budget before it steps in: the
+# engine stops within about 50 ms of its deadline (its watcher interrupts z3),
+# but a phase of z3 that ignores interrupts can take seconds; past the grace the
+# runner stops the sub-check, so `--timeout S` ends the command within S + 1 s
+GRACE_S = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +81,18 @@ def lost_to(message: str) -> Lost:
     return Lost(Reason.MEMORY, "memory limit reached") if out_of_memory(message) else crashed(message)
 
 
+# what each sub-check of a run may take past its budget as it winds down
+# (the engine's next poll, the verdict, the summaries printed), beyond the grace
+WIND_DOWN_S = 0.1
+
+
 def allowance_s(timeout_s: float | None, tasks: int = 1, grace_s: float | None = None) -> float | None:
     """Seconds ``tasks`` sub-checks of ``timeout_s`` each, run one after
     another, may take before their runner stops them; None without a
     timeout (the runner then waits)."""
     if timeout_s is None:
         return None
-    return timeout_s * max(1, tasks) + (GRACE_S if grace_s is None else grace_s)
+    return (timeout_s + WIND_DOWN_S) * max(1, tasks) + (GRACE_S if grace_s is None else grace_s)
 
 
 class Watch:

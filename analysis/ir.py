@@ -904,6 +904,7 @@ class FindingKind(enum.Enum):
 
     ASSERTION = "assertion"
     DEADLOCK = "deadlock"
+    STUCK = "stuck"  # no thread can run and some spin forever in an await (symex/awaits.py)
     DATA_RACE = "data-race"
     ERROR = "error"  # division by zero, null dereference, out of bounds, ...
     SYNTAX = "syntax"

@@ -14,13 +14,16 @@ from dataclasses import dataclass, field
 from distaff.analysis.ir import DataModel
 
 MODES = ("baseline", "dpor", "dpor-ag")
+# the address-space cap (MB) of a sub-check's process by default, on the command
+# line and in the language server (``Options.max_memory_mb`` 0: none)
+DEFAULT_MEMORY_MB = 2048
 UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 
 # The optimisations Options.optimisations switches off by name, each counted
 # in the statistics where it acts (a test keeps this list equal to the names
 # the code asks Options.enabled about).
 OPTIMISATIONS = frozenset({
-    "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts",  # engine, check
+    "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts", "awaits",  # engine, check
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index", "footprint_memo",  # DPOR
     "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
@@ -54,9 +57,10 @@ class Options:
     optimisations: tuple[tuple[str, bool], ...] = ()
     report_races: bool = False
     scheduler: str | None = None  # a Dask scheduler's address: sub-checks run there (distaff.analysis.cluster)
-    # a condition wait may also return without a signal, as POSIX allows (at
-    # most once per thread and run: one is what an "if" instead of "while" needs)
-    spurious_wakeups: bool = False
+    # a condition wait may also return without a signal, as POSIX allows (any
+    # number of times, but not again when the last one changed nothing:
+    # distaff.analysis.symex.awaits); False: only when signalled
+    spurious_wakeups: bool = True
     # print the predicate summaries learned (mode dpor-ag) as C, for the hover
     # and the JSON; printing costs, so a caller that shows neither turns it off
     summary_text: bool = True
@@ -82,4 +86,4 @@ class CancelToken:
         return self._event.is_set()
 
 
-__all__ = ["MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]
+__all__ = ["DEFAULT_MEMORY_MB", "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]

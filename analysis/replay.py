@@ -58,7 +58,8 @@ def replay_run(program: ir.Program, trace: Trace, options, target: str | None = 
     solver = build_solver(options, values, SolverStats())
     start = ContextStart(program, context) if context is not None else None
     E = Engine(program, values, solver, options.unwind, Budget(), target=target,
-               spurious_wakeups=options.spurious_wakeups,
+               spurious_wakeups=options.spurious_wakeups, concrete_loops=options.enabled("concrete_loops"),
+               thread_cuts=options.enabled("thread_cuts"), awaits=options.enabled("awaits"),
                replay=(iter(trace.schedule), iter(trace.choices)),
                fixed_inputs={i.name: i.value for i in trace.inputs},
                context_hooks=start.hooks if start is not None else None, observer=observer)

@@ -4,7 +4,16 @@ These are frozen, JSON-able dataclasses: they cross process boundaries (worker
 pools, Dask), go to the CLI's JSON and to the language server's diagnostics.
 :class:`Status` is ordered so that merging the verdicts of parts of one check
 is ``max``: a violation found anywhere wins over "unknown", which wins over
-"holds", which wins over "unreachable".
+"no violation within the bound", which wins over the proofs "holds" and
+"unreachable".
+
+Three answers are kept apart (the README's "What the model covers"): a proof
+(HOLDS, UNREACHABLE: every execution explored, no thread stopped by the bound,
+no budget ran out); BOUNDED, no violation within the bound (runs reached the
+assertion and all were explored, but the bound stopped some thread); and an
+undecided answer (UNKNOWN), among them "not reached within the bound"
+(reason BOUND: no explored run executed the assertion because the bound
+stopped a thread first).
 """
 
 from __future__ import annotations
@@ -16,14 +25,20 @@ from distaff.analysis.ir import FindingKind, Span
 
 
 class Status(enum.IntEnum):
-    UNREACHABLE = 0  # no explored run reaches the assertion (and none was cut short)
-    HOLDS = 1  # reached, never violated
-    UNKNOWN = 2  # a budget ran out or the solver gave up: nothing is claimed
-    VIOLATED = 3  # a run violates it; it carries a counterexample
+    UNREACHABLE = 0  # proof: no execution reaches the assertion
+    HOLDS = 1  # proof: every execution was explored and none violates it
+    BOUNDED = 2  # no violation within the bound: the bound stopped some thread (not a proof)
+    UNKNOWN = 3  # undecided: a budget ran out, the bound kept every run from it, ...
+    VIOLATED = 4  # a run violates it; it carries a counterexample
 
     @property
     def label(self) -> str:
         return self.name.lower()
+
+    @property
+    def proof(self) -> bool:
+        """Every execution was explored: HOLDS or UNREACHABLE."""
+        return self in (Status.HOLDS, Status.UNREACHABLE)
 
 
 class Reason(enum.Enum):
@@ -36,7 +51,7 @@ class Reason(enum.Enum):
     SKIPPED = "skipped"  # not checked: the file has syntax errors, or the user asked
     CRASHED = "crashed"  # the worker died; the message says how
     UNSUPPORTED = "unsupported"  # the program uses C the engine does not cover; the message names it
-    BOUND = "bound-reached"  # no run reached the assertion within the unwind bound, and some run was cut
+    BOUND = "bound-reached"  # not reached within the bound: the bound stopped a thread before any run reached it
     # the violation found depends on a C library function distaff does not model; the message names it
     UNMODELLED = "unmodelled"
     MEMORY = "memory-limit"  # the sub-check's process reached Options.max_memory_mb
@@ -138,15 +153,33 @@ class Trace:
 
 
 @dataclass(frozen=True, slots=True)
+class BoundStop:
+    """Where the unwind bound stopped a thread: the loop at ``line`` of
+    ``function`` (``what``: ``loop``, ``creation loop`` for one that starts
+    threads, ``recursion`` of the function defined there, ``free loops`` for
+    a run whose loops over concrete values ran past their cap), ``times``
+    over the paths explored."""
+
+    function: str
+    line: int
+    what: str
+    times: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class AssertionResult:
-    """The verdict on one assertion. ``bounded`` says some run was cut by the
-    unwind bound, so "holds" means "holds within the bound"."""
+    """The verdict on one assertion. ``unwind`` is the bound the answer
+    speaks of; ``stops`` where that bound stopped a thread (BOUNDED, and
+    UNKNOWN for reason BOUND); ``reached_paths`` on how many explored paths
+    the assertion was executed (runs, and paths a later failed assumption
+    dropped). ``finished_unwind``: for an undecided answer of
+    a deepening check whose budget ran out, the deepest bound whose search
+    finished with no violation (0: none)."""
 
     id: str
     span: Span
     text: str
     status: Status
-    bounded: bool = False
     reason: Reason | None = None
     message: str = ""
     trace: Trace | None = None
@@ -159,6 +192,14 @@ class AssertionResult:
     # without a body here (any value was assumed for them): real only if they
     # can return those values
     depends_on: tuple[str, ...] = ()
+    stops: tuple[BoundStop, ...] = ()
+    reached_paths: int = 0
+    finished_unwind: int = 0
+
+    @property
+    def bounded(self) -> bool:
+        """The bound stopped a thread: BOUNDED, or not reached within the bound."""
+        return self.status is Status.BOUNDED or self.reason is Reason.BOUND
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +271,6 @@ def stats_from_json(d) -> Stats:
 
 
 __all__ = [
-    "AssertionResult", "Finding", "FindingKind", "Input", "Reason", "Stats", "Status",
+    "AssertionResult", "BoundStop", "Finding", "FindingKind", "Input", "Reason", "Stats", "Status",
     "Step", "StatementSummary", "Trace", "asdict", "to_json", "trace_from_json", "stats_from_json",
 ]

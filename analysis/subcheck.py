@@ -23,9 +23,10 @@ from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
 from distaff.analysis.explore.reduction import Baseline, Reduction
 from distaff.analysis.options import MODES, CancelToken, Options
-from distaff.analysis.report import AssertionResult, Finding, Reason, Stats, Status
+from distaff.analysis.report import AssertionResult, BoundStop, Finding, Reason, Stats, Status
 from distaff.analysis.static.budget import Budget, bounded
 from distaff.analysis.summaries.guided import AssertionGuided
+from distaff.analysis.symex.engine import FREE_ITERATIONS
 from distaff.analysis.symex.unmodelled import (
     span_within, context_unknowns, library_dependences, phrase, unsupported_on, values_of,
 )
@@ -91,8 +92,10 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     """Explore with iterative deepening over the unwind bound (optimisation
     ``deepening``): a pass at each of :func:`deepening_bounds`, each with
     what is left of the time and run budgets, until a pass finds a violation
-    of the target, cuts no thread (a deeper bound would change nothing), runs
-    out of budget, or is the pass at ``options.unwind``. A bug one iteration
+    of the target, stopped no thread on any path (a deeper bound would change
+    nothing: a run that blocked, or was dropped at a failed assumption, after
+    the bound stopped a thread counts as stopped), runs out of budget, or is
+    the pass at ``options.unwind``. A bug one iteration
     deep is found by the pass at bound 1, and a "holds" still speaks of the
     full bound. Returns the deepest pass that ran to its end before the last
     one (None if none), the last pass, and the findings of all passes. The
@@ -112,7 +115,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             ex = explorer.run()
         findings.extend(ex.findings)
         last = _Pass(k, opts, explorer, ex)
-        if ex.violation is not None or ex.stop is not None or ex.stats.bound_cuts == 0 or k == bounds[-1]:
+        if ex.violation is not None or ex.stop is not None or not ex.cut or k == bounds[-1]:
             break
         explorer.close()  # only its result is read from here on
         finished = last
@@ -171,7 +174,7 @@ def _confirm_from_main(program, site, options, cancel, result: AssertionResult, 
     whole.explorer.close()
     ex, s = whole.result, whole.result.stats
     work = {"context_confirm_runs": s.runs, "context_confirm_ms": round(s.time_s * 1000)}
-    if ex.violation is None and ex.stop is None and s.bound_cuts == 0:
+    if ex.violation is None and ex.stop is None and not ex.cut:
         held = replace(result, status=Status.HOLDS, trace=None, depends_on=(), message=(
             f"from this context it fails only with {values_of(context_unknowns(result.depends_on))} "
             f"here that no run from main gives (all {s.runs} runs from main checked)"))
@@ -210,23 +213,20 @@ def _run(program, site, options, cancel, context):
 
 def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, context) -> AssertionResult:
     """The verdict when the budget ran out in a deepening pass after an
-    earlier pass finished: "holds within unwind 2; unwind 4 unfinished"
-    (when that pass's verdict was a bounded "holds"), else undecided saying
-    how far the check got."""
+    earlier pass finished: undecided, saying how far the check got ("no
+    violation within unwind 2; unwind 4 unfinished (timeout)") and, when
+    that pass found no violation, with ``finished_unwind`` its bound. Never
+    a "holds": the deeper pass might have found what the shallower missed."""
     earlier = _verdict(program, site, finished.options, finished.result, context)
     why = "timeout" if last.result.stop is Reason.TIMEOUT else "run limit"
     unfinished = f"unwind {last.unwind} unfinished ({why})"
-    if earlier.status is Status.HOLDS:
-        # runs and cuts are the finished pass's (the message speaks of it); the
-        # work done and the time are every pass's
-        done = last.result.stats
-        stats = replace(earlier.stats, time_s=done.time_s, counters=done.counters, steps=done.steps,
-                        events=done.events, solver_calls=done.solver_calls, solver_time_s=done.solver_time_s,
-                        static_time_s=done.static_time_s)
-        return replace(earlier, message="; ".join(m for m in (earlier.message, unfinished) if m), stats=stats)
-    if earlier.reason is not Reason.BOUND:
-        return result
-    return replace(result, message=f"no run reached it within unwind {finished.unwind}; {unfinished}")
+    if earlier.status is Status.BOUNDED:
+        return replace(result, message=f"no violation within unwind {finished.unwind}; {unfinished}",
+                       finished_unwind=finished.unwind, stops=earlier.stops)
+    if earlier.reason is Reason.BOUND:
+        return replace(result, message=f"no run reached it within unwind {finished.unwind}; {unfinished}",
+                       finished_unwind=finished.unwind, stops=earlier.stops)
+    return result
 
 
 def _static_budget(options: Options, cancel: CancelToken | None):
@@ -240,8 +240,12 @@ def _static_budget(options: Options, cancel: CancelToken | None):
 
 
 def _verdict(program, site, options, ex, context) -> AssertionResult:
+    """The answer of one exploration (the three answers of
+    :mod:`distaff.analysis.report`): a proof only when the bound stopped no
+    thread on any path and no budget ran out."""
     s = ex.stats
-    trace, reason, message, bounded, depends = None, None, "", False, ()
+    trace, reason, message, depends = None, None, "", ()
+    stops = tuple(BoundStop(f, line, what, n) for f, line, what, n in ex.cut_sites)
     library = library_dependences(ex.violation_depends, program.user_externals)
     through = unsupported_on(library)
     if ex.violation is not None and through:  # the run went through C distaff does not cover
@@ -254,17 +258,18 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
         depends = ex.violation_depends
     elif ex.stop is not None:
         status, reason, message = Status.UNKNOWN, ex.stop, ex.stop_message
-    elif ex.reached:
-        status, bounded = Status.HOLDS, s.bound_cuts > 0
-        if s.counter("thread_creation_cuts"):  # "holds within 5 threads"
-            message = f"within {s.counter('threads_max')} threads: the bound stops the loop creating them"
-    elif s.bound_cuts > 0 and site.kind is ir.AssertKind.UNREACH_CALL:
-        status, bounded = Status.HOLDS, True  # an error call no run reaches: the property holds
-    elif s.bound_cuts > 0:  # nothing about it was checked: "bound reached", undecided
+    elif not ex.cut:  # every execution explored: a proof
+        reached = ex.reached and site.kind is not ir.AssertKind.UNREACH_CALL  # an error call reached fails
+        status = Status.HOLDS if reached else Status.UNREACHABLE
+    elif ex.reached:  # some run executed it (an error call: took a branch that decides it)
+        status = Status.BOUNDED
+        checked = s.counter("reached_paths")
+        message = f"{_stopped_by(stops, options.unwind)}; checked on {checked} path{'s' if checked != 1 else ''}"
+        if s.counter("thread_creation_cuts"):  # "within 5 threads"
+            message += f"; within {s.counter('threads_max')} threads"
+    else:  # nothing about it was checked: "not reached within the bound", undecided
         status, reason = Status.UNKNOWN, Reason.BOUND
-        message = f"no run reached it within the unwind bound ({options.unwind}); a larger bound may"
-    else:
-        status = Status.UNREACHABLE
+        message = f"no run reached it: {_stopped_by(stops, options.unwind)}; a larger --unwind may reach it"
     unsupported = [f for f in program.findings if f.kind is ir.FindingKind.UNSUPPORTED]
     if unsupported and status is Status.VIOLATED:
         met = _unsupported_on_run(program, unsupported, trace)
@@ -272,15 +277,33 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
             status, reason, trace = Status.UNKNOWN, Reason.UNSUPPORTED, None
             message = (f"the failing run goes through what distaff does not cover: {met.message} "
                        f"(line {met.span.line})")
-    if unsupported and status in (Status.HOLDS, Status.UNREACHABLE):
+    if unsupported and status in (Status.HOLDS, Status.UNREACHABLE, Status.BOUNDED):
         first = unsupported[0]
-        status, reason, bounded = Status.UNKNOWN, Reason.UNSUPPORTED, False
+        status, reason = Status.UNKNOWN, Reason.UNSUPPORTED
         message = f"the program uses what distaff does not cover: {first.message} (line {first.span.line})"
     return AssertionResult(
-        id=site.id, span=site.span, text=site.text, status=status, bounded=bounded, reason=reason,
+        id=site.id, span=site.span, text=site.text, status=status, reason=reason,
         message=message, trace=trace, stats=s, unwind=options.unwind, mode=ex.mode,
         context=context.label if context is not None else "", depends_on=depends,
+        stops=stops if status is Status.BOUNDED or reason is Reason.BOUND else (),
+        reached_paths=s.counter("reached_paths"),
     )
+
+
+def _stopped_by(stops: tuple[BoundStop, ...], unwind: int) -> str:
+    """Where the bound stopped threads, in words: ``unwind 8 stopped main's
+    loop at line 33 and the recursion of walk (line 5)``."""
+    def one(s: BoundStop) -> str:
+        if s.what == "recursion":
+            return f"the recursion of {s.function} (line {s.line})"
+        if s.what == "free loops":
+            return f"{s.function}'s loop at line {s.line} (past {FREE_ITERATIONS:,} iterations)"
+        return f"{s.function}'s {s.what} at line {s.line}"
+    named = [one(s) for s in stops[:3]] + ([f"{len(stops) - 3} more"] if len(stops) > 3 else [])
+    if not named:
+        return f"unwind {unwind} stopped a thread"
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    return f"unwind {unwind} stopped {listed}"
 
 
 def _unsupported_on_run(program: ir.Program, unsupported, trace):

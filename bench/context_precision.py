@@ -80,7 +80,7 @@ def measure(args: tuple[str, int]) -> list[tuple[str, str, bool]]:
         snapshots: list = []
         with recording(snapshots):
             whole, _ = check_assertion(program, site, OPTIONS)
-        if whole.status is not Status.HOLDS or whole.bounded or whole.stats.bound_cuts:
+        if whole.status is not Status.HOLDS or whole.stats.bound_cuts:
             continue
         # the first is main alone at its entry
         for threads in spread(distinct(snapshots[1:]), per):

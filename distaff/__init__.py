@@ -25,8 +25,13 @@ on a parsed program).
 from __future__ import annotations
 
 import importlib
+import time as _time
 
-from distaff import core as _core
+# when this process began loading distaff: the command line's --timeout counts
+# from here, its imports included
+STARTED = _time.monotonic()
+
+from distaff import core as _core  # noqa: E402
 
 _core.install()  # before any module of the compiled core is imported
 
@@ -38,6 +43,7 @@ _EXPORTS = {
     "ContextError": "distaff.server.api", "ProgressListener": "distaff.server.api",
     "FileReport": "distaff.server.render",
     "Options": "distaff.analysis.options", "CancelToken": "distaff.analysis.options",
+    "DEFAULT_MEMORY_MB": "distaff.analysis.options", "BoundStop": "distaff.analysis.report",
     "AssertionResult": "distaff.analysis.report", "Finding": "distaff.analysis.report",
     "FindingKind": "distaff.analysis.report", "Input": "distaff.analysis.report",
     "Reason": "distaff.analysis.report", "Stats": "distaff.analysis.report",

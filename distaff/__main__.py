@@ -2,7 +2,7 @@
 
 import sys
 
-from distaff.server.cli import main
+from distaff.server.cli import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

@@ -34,7 +34,7 @@ MODULES = tuple(f"distaff.analysis.{m}" for m in (
     "explore.dependence", "explore.dpor", "explore.explorer", "explore.races",
     "explore.reduction", "explore.steplog", "explore.vclock", "explore.wakeup",
     "summaries.guided", "summaries.keys", "summaries.slicing",
-    "symex.engine", "symex.intrinsics", "symex.memory", "symex.pivots", "symex.state", "symex.sync",
+    "symex.awaits", "symex.engine", "symex.intrinsics", "symex.memory", "symex.pivots", "symex.state", "symex.sync",
     "symex.values",
 ))
 

@@ -38,7 +38,7 @@ from distaff.analysis.context import program_context
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.frontend.build_flags import BuildFlags
 from distaff.analysis.ir import DataModel
-from distaff.analysis.options import CancelToken, Options
+from distaff.analysis.options import DEFAULT_MEMORY_MB, CancelToken, Options
 from distaff.analysis.playback import Reproducer, reproducer_for
 from distaff.analysis.report import AssertionResult
 from distaff.server import render
@@ -62,7 +62,12 @@ class ProgressListener(Protocol):
         """One more assertion is decided."""
 
 
-def check_source(text: str, options: Options = Options(), *, path: str = "<source>",
+# what check_source checks with unless told: the command line's defaults, the
+# memory cap among them (each sub-check in a process of its own, stopped at its budget)
+DEFAULT_OPTIONS = Options(max_memory_mb=DEFAULT_MEMORY_MB)
+
+
+def check_source(text: str, options: Options = DEFAULT_OPTIONS, *, path: str = "<source>",
                  cancel: CancelToken | None = None,
                  context_positions: Sequence[tuple[int, int | None]] = (),
                  reaching_defs: bool = True, sync_invariants: bool = True,
@@ -90,9 +95,17 @@ def check_source(text: str, options: Options = Options(), *, path: str = "<sourc
       may hide UNKNOWN with reason UNSUPPORTED;
     * ``cancel`` set (from another thread): it returns promptly, the
       assertions not yet decided UNKNOWN with reason CANCELLED;
+    * budgets: with ``options.max_memory_mb`` (by default
+      :data:`~distaff.analysis.options.DEFAULT_MEMORY_MB`, as on the command
+      line) each sub-check runs in a forked process capped there and killed
+      half a second past its time budget, whatever z3 is doing; with 0 and a
+      time budget, on a thread of this process, left to end at its next poll
+      once its budget and that half second are past (this call returns on
+      time either way);
     * ``options.timeout_s`` (per assertion) or ``total_timeout_s`` ran out:
-      those assertions UNKNOWN with reason TIMEOUT (or HOLDS ``bounded``
-      within the deepest unwind bound finished, saying so in the message).
+      those assertions UNKNOWN with reason TIMEOUT (after deepening, with
+      ``finished_unwind`` the deepest unwind bound finished without a
+      violation, and the message saying so): never a verdict.
 
     Raises :class:`ContextError` for a context position with no statement,
     ValueError for options it cannot check with (an unknown mode or

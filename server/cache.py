@@ -36,7 +36,7 @@ from distaff.analysis.ir import Addr, Function, ObjKind, Program, Span
 from distaff.analysis.report import AssertionResult, Finding, Status, Trace
 from distaff.analysis.static.callgraph import named_functions
 
-DECIDED = (Status.VIOLATED, Status.HOLDS, Status.UNREACHABLE)
+DECIDED = (Status.VIOLATED, Status.HOLDS, Status.BOUNDED, Status.UNREACHABLE)
 
 _NON_SPAN_FIELDS: dict[type, tuple[str, ...]] = {}
 

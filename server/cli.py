@@ -3,15 +3,21 @@
 ``distaff check FILE...`` checks every assertion of each file and prints the
 results (:mod:`distaff.server.render`: GCC-style text, JSON or SARIF). Exit status:
 
-* 0 -- no violation found and every assertion decided (holds or unreachable);
-* 1 -- something was found: an assertion that can fail, a deadlock, a run-time
+* 0 -- no violation found and every assertion decided: proven (holds,
+  unreachable) or, as bounded model checkers answer, with no violation within
+  the unwind bound (status ``bounded``; the text says it is not a proof).
+  With ``--property unreach-call``, 0 only for a proof;
+* 1 -- something was found: an assertion that can fail, a deadlock, a thread
+  stuck spinning forever, a run-time
   error (or a data race, when ``--races`` asked for them). This wins over
   everything below, so CI fails on a real bug even if another file was bad;
 * 2 -- bad input or usage: a bad flag, an unreadable file, a ``--from``
   position with no statement, a file with syntax errors (its findings are
   printed and its assertions reported as skipped: never "holds"), or a
   ``--scheduler`` that cannot be reached (or Dask not installed);
-* 3 -- inconclusive: some assertion undecided (timeout, run limit, solver),
+* 3 -- inconclusive: some assertion undecided (timeout, run limit, solver,
+  not reached within the unwind bound; with ``--property``, any answer short
+  of a proof),
   or the file uses C that distaff does not cover (an "unsupported" warning:
   what was not modelled may hide a failure, or the assertions themselves),
   none violated;
@@ -36,9 +42,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import distaff
 from distaff import core
 from distaff.analysis import check as engine
 from distaff.analysis.check import Options
+from distaff.analysis.options import DEFAULT_MEMORY_MB
 from distaff.analysis.cluster import ClusterUnavailable, client_for
 from distaff.analysis.explore import races
 from distaff.analysis.frontend import BINARY, binary
@@ -61,7 +69,7 @@ EXIT_INTERNAL = 4
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 
-FOUND_KINDS = frozenset({FindingKind.ASSERTION, FindingKind.DEADLOCK, FindingKind.ERROR,
+FOUND_KINDS = frozenset({FindingKind.ASSERTION, FindingKind.DEADLOCK, FindingKind.STUCK, FindingKind.ERROR,
                          FindingKind.DATA_RACE})
 
 
@@ -192,9 +200,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--workers", type=_workers, default="auto", metavar="N|auto",
                        help="assertions checked at once, by this process and N - 1 others (default auto: one "
                        "per core); 1 checks in this process only")
-    check.add_argument("--max-memory", dest="max_memory_mb", type=_count(1), default=None, metavar="MB",
-                       help="memory (address space) of each sub-check's process; one over it stops and its "
-                            "assertion is undecided (memory limit). Sub-checks then run in their own processes")
+    check.add_argument("--max-memory", dest="max_memory_mb", type=_count(0), default=None, metavar="MB",
+                       help=f"memory (address space) of each sub-check, which runs in a process of its own "
+                            f"(default {DEFAULT_MEMORY_MB}; 0: no cap, sub-checks run in this process); one over "
+                            f"it stops and its assertion is undecided (memory limit)")
     check.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                        help="run the sub-checks (one per assertion) on this Dask scheduler's "
                        "workers instead of here; they need distaff installed (pip install "
@@ -203,8 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--races", action="store_true", default=None,
                        help="also report data races (they then count as found)")
     check.add_argument("--spurious-wakeups", action=argparse.BooleanOptionalAction, default=None,
-                       help="let a condition wait also return without a signal, as POSIX allows "
-                       "(once per thread and run; default off)")
+                       help="a condition wait may also return without a signal, as POSIX allows (default on; "
+                       "--no-spurious-wakeups: only when signalled)")
     check.add_argument("--disable", action="append", default=[], metavar="OPT",
                        help="switch one optimisation off by name (repeatable)")
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
@@ -265,8 +274,18 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
 # Entry point
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (see the module docstring)."""
+def entry() -> int:
+    """The ``distaff`` command (and ``python -m distaff``): :func:`main`,
+    its ``--timeout`` counted from when this process began loading distaff."""
+    return main(started=distaff.STARTED)
+
+
+def main(argv: list[str] | None = None, started: float | None = None) -> int:
+    """Run the command line; returns the exit status (see the module
+    docstring). ``--timeout`` counts from ``started`` (a ``time.monotonic()``
+    value; by default, now)."""
+    global _STARTED
+    _STARTED = time.monotonic() if started is None else started
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         if argv[:1] == ["lsp"]:
@@ -327,6 +346,9 @@ def read_source(path: str) -> str:
 # distaff check
 
 
+_STARTED = 0.0  # when this command began (main)
+
+
 def exit_status(reports: list[FileReport]) -> int:
     """The exit status of a check (see the module docstring)."""
     if any(a.status is Status.VIOLATED for r in reports for a in r.assertions) or any(
@@ -354,6 +376,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.positions and len(args.files) != 1:
         raise UsageError("distaff check: --from needs exactly one FILE")
     options = options_from(args)
+    if args.max_memory_mb is None:
+        options = replace(options, max_memory_mb=DEFAULT_MEMORY_MB)
     if args.format != "json":  # only the JSON shows the summaries learned
         options = replace(options, summary_text=False)
     ingredients = context_ingredients(args)
@@ -363,7 +387,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if options.scheduler is not None:  # fail before any output when it cannot be reached
         client_for(options.scheduler)
     reports = []
-    started = time.monotonic()
+    started = _STARTED  # (from the process's start, for the command: the imports count too)
     with Progress(sys.stderr) as progress:
         for path, text, flags in sources:
             left = options
@@ -379,11 +403,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 program = parse_file(path, text, options.data_model, flags)
                 lines = playback_lines(program, report.assertions, options, path, text, args.playback)
                 print("\n".join(lines), file=sys.stdout if args.format == "text" else sys.stderr, flush=True)
+    answer = render.property_answer(reports, options)
     if args.format == "json":
         print(json.dumps(render.json_document(reports, options, version()), indent=2))
     elif args.format == "sarif":
         print(json.dumps(render.sarif_log(reports, options, version()), indent=2))
-    return exit_status(reports)
+    elif answer is not None:
+        print(f"property {options.property}: {answer}", flush=True)
+    status = exit_status(reports)
+    if answer == "unknown" and status == EXIT_OK:  # a bounded search is no answer to a property
+        return EXIT_UNDECIDED
+    return status
 
 
 def playback_lines(program, assertions, options: Options, path: str, text: str, out_dir: str) -> list[str]:

@@ -30,7 +30,7 @@ from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace, to_json,
 )
 
-JSON_VERSION = 1
+JSON_VERSION = 2
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 
@@ -194,10 +194,15 @@ def options_json(options: Options) -> dict:
 
 def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> dict:
     out = {"id": a.id, **_position(a.span, report.path), "text": a.text, "status": a.status.label,
-           "bounded": a.bounded, "reason": a.reason.value if a.reason else None,
+           "reason": a.reason.value if a.reason else None,
            "message": a.message or assertion_message(a, options, report)[1],
            "mode": a.mode or options.mode, "unwind": a.unwind or options.unwind,
-           "context": a.context or report.context, "stats": to_json(a.stats)}
+           "context": a.context or report.context, "stats": to_json(a.stats),
+           "reached_paths": a.reached_paths}
+    if a.stops:
+        out["stops"] = to_json(a.stops)
+    if a.finished_unwind:
+        out["finished_unwind"] = a.finished_unwind
     if a.depends_on:
         out["depends_on"] = list(a.depends_on)
     if a.trace is not None:
@@ -239,12 +244,30 @@ def file_json(report: FileReport, options: Options) -> dict:
 
 def json_document(reports: list[FileReport], options: Options, version: str) -> dict:
     """The ``--format json`` document (see the module docstring)."""
-    return {
+    doc = {
         "version": JSON_VERSION,
         "tool": {"name": "distaff", "version": version},
         "options": options_json(options),
         "files": [file_json(r, options) for r in reports],
     }
+    answer = property_answer(reports, options)
+    if answer is not None:
+        doc["property"] = {"name": options.property, "answer": answer}
+    return doc
+
+
+def property_answer(reports: list[FileReport], options: Options) -> str | None:
+    """With ``options.property``, the answer as SV-COMP reads one: ``false``
+    when an error call is reached, ``true`` only when every one of them is
+    proven unreachable (a bounded search is not a proof), else ``unknown``;
+    None without a property."""
+    if options.property is None:
+        return None
+    if any(a.status is Status.VIOLATED for r in reports for a in r.assertions):
+        return "false"
+    wanted = [a for r in reports for a in r.assertions if a.reason is not Reason.SKIPPED]
+    front = any(f.kind in (FindingKind.SYNTAX, FindingKind.UNSUPPORTED) for r in reports for f in r.findings)
+    return "true" if all(a.status.proof for a in wanted) and not front else "unknown"
 
 
 # --------------------------------------------------------------------------
@@ -260,9 +283,12 @@ class _Rule:
 _RULES = (
     _Rule("assertion-violated", "An assertion can fail for some input and thread schedule."),
     _Rule("assertion-undecided", "The check of an assertion ended before it was decided."),
-    _Rule("assertion-holds", "An assertion holds on every explored run."),
-    _Rule("assertion-unreachable", "No explored run reaches an assertion."),
+    _Rule("assertion-holds", "An assertion holds on every execution: a proof."),
+    _Rule("assertion-bounded", "No run within the unwind bound violates an assertion, but the bound stopped "
+          "some thread: not a proof."),
+    _Rule("assertion-unreachable", "No execution reaches an assertion: a proof."),
     _Rule("deadlock", "Some schedule leaves threads waiting with none able to run."),
+    _Rule("stuck", "Some schedule leaves a thread spinning forever: what its loop waits for never changes."),
     _Rule("runtime-error", "A run has undefined behaviour (division by zero, bad pointer, overflow)."),
     _Rule("data-race", "Two threads access the same memory without order, at least one writing."),
     _Rule("syntax-error", "The text could not be parsed; the file's assertions were not checked."),
@@ -273,11 +299,12 @@ _RULE_INDEX = {r.id: i for i, r in enumerate(_RULES)}
 _STATUS_RULE = {
     Status.VIOLATED: ("assertion-violated", "error", "fail"),
     Status.UNKNOWN: ("assertion-undecided", "none", "review"),  # SARIF: a kind other than fail has level none
-    Status.HOLDS: ("assertion-holds", "none", "pass"),
+    Status.HOLDS: ("assertion-holds", "none", "pass"),  # pass: proofs only
+    Status.BOUNDED: ("assertion-bounded", "none", "informational"),
     Status.UNREACHABLE: ("assertion-unreachable", "none", "notApplicable"),
 }
 _FINDING_RULE = {
-    FindingKind.ASSERTION: "assertion-violated", FindingKind.DEADLOCK: "deadlock",
+    FindingKind.ASSERTION: "assertion-violated", FindingKind.DEADLOCK: "deadlock", FindingKind.STUCK: "stuck",
     FindingKind.ERROR: "runtime-error", FindingKind.DATA_RACE: "data-race",
     FindingKind.SYNTAX: "syntax-error", FindingKind.UNSUPPORTED: "unsupported",
 }
@@ -342,8 +369,9 @@ def sarif_log(reports: list[FileReport], options: Options, version: str) -> dict
             severity, msg = assertion_message(a, options, report)
             if severity == "warning" and level == "error":
                 level = "warning"
-            props = {"status": a.status.label, "bounded": a.bounded, "assertion": a.text,
-                     "stats": to_json(a.stats)}
+            props = {"status": a.status.label, "assertion": a.text, "stats": to_json(a.stats)}
+            if a.stops:
+                props["stops"] = to_json(a.stops)
             if a.reason:
                 props["reason"] = a.reason.value
             results.append(_sarif_result(rule, level, kind, msg, a.span, report.path, a.trace, props))

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from distaff.analysis.check import MODES, Options
+from distaff.analysis.options import DEFAULT_MEMORY_MB
 
 CHECK_ON = ("save", "change", "manual")
 TRACE_IN_MESSAGE = ("auto", "always", "never")
@@ -37,8 +38,9 @@ class Settings:
       steps into the diagnostic's message when the client cannot show
       ``relatedInformation`` (or is Neovim, whose float shows the message only).
     * ``races``: also report data races, as warnings (``Options.report_races``).
-    * ``spurious_wakeups`` (``spuriousWakeups``): condition waits may also
-      return without a signal (``Options.spurious_wakeups``).
+    * ``spurious_wakeups`` (``spuriousWakeups``, on by default): condition
+      waits may also return without a signal, as POSIX allows
+      (``Options.spurious_wakeups``).
     """
 
     check_on: str = "save"
@@ -47,10 +49,10 @@ class Settings:
     unwind: int = 8
     timeout_s: float | None = 30.0
     workers: int = 1
-    max_memory_mb: int = 2048
+    max_memory_mb: int = DEFAULT_MEMORY_MB
     trace_in_message: str = "auto"
     races: bool = False
-    spurious_wakeups: bool = False
+    spurious_wakeups: bool = True
 
     def options(self) -> Options:
         """The engine options these settings ask for."""

@@ -6,9 +6,10 @@ editor (:mod:`distaff.server.convert`: diagnostics and hovers), e.g.
 ``assertion `hits == 2` can fail with n = 3``; the front ends add only where
 (a position, the context a check started from) and the counterexample's steps
 in their own form. ``tests/server/test_same_words.py`` compares the two on
-every example. Each outcome says what it is (violated, holds for all
-interleavings, holds within the unwind bound, unreachable, undecided and why,
-not checked and why) and never claims more. Code lens titles, run counts and
+every example. Each outcome says what it is (violated; the proofs "holds for
+all interleavings" and "not reached by any run"; "no violation within unwind
+N", which is not a proof and says so; "not reached within the bound" and the
+other undecided answers with why; not checked and why) and never claims more. Code lens titles, run counts and
 the counts of a file's results are phrased here too.
 """
 
@@ -76,9 +77,13 @@ def undecided_reason(a: AssertionResult, options: Options | None = None) -> str:
     if r is Reason.TIMEOUT:
         if _not_checked(a):
             return a.message.removeprefix("not checked: ")
-        return f"timeout after {seconds(options.timeout_s)} s" if options and options.timeout_s else "timeout"
+        why = f"timeout after {seconds(options.timeout_s)} s" if options and options.timeout_s else "timeout"
+        return f"{why}; {a.message}" if a.finished_unwind else why  # how far deepening got
     if r is Reason.MAX_RUNS:
-        return f"run limit of {options.max_runs} reached" if options and options.max_runs else "run limit reached"
+        why = f"run limit of {options.max_runs} reached" if options and options.max_runs else "run limit reached"
+        return f"{why}; {a.message}" if a.finished_unwind else why
+    if r is Reason.BOUND:
+        return f"not reached within the bound: {a.message}"
     if r is Reason.CANCELLED:
         return "cancelled"
     if r is Reason.SOLVER:
@@ -104,12 +109,12 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
             notes.append(CONFIRMED_TEXT)
         return text + (f" ({'; '.join(notes)})" if notes else "")
     if a.status is Status.HOLDS:
-        scope = f"within unwind {unwind}" if a.bounded else f"for all interleavings, unwind {unwind}"
-        note = f" ({a.message})" if a.message else ""  # e.g. no run reached it within the bound
-        return f"holds {scope}: {stats_phrase(a.stats)}{note}"
+        note = f" ({a.message})" if a.message else ""
+        return f"holds for all interleavings: {stats_phrase(a.stats)}{note}"
+    if a.status is Status.BOUNDED:  # says it is not a proof, and why
+        return f"has no violation within unwind {unwind}, not a proof ({a.message}): {stats_phrase(a.stats)}"
     if a.status is Status.UNREACHABLE:
-        scope = f" within unwind {unwind}" if a.bounded else ""
-        return f"is not reached by any run{scope}: {stats_phrase(a.stats)}"
+        return f"is not reached by any run: {stats_phrase(a.stats)}"
     not_checked = _not_checked(a)
     runs = f": {stats_phrase(a.stats)}" if a.stats.runs and not not_checked else ""
     return f"{'not checked' if not_checked else 'undecided'} ({undecided_reason(a, options)}){runs}"
@@ -118,13 +123,14 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
 def assertion_message(a: AssertionResult, options: Options | None = None) -> tuple[str, str]:
     """(severity, message) of an assertion's verdict: ``error`` for a
     violation that needs nothing assumed, ``warning`` for one that relies on
-    the program's own body-less functions and for an undecided assertion,
-    ``note`` for one that holds or is not reached."""
+    the program's own body-less functions, for "no violation within the
+    bound" (not a proof) and for an undecided assertion, ``note`` for a
+    proof (holds, or not reached by any run)."""
     head = f"assertion `{a.text}`" if a.text else "assertion"
     message = f"{head} {verdict_phrase(a, options)}"
     if a.status is Status.VIOLATED:
         return ("warning" if a.depends_on else "error"), message
-    if a.status in (Status.HOLDS, Status.UNREACHABLE):
+    if a.status.proof:
         return "note", message
     return "warning", message
 
@@ -136,8 +142,9 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
     if result is None:
         return not_checked
     if result.status is Status.HOLDS:
-        scope = f" within unwind {result.unwind}" if result.bounded else ""
-        return f"holds{scope} · {plural(result.stats.runs, 'run')}"
+        return f"holds · {plural(result.stats.runs, 'run')}"
+    if result.status is Status.BOUNDED:
+        return f"no violation within unwind {result.unwind} · {plural(result.stats.runs, 'run')}"
     if result.status is Status.VIOLATED:
         # as the diagnostic, a warning: real only if what it depends on can be so
         return "may fail" if result.depends_on else "fails"
@@ -153,6 +160,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
         Reason.UNSUPPORTED: "undecided: unsupported C",
         Reason.UNMODELLED: "undecided: unmodelled library call",
         Reason.MEMORY: "undecided: memory limit",
+        Reason.BOUND: "undecided: not reached within the bound",
     }.get(result.reason, "undecided")
 
 
@@ -163,6 +171,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
 FINDING_WORDS = {
     FindingKind.ASSERTION: ("error", "assertion can fail"),
     FindingKind.DEADLOCK: ("warning", "deadlock"),
+    FindingKind.STUCK: ("warning", "stuck"),
     FindingKind.DATA_RACE: ("warning", "data race"),
     FindingKind.ERROR: ("error", ""),
     FindingKind.SYNTAX: ("error", "syntax error"),
@@ -184,7 +193,7 @@ def finding_message(f: Finding, with_inputs: bool = True) -> tuple[str, str]:
 
 
 FINDING_NOUNS = {
-    FindingKind.ASSERTION: "failed assertion", FindingKind.DEADLOCK: "deadlock",
+    FindingKind.ASSERTION: "failed assertion", FindingKind.DEADLOCK: "deadlock", FindingKind.STUCK: "stuck thread",
     FindingKind.DATA_RACE: "data race", FindingKind.ERROR: "run-time error",
     FindingKind.SYNTAX: "syntax error", FindingKind.UNSUPPORTED: "unsupported construct",
 }
@@ -204,5 +213,5 @@ def counts(results) -> dict[str, int]:
 
 def counts_line(results) -> str:
     c = counts(results)
-    words = {"holds": "hold", "violated": "fail"}
+    words = {"holds": "hold", "violated": "fail", Reason.BOUND.value: "not reached within the bound"}
     return ", ".join(f"{n} {words.get(k, k)}" for k, n in sorted(c.items())) or "no assertions"

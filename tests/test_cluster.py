@@ -86,7 +86,7 @@ def test_the_cluster_gives_the_local_verdicts_run_counts_and_traces(cluster, nam
     assert len({r.id for r in remote_results}) == len(remote_results)
 
     def key(r):  # everything but timings; summaries (dpor-ag) and traces crossed the wire too
-        return (r.id, r.status, r.bounded, r.reason, r.message, r.stats.runs, r.stats.full_runs,
+        return (r.id, r.status, r.stops, r.reason, r.message, r.stats.runs, r.stats.full_runs,
                 r.stats.pruned_runs, r.trace, r.summaries, r.mode)
 
     assert sorted(map(key, remote_results), key=repr) == sorted(map(key, local_results), key=repr)

@@ -53,7 +53,7 @@ def results(path: Path, mode: str, options: Options | None = None):
 
 
 def verdict(r: AssertionResult):
-    return r.id, r.status, r.bounded
+    return r.id, r.status, r.reason is Reason.BOUND
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)

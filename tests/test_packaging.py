@@ -34,7 +34,7 @@ def test_the_wheel_installs_one_package_with_every_module(wheel):
             for p in (ROOT / top).rglob("*.py")}
     assert ours <= set(names), sorted(ours - set(names))[:5]
     (entry,) = [n for n in names if n.endswith("entry_points.txt")]
-    assert "distaff = distaff.server.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    assert "distaff = distaff.server.cli:entry" in zipfile.ZipFile(wheel).read(entry).decode()
 
 
 def test_the_code_runs_from_the_wheel_and_analysis_is_not_a_module(wheel, tmp_path):

@@ -1,6 +1,9 @@
-"""Sub-checks with workers: this process checks one site after another while
-pool processes beside it take the sites it has not started, once the check
-has run ``POOL_AFTER_S`` and each process is ready (analysis/check.py)."""
+"""Sub-checks with workers (analysis/check.py). Where processes fork (Linux),
+``workers`` forked processes take the sites, each once it is ready; where
+they spawn, this process checks one site after another while pool
+processes beside it take the sites it has not started, once the check has
+run ``POOL_AFTER_S`` and each process is ready. Both ways are tested here
+(``spawn`` forces the second)."""
 
 from __future__ import annotations
 
@@ -37,7 +40,22 @@ def given(monkeypatch):
     return sites
 
 
-def test_a_check_done_before_the_pool_opens_starts_no_process(monkeypatch, given):
+@pytest.fixture
+def spawn(monkeypatch):
+    """Pool processes spawn, as where the platform cannot fork."""
+    monkeypatch.setattr(engine, "_start_method", lambda: "spawn")
+
+
+def test_forked_processes_take_every_site_and_agree_with_this_process(given):
+    median = PROGRAMS / "median.c"
+    here = results(median, Options(mode="baseline", workers=1))
+    forked = results(median, Options(mode="baseline", workers=2))
+    assert len(given) == 5  # each site in a process of its own (a sub-check explored every run: no search)
+    key = lambda r: (r.id, r.status, r.stats.runs)  # noqa: E731
+    assert sorted(map(key, forked)) == sorted(map(key, here)) and len(here) == 5
+
+
+def test_a_check_done_before_the_pool_opens_starts_no_process(monkeypatch, given, spawn):
     monkeypatch.setattr(engine, "POOL_AFTER_S", 60.0)
     median = PROGRAMS / "median.c"
     here = results(median, Options(mode="baseline", workers=1))
@@ -47,7 +65,7 @@ def test_a_check_done_before_the_pool_opens_starts_no_process(monkeypatch, given
     assert sorted(map(key, beside)) == sorted(map(key, here)) and len(here) == 5
 
 
-def test_processes_take_the_sites_this_process_has_not_started(monkeypatch, given):
+def test_processes_take_the_sites_this_process_has_not_started(monkeypatch, given, spawn):
     monkeypatch.setattr(engine, "POOL_AFTER_S", 0.0)
     out = results(TIMEOUTS, Options(timeout_s=1.0, findings=False, workers=3))
     assert sorted(r.span.line for r in out) == [26, 27, 28]
@@ -55,7 +73,9 @@ def test_processes_take_the_sites_this_process_has_not_started(monkeypatch, give
     assert given  # a process is ready well before this process's first site's second is up
 
 
-def test_a_cancel_stops_this_process_and_the_pool(monkeypatch, given):
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_cancel_stops_this_process_and_the_pool(monkeypatch, given, method):
+    monkeypatch.setattr(engine, "_start_method", lambda: method)
     monkeypatch.setattr(engine, "POOL_AFTER_S", 0.0)
     token = CancelToken()
     threading.Timer(1.0, token.cancel).start()

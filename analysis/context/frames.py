@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from distaff.analysis import ir
 from distaff.analysis.ir import Branch, Intrinsic, Op
-from distaff.analysis.static.defuse import defined, used
+from distaff.analysis.liveness import defined, used
 
 
 def live_registers(f: ir.Function) -> list[frozenset[str]]:

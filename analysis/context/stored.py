@@ -31,7 +31,7 @@ from distaff.analysis.context.terms import Sym, canonical_value, fold, leaves, s
 from distaff.analysis.context.conflicts import preceding
 from distaff.analysis.context.threads import create_sites, cyclic_pcs
 from distaff.analysis.ir import Addr, Assign, Binary, Const, Intrinsic, IntType, Load, ObjKind, Op, Reg, Store, type_size
-from distaff.analysis.static.defuse import defined
+from distaff.analysis.liveness import defined
 
 MAX_VALUES = 16  # more distinct values than this: the global stays unknown
 

@@ -584,7 +584,7 @@ class Dpor(Reduction):
         out = []
         E = self.explorer.engine
         for t in state.threads:
-            if t.status != BLOCKED or not t.frames:
+            if t.status != BLOCKED or not t.frames or t.phase == "await":  # an await attempts nothing
                 continue
             f = t.frames[-1]
             i = f.func.body[f.pc] if f.pc < len(f.func.body) else None

@@ -37,6 +37,7 @@ from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.watcher import WATCHER
 from distaff.analysis.record import Record
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
+from distaff.analysis.static.guards import guards
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.heap import keep_heap, quiet_collector
 from distaff.analysis.symex.pivots import (
@@ -54,7 +55,11 @@ class ExploreResult(Record):
     """What one sub-check found. ``violation``: the target's counterexample
     (and the leaf's message). ``reached``: the target was executed on some
     feasible path. ``stop``: why exploration ended early (None when it
-    finished), with ``stop_message``."""
+    finished), with ``stop_message``. ``cut_sites``: where the unwind bound
+    stopped a thread or a run on some path, whatever that path's end (a run
+    that blocked or was dropped at a failed assumption after a thread was
+    stopped counts): ``(function, line, what, times)``; empty exactly when
+    the bound stopped nothing, the exploration's part of a proof."""
 
     violation: Trace | None = None
     violation_message: str = ""
@@ -66,11 +71,12 @@ class ExploreResult(Record):
     findings: list = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
     mode: str = "baseline"
+    cut_sites: tuple = ()
 
     def __init__(self, violation: Trace | None = None, violation_message: str = "",
                  violation_depends: tuple[str, ...] = (), reached: bool = False, stop: Reason | None = None,
                  stop_message: str = "", findings: list | None = None, stats: Stats | None = None,
-                 mode: str = "baseline") -> None:
+                 mode: str = "baseline", cut_sites: tuple = ()) -> None:
         self.violation = violation
         self.violation_message = violation_message
         self.violation_depends = violation_depends
@@ -80,6 +86,12 @@ class ExploreResult(Record):
         self.findings = [] if findings is None else findings
         self.stats = Stats() if stats is None else stats
         self.mode = mode
+        self.cut_sites = cut_sites
+
+    @property
+    def cut(self) -> bool:
+        """The bound stopped a thread or a run on some path."""
+        return bool(self.cut_sites)
 
 
 @mypyc_attr(native_class=False)  # (as symex/pivots.py's exceptions: see README, "compiled core")
@@ -113,6 +125,7 @@ class Explorer:
         self.full_runs = 0
         self.pruned_runs = 0
         self.bound_cuts = 0
+        self.reached_paths = 0  # paths, runs or not, that executed the target (Engine.reach)
         self.counters: dict[str, int] = {}
         self.result = ExploreResult(mode=self.reduction.name)
         self._finding_keys: set = set()
@@ -137,11 +150,11 @@ class Explorer:
                                  record_effects=self.reduction.record_effects,
                                  park_blocked=opts.enabled("park_blocked"),
                                  spurious_wakeups=opts.spurious_wakeups,
-                                 concrete_loops=opts.enabled("concrete_loops"),
+                                 concrete_loops=opts.enabled("concrete_loops"), awaits=opts.enabled("awaits"),
                                  thread_cuts=opts.enabled("thread_cuts"),
                                  pivot_on_single=self.reduction.pivot_on_single,
                                  observer=self.reduction.on_event, placed_accesses=opts.report_races,
-                                 context_hooks=self.context_hooks)
+                                 context_hooks=self.context_hooks, guards=self._guards())
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
         s0 = time.monotonic()
         self.reduction.start(self)
@@ -177,6 +190,7 @@ class Explorer:
                 WATCHER.unwatch(self)
         r = self.result
         r.reached = E.reached
+        r.cut_sites = tuple(sorted((f, line, what, n) for (f, line, what), n in E.cut_sites.items()))
         if self.races is not None:
             r.findings.extend(self.races.flush())
         counters = dict(self.counters)
@@ -184,6 +198,8 @@ class Explorer:
             counters[k] = counters.get(k, 0) + v
         for k, v in self.reduction.counters().items():
             counters[k] = counters.get(k, 0) + v
+        if self.reached_paths:
+            counters["reached_paths"] = self.reached_paths
         if self.races is not None:
             for k, v in self.races.counters.items():
                 counters[k] = counters.get(k, 0) + v
@@ -201,6 +217,13 @@ class Explorer:
             static_time_s=round(self.static_s, 6),
         )
         return r
+
+    def _guards(self) -> dict[str, frozenset[int]] | None:
+        """The branches that execute the target when it is an error call."""
+        t = self.target
+        if t is None or t.kind is not ir.AssertKind.UNREACH_CALL:
+            return None
+        return guards(self.program, t)
 
     def poke(self) -> None:
         """(From the watcher thread, every 50 ms while the exploration runs.)
@@ -309,6 +332,8 @@ class Explorer:
             self.full_runs += 1
         elif k is LeafKind.PRUNED:
             self.pruned_runs += 1
+        if state.reached:  # (a path dropped later, at a failed assumption, checked it too)
+            self.reached_paths += 1
         elif k is LeafKind.ERROR:
             self.count("error_paths")
         elif k is LeafKind.INFEASIBLE:
@@ -342,11 +367,13 @@ class Explorer:
         function distaff does not model is not vouched for: it becomes an
         UNSUPPORTED finding saying so."""
         kind = FindingKind.ERROR if leaf.kind is LeafKind.ERROR else FindingKind.DEADLOCK
+        if kind is FindingKind.DEADLOCK and state.awaiting:  # some thread spins forever
+            kind = FindingKind.STUCK
         span = leaf.span or ir.NO_SPAN
         depends = depends_on(state)
         library = library_dependences(depends, self.program.user_externals)
         if library:  # no counterexample to show: no model of the path condition is asked for
-            words = "deadlock" if kind is FindingKind.DEADLOCK else leaf.message
+            words = kind.value if kind in (FindingKind.DEADLOCK, FindingKind.STUCK) else leaf.message
             return Finding(FindingKind.UNSUPPORTED, span, f"{words} may happen, but it {phrase(library, True)}")
         return Finding(kind, span, leaf.message, finish_trace(self.engine, state, leaf), depends)
 

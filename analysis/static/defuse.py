@@ -11,38 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from distaff.analysis.ir import (
-    Assign, Branch, Call, Function, Instr, Intrinsic, Load, Return, Store, regs_of,
-)
+from distaff.analysis.ir import Function
+from distaff.analysis.liveness import defined, used
 from distaff.analysis.static.cfg import Cfg, build
 
 ENTRY = -1
-
-
-def defined(instr: Instr) -> str | None:
-    """The register ``instr`` writes, if any."""
-    dst = getattr(instr, "dst", None)
-    return dst.name if dst is not None else None
-
-
-def used(instr: Instr) -> frozenset[str]:
-    """Every register ``instr`` reads."""
-    if isinstance(instr, Assign):
-        return regs_of(instr.expr)
-    if isinstance(instr, Load):
-        return regs_of(instr.addr)
-    if isinstance(instr, Store):
-        return regs_of(instr.addr) | regs_of(instr.value)
-    if isinstance(instr, Branch):
-        return regs_of(instr.cond)
-    if isinstance(instr, Return):
-        return regs_of(instr.value) if instr.value is not None else frozenset()
-    if isinstance(instr, (Call, Intrinsic)):
-        out = regs_of(instr.callee) if isinstance(instr, Call) else frozenset()
-        for a in instr.args:
-            out |= regs_of(a)
-        return out
-    return frozenset()
 
 
 @dataclass(frozen=True, slots=True)

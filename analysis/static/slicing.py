@@ -34,7 +34,8 @@ from distaff.analysis.ir import Call, Intrinsic, Op, Program, Return, SYNC_OPS, 
 from distaff.analysis.memo import ProgramMemo
 from distaff.analysis.static import access
 from distaff.analysis.static.budget import poll
-from distaff.analysis.static.defuse import ENTRY, used
+from distaff.analysis.liveness import used
+from distaff.analysis.static.defuse import ENTRY
 
 if TYPE_CHECKING:
     from distaff.analysis.static.facts import Facts

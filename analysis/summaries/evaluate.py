@@ -89,7 +89,7 @@ def memory_reads(phi, X: Variables, memo: ReadsMemo | None = None):
                 idx = T.arg(x, 1)
                 if T.is_bv_value(idx):
                     memo.selects[xid] = (z3.BitVecRef(x, X.ctx), T.value(idx))
-                    found[xid] = (xid,)
+                    found[xid] = frozenset((xid,))
                 else:
                     found[xid] = None
                 continue
@@ -101,19 +101,21 @@ def memory_reads(phi, X: Variables, memo: ReadsMemo | None = None):
                 todo.append((x, xid, True))
                 todo.extend((k, k.value, False) for k in kids)
                 continue
-            out: tuple | None = ()
+            # (sets: a term shares its sub-terms, and lists of every select
+            # below each node grew with the paths through them, not the nodes)
+            out: frozenset | None = frozenset()
             for k in kids:
                 sub = found[k.value]
                 if sub is None:
                     out = None
                     break
                 if sub:
-                    out = out + sub if out else sub
+                    out = out | sub if out else sub
             found[xid] = out
     ids = found[rid]
     if ids is None:
         return None
-    return [memo.selects[i] for i in dict.fromkeys(ids)]
+    return sorted((memo.selects[i] for i in ids), key=lambda s: s[1])  # by address: the same order every run
 
 
 class InstanceMemo:

@@ -32,7 +32,8 @@ from distaff.analysis import ir
 from distaff.analysis.ir import Intrinsic, Op
 from distaff.analysis.static import access
 from distaff.analysis.static.budget import poll
-from distaff.analysis.static.defuse import ENTRY, used
+from distaff.analysis.liveness import used
+from distaff.analysis.static.defuse import ENTRY
 from distaff.analysis.static.facts import analyze
 from distaff.analysis.static.fixpoint import components, solve
 from distaff.analysis.symex.state import ENDED, State

@@ -77,7 +77,9 @@ from distaff.analysis.ir import (
     FUNCTION_OBJECT, STACK_OBJECT, Addr, Assign, Branch, Call, Cast, Const, Intrinsic, IntType, Jump, Kind, Load, Op,
     PtrAdd, PtrType, Reg, Return, Store, bits_of, is_scalar, is_signed, type_size,
 )
-from distaff.analysis.symex import intrinsics, sync
+from distaff.analysis.liveness import live_registers
+from distaff.analysis.symex import awaits as _awaits
+from distaff.analysis.symex import intrinsics, libc, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.symex.pivots import (
     BRANCH_PIVOT, INTERLEAVE_PIVOT, Budget, EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotReached,
@@ -146,8 +148,17 @@ class Engine:
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
-                 placed_accesses: bool = False, context_hooks=None):
+                 placed_accesses: bool = False, context_hooks=None,
+                 guards: dict[str, frozenset[int]] | None = None, awaits: bool = True):
         self.program = program
+        # rounds of a loop that change nothing are explored once (symex/awaits.py)
+        self.awaits = awaits
+        self.locks_observable = _awaits.locks_observable(program) if awaits else True
+        self._live: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._live_funcs: dict[str, tuple[frozenset[str], ...]] = {}
+        # the target is an error call: taking one of these branches (function ->
+        # pcs, distaff.analysis.static.guards) executes it as a check
+        self.guards = guards
         self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
@@ -172,7 +183,7 @@ class Engine:
         # a check from a program context (distaff.analysis.context.initial.ContextHooks): resolves
         # pointers whose object is symbolic, settles locks, orders initial waiters
         self.context_hooks = context_hooks
-        self.reached = False  # the target assertion was executed on a feasible path
+        self.reached = False  # the target assertion (or a guard of it) was executed on a feasible path
         self.ptr_bits = program.data_model.pointer_bits
         self.layout = PointerLayout.for_bits(self.ptr_bits)
         self.span = ir.NO_SPAN  # span of the instruction being executed
@@ -186,6 +197,9 @@ class Engine:
         self.tainted_from_start: tuple[str, ...] = unsupported_everywhere(program)
         self._vis: dict[str, tuple] = {}  # per function: 1 visible, 0 local, 2 return
         self._interleavings: dict[tuple, Pivot] = {}  # enabled threads -> their scheduling pivot
+        # where the bound stopped a thread or a run, on any path: (function, line,
+        # what) -> how often ("loop", "creation loop", "recursion", "free loops")
+        self.cut_sites: dict[tuple[str, int, str], int] = {}
         self.steps = 0  # instructions run; the budget is polled every 16
         self._blocks = 0  # blocks started by advance; the budget is polled every 8
         self.events = 0  # visible operations finished
@@ -496,6 +510,8 @@ class Engine:
 
     def _finish_event(self, st: State) -> None:
         ev = st.event
+        if st.awaiting:
+            _awaits.wake(self, st, ev.tid)
         st.events = (ev, st.events)
         st.event_count += 1
         st.event = None
@@ -525,17 +541,22 @@ class Engine:
         timed = next((t for t in waiting if self._in_timed_wait(st, t)), None)
         if timed is not None:  # it gives up: the run where it gave up at once goes on from here
             return Leaf(LeafKind.INFEASIBLE, f"{timed.name} gives up its timed wait", None, timed.tid)
-        # the finding points at a thread stuck on a lock, condition or barrier
-        # rather than at a join that only waits for it
-        waiting.sort(key=lambda t: (t.waits_for.endswith(" to end"), t.tid))
+        # the finding points at a thread spinning forever, else at one stuck on
+        # a lock, condition or barrier rather than at a join that only waits for it
+        waiting.sort(key=lambda t: (t.phase != "await", t.waits_for.endswith(" to end"), t.tid))
         parts = []
         for t in sorted(waiting, key=lambda t: t.tid):
             f = t.frames[-1]
             line = f.func.body[f.pc].span.line if f.pc < len(f.func.body) else f.func.span.line
-            parts.append(f"{t.name} waits for {t.waits_for} (line {line})")
+            if t.phase == "await":  # "t#1 spins forever at line 14: `flag` never changes"
+                parts.append(f"{t.name} spins forever at line {line}: {t.waits_for.removesuffix(' to change')} "
+                             f"never change{'s' if ' and ' not in t.waits_for else ''}")
+            else:
+                parts.append(f"{t.name} waits for {t.waits_for} (line {line})")
         first = waiting[0].frames[-1]
         span = first.func.body[first.pc].span if first.pc < len(first.func.body) else first.func.span
-        return Leaf(LeafKind.DEADLOCK, "deadlock: " + "; ".join(parts), span, waiting[0].tid)
+        head = "stuck: " if waiting[0].phase == "await" else "deadlock: "
+        return Leaf(LeafKind.DEADLOCK, head + "; ".join(parts), span, waiting[0].tid)
 
     @staticmethod
     def _in_timed_wait(st: State, t) -> bool:
@@ -736,6 +757,32 @@ class Engine:
     # ==================================================================
     # expressions
 
+    def live_at(self, func: ir.Function, pc: int) -> tuple[str, ...]:
+        """The registers live at ``pc`` of ``func``, in name order."""
+        key = (func.name, pc)
+        hit = self._live.get(key)
+        if hit is None:
+            live = self._live_funcs.get(func.name)
+            if live is None:
+                live = self._live_funcs[func.name] = live_registers(func)
+            hit = self._live[key] = tuple(sorted(live[pc])) if pc < len(live) else ()
+        return hit
+
+    def round_neutral(self, i: Intrinsic) -> bool:
+        """May a round of a loop contain ``i`` and still change nothing
+        (:mod:`distaff.analysis.symex.awaits`)?"""
+        op = i.op
+        if op in _awaits.NEUTRAL_OPS:
+            return True
+        if op in _awaits.LOCK_OPS:  # (a timed lock sees a held mutex; a timed wait's result is a register)
+            return not self.locks_observable and not (op is Op.MUTEX_LOCK and ir.has_deadline(i))
+        return op is Op.EXTERNAL and i.name in libc.PURE
+
+    def reach(self, st: State) -> None:
+        """The run executed the target assertion, or took a guard of its error call."""
+        self.reached = True
+        st.reached = True
+
     def reg(self, st: State, tid: int, r: Reg) -> Val:
         v = st.threads[tid].frames[-1].regs.get(r.name)
         if v is None:
@@ -907,7 +954,8 @@ class Engine:
         t = st.threads[tid]
         depth = sum(1 for fr in t.frames if fr.func is f)
         if depth > self.unwind:
-            self.cut_thread(st, tid, f"recursion of {name} deeper than the unwind bound ({self.unwind})", span)
+            self.cut_thread(st, tid, f"recursion of {name} deeper than the unwind bound ({self.unwind})", span,
+                            (name, f.span.line, "recursion"))
         st.wframe(tid).pc += 1
         frame = self.new_frame(st, f, args, dst)
         st.wthread(tid).frames.append(frame)
@@ -971,11 +1019,33 @@ class Engine:
                                                    & self._derived_regs(f.func))
         return hit
 
-    def cut_thread(self, st: State, tid: int, why: str, span) -> None:
+    def _round(self, st: State, tid: int, head: int) -> bool:
+        """A back edge to ``head`` ends a round (:mod:`distaff.analysis.symex.awaits`):
+        True when it does not count against the bound -- the thread awaits
+        a change (the round changed nothing and nothing it read changed since;
+        not while it holds a lock or is in an atomic region), or the round
+        changed nothing but what it read did change, or went through a
+        condition wait that returned. A new round starts at ``head``."""
+        kind, reads = _awaits.judge(self, st, tid, head)
+        _awaits.anchor(self, st, tid, head)
+        if kind == _awaits.UNCHANGED:
+            if st.threads[tid].atomic or _awaits.held(st, tid):
+                return False
+            self.counters["await_blocks"] = self.counters.get("await_blocks", 0) + 1
+            _awaits.block(self, st, tid, reads, self.span)
+            return True
+        if kind != _awaits.NO_ROUND:
+            self.counters["await_free_rounds"] = self.counters.get("await_free_rounds", 0) + 1
+            return True
+        return False
+
+    def cut_thread(self, st: State, tid: int, why: str, span, site: tuple[str, int, str]) -> None:
         """Stop thread ``tid`` for good at the unwind bound (raises
         :class:`ThreadCut`, ending its block), or the whole run (leaf CUT)
         inside an atomic region or with ``thread_cuts`` off. Counted as
-        ``thread_cuts``."""
+        ``thread_cuts``; ``site`` (function, line, what) is remembered in
+        ``cut_sites`` whichever way the path ends."""
+        self.cut_sites[site] = self.cut_sites.get(site, 0) + 1
         t = st.threads[tid]
         if not self.thread_cuts or t.atomic > 0:
             raise LeafReached(Leaf(LeafKind.CUT, why, span, tid))
@@ -1010,12 +1080,26 @@ class Engine:
             self.counters["free_iterations"] = self.counters.get("free_iterations", 0) + 1
             if st.free_iterations > FREE_ITERATIONS:
                 self.counters["free_iteration_cuts"] = self.counters.get("free_iteration_cuts", 0) + 1
+                site = (f.func.name, f.func.body[target].span.line, "free loops")
+                self.cut_sites[site] = self.cut_sites.get(site, 0) + 1
                 raise LeafReached(Leaf(LeafKind.CUT, f"loops ran past {FREE_ITERATIONS} iterations", self.span, tid))
-            if inner:
+            w = st.wframe(tid)
+            for h in inner:
+                w.backedges.pop(h, None)
+                w.marks.pop(h, None)
+                w.free_iters.pop(h, None)
+            # the iteration is part of the control state (summaries learned at
+            # one iteration must not prune another: the assertion-guided paper's
+            # control states are those of the unrolled program)
+            w.free_iters[target] = w.free_iters.get(target, 0) + 1
+            return
+        if self.awaits and self._round(st, tid, target):
+            if inner:  # the next round enters its inner loops afresh
                 w = st.wframe(tid)
                 for h in inner:
-                    del w.backedges[h]
+                    w.backedges.pop(h, None)
                     w.marks.pop(h, None)
+                    w.free_iters.pop(h, None)
             return
         n = f.backedges.get(target, 0) + 1
         if n > self.unwind:
@@ -1027,11 +1111,13 @@ class Engine:
             if creates:  # the bound limits how many threads the program starts
                 self.counters["thread_creation_cuts"] = self.counters.get("thread_creation_cuts", 0) + 1
             line = f.func.body[target].span.line if target < len(f.func.body) else self.span.line
-            self.cut_thread(st, tid, f"the loop at line {line} reached the unwind bound ({self.unwind})", self.span)
+            self.cut_thread(st, tid, f"the loop at line {line} reached the unwind bound ({self.unwind})", self.span,
+                            (f.func.name, line, "creation loop" if creates else "loop"))
         w = st.wframe(tid)
         for h in inner:
             del w.backedges[h]
             w.marks.pop(h, None)
+            w.free_iters.pop(h, None)
         w.backedges[target] = n
         if self.concrete_loops:
             w.marks[target] = t.decisions
@@ -1055,6 +1141,11 @@ def _load(E: Engine, st: State, tid: int, i: Load) -> None:
         raise EngineLimit(f"load of a {i.type} value")
     p = E.ev(st, tid, i.addr)
     v, oid, off = E.load(st, tid, p, i.type)
+    if st.threads[tid].laps and i.kind is Kind.GLOBAL:  # a round watches what it read
+        if isinstance(off, int):
+            _awaits.note_read(st, tid, oid, off, type_size(i.type), v, i.type)
+        else:
+            _awaits.drop(st, tid)
     f = st.wframe(tid)
     f.regs[i.dst.name] = v
     f.pc += 1
@@ -1071,6 +1162,10 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     v = E.ev(st, tid, i.value)
     n = type_size(i.type)
     oid, off = E.resolve(st, p, n, True)
+    if st.threads[tid].laps:  # a round may store only what the memory holds already
+        old = st.memory.peek(oid, off, n) if isinstance(off, int) else None
+        if old is None or not _awaits.same(old, v):
+            _awaits.drop(st, tid)
     st.memory.store(oid, off, n, v, E.values, E.layout)
     if E.context_hooks:  # a store through a primary object writes its aliases too
         E.context_hooks.after_store(E, st, oid, off, n, v)
@@ -1096,7 +1191,12 @@ def _branch(E: Engine, st: State, tid: int, i: Branch) -> None:
     opt = E.fork(st, lambda: [Option(c, True), Option(E.values.not_(c), False)], exhaustive=True)
     taken = opt.payload
     target = i.then if taken else i.other
-    pc = st.threads[tid].frames[-1].pc
+    f = st.threads[tid].frames[-1]
+    pc = f.pc
+    if E.guards is not None and not st.reached:
+        g = E.guards.get(f.func.name)
+        if g is not None and pc in g:
+            E.reach(st)
     if target <= pc:
         E.back_edge(st, tid, pc, target)
     f = st.wframe(tid)
@@ -1173,12 +1273,26 @@ def _dispatch(E: Engine, st: State, tid: int, i: Any) -> None:
         raise TypeError(f"no instruction {type(i).__name__}")
 
 
+# built-ins whose result the calling thread decides alone: a constant (0 from
+# pthread_create, an untimed lock or wait, ...), its own id, a fresh object.
+# A branch on one is the thread's own, so ``if (pthread_create(...)) abort();``
+# leaves a creation loop over constants free (Engine.back_edge). Timed waits,
+# try-locks, barrier waits and atomic operations return what other threads decide.
+OWN_RESULT_OPS = frozenset({
+    Op.THREAD_CREATE, Op.THREAD_JOIN, Op.THREAD_SELF, Op.MUTEX_INIT, Op.MUTEX_DESTROY, Op.MUTEX_LOCK,
+    Op.MUTEX_UNLOCK, Op.COND_INIT, Op.COND_DESTROY, Op.COND_WAIT, Op.COND_SIGNAL, Op.COND_BROADCAST,
+    Op.SEM_INIT, Op.SEM_POST, Op.SEM_DESTROY, Op.BARRIER_INIT, Op.BARRIER_DESTROY, Op.RWLOCK_INIT,
+    Op.RWLOCK_DESTROY, Op.RWLOCK_RDLOCK, Op.RWLOCK_WRLOCK, Op.RWLOCK_UNLOCK, Op.MALLOC, Op.CALLOC, Op.ALLOCA,
+})
+
+
 def shared_derived(func: ir.Function) -> frozenset[str]:
     """Registers of ``func`` that may hold a value another thread or a callee
     decides: loaded from memory the escape analysis calls shared, returned by
-    a call or a built-in (other than a fresh allocation), or computed from
-    such a register; a load of the function's own memory too once any such
-    value may have been stored there. Parameters are the caller's values."""
+    a call or a built-in (other than one of :data:`OWN_RESULT_OPS` without a
+    deadline), or computed from such a register; a load of the function's
+    own memory too once any such value may have been stored there.
+    Parameters are the caller's values."""
     derived: set[str] = set()
     own_memory_derived = False
     changed = True
@@ -1196,7 +1310,7 @@ def shared_derived(func: ir.Function) -> frozenset[str]:
             elif t is Assign:
                 hit = bool(set(ir.regs_of(i.expr)) & derived)
             elif t is Intrinsic:
-                hit = i.op not in (Op.MALLOC, Op.CALLOC, Op.ALLOCA)
+                hit = i.op not in OWN_RESULT_OPS or ir.has_deadline(i)
             else:  # a call's result
                 hit = True
             if hit:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
 from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
-from distaff.analysis.symex import libc, sync
+from distaff.analysis.symex import awaits, libc, sync
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.unmodelled import unsupported_here
@@ -60,7 +60,7 @@ def _assert(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     text = f"{i.name or 'reach_error'}()" if unreach else i.text
     is_target = f"{f.func.name}:{f.pc}" == E.target
     if is_target:
-        E.reached = True
+        E.reach(st)
     # every assertion forks the same way whatever the target, so that a trace's
     # recorded choices replay under any target; only the failing side differs
     opt = E.fork(st, lambda: [Option(E.values.not_(c), "fail"), Option(c, "hold")], exhaustive=True)
@@ -306,6 +306,8 @@ def _advance(E: Engine, st: State, tid: int, i: ir.Intrinsic, done: int, n: int,
 
 
 def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    if st.threads[tid].laps and not E.round_neutral(i):  # (every continuation does it: before the forks)
+        awaits.drop(st, tid)
     h = _OPS.get(i.op)
     if h is not None:
         h(E, st, tid, i)

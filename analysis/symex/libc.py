@@ -619,6 +619,14 @@ WRITES_MEMORY = frozenset({
 })
 
 
+# models that change nothing but the caller's result: a round of a spin loop
+# may call them and still change nothing (distaff.analysis.symex.awaits)
+PURE = frozenset({
+    "printf", "fprintf", "dprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush", "perror",
+    "sleep", "usleep", "nanosleep", "thrd_sleep", "abs", "labs", "llabs", "srand", "pthread_equal", "thrd_equal",
+})
+
+
 def writes_memory(name: str) -> bool:
     """Whether a call of the body-less function ``name`` may change memory the
     program reads: a model that writes, or any function not modelled."""

@@ -191,6 +191,20 @@ class Memory:
         v = V.concat(parts)
         return V.simplified(v) if isinstance(off, int) else v
 
+    def peek(self, oid: int, off: int, nbytes: int) -> Val | None:
+        """What ``nbytes`` at ``off`` hold when telling needs neither a new
+        symbol nor the solver: one cell of that size, or zeroed bytes no cell
+        covers; None otherwise, or when the object is gone."""
+        obj = self.objs.get(oid)
+        if obj is None or not obj.alive or obj.array is not None:
+            return None
+        cell = obj.cells.get(off)
+        if cell is not None and cell[0] == nbytes:
+            return cell[1]
+        if obj.zeroed and not _overlaps(obj, off, nbytes):
+            return 0
+        return None
+
     def store(self, oid: int, off: Val, nbytes: int, value: Val, V: Values, layout: PointerLayout) -> None:
         obj = self.writable(oid)
         if obj.array is None and isinstance(off, int):

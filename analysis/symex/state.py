@@ -91,9 +91,13 @@ class Frame(Record):
     # loop head -> the thread's ``decisions`` when its last counted back edge
     # was taken (see Engine.back_edge)
     marks: dict = field(default_factory=dict)
+    # loop head -> iterations not counted against the bound since the loop's
+    # entry: with ``backedges``, the iteration a control key names
+    free_iters: dict = field(default_factory=dict)
 
     def __init__(self, func: Function, pc: int, regs: dict, backedges: dict, stack_objs: dict, allocas: list,
-                 ret_dst: Reg | None, uid: int, gen: int = 0, marks: dict | None = None) -> None:
+                 ret_dst: Reg | None, uid: int, gen: int = 0, marks: dict | None = None,
+                 free_iters: dict | None = None) -> None:
         self.func = func
         self.pc = pc
         self.regs = regs
@@ -104,10 +108,12 @@ class Frame(Record):
         self.uid = uid
         self.gen = gen
         self.marks = {} if marks is None else marks
+        self.free_iters = {} if free_iters is None else free_iters
 
     def copy(self, gen: int) -> "Frame":
         return Frame(self.func, self.pc, dict(self.regs), dict(self.backedges), self.stack_objs,
-                     list(self.allocas), self.ret_dst, self.uid, gen, dict(self.marks))
+                     list(self.allocas), self.ret_dst, self.uid, gen, dict(self.marks),
+                     dict(self.free_iters) if self.free_iters else None)
 
 
 ENABLED = "enabled"
@@ -134,7 +140,9 @@ class Thread(Record):
     ``spurious``: the thread has woken spuriously from a condition wait (at
     most once per run, when the engine models spurious wake-ups).
     ``timed_out``: the thread is re-acquiring the mutex of a timed condition
-    wait that gave up (the wait returns ETIMEDOUT)."""
+    wait that gave up (the wait returns ETIMEDOUT). ``laps``: the rounds the
+    thread is on (:mod:`distaff.analysis.symex.awaits`); ``watch``: what an
+    awaiting thread (phase ``"await"``) read, which it waits to see change."""
 
     tid: int
     name: str
@@ -160,12 +168,14 @@ class Thread(Record):
     timed_out: bool = False
     # this thread's part of State.control_key, once computed (a copy starts without)
     key: tuple | None = field(default=None, compare=False, repr=False)
+    laps: tuple = ()
+    watch: tuple = ()
 
     def __init__(self, tid: int, name: str, routine: str, frames: list[Frame], status: str, qobj: int,
                  retval: Val = 0, atomic: int = 0, phase: str | None = None, phase_arg: Val = 0,
                  waits_for: str = "", ends_process: bool = False, pending: Any = None, gen: int = 0,
                  pending_step: Any = None, spurious: bool = False, decisions: int = 0,
-                 timed_out: bool = False, key: tuple | None = None) -> None:
+                 timed_out: bool = False, key: tuple | None = None, laps: tuple = (), watch: tuple = ()) -> None:
         self.tid = tid
         self.name = name
         self.routine = routine
@@ -185,12 +195,14 @@ class Thread(Record):
         self.decisions = decisions
         self.timed_out = timed_out
         self.key = key
+        self.laps = laps
+        self.watch = watch
 
     def copy(self, gen: int) -> "Thread":
         return Thread(self.tid, self.name, self.routine, list(self.frames), self.status, self.qobj,
                       self.retval, self.atomic, self.phase, self.phase_arg, self.waits_for,
                       self.ends_process, self.pending, gen, self.pending_step, self.spurious,
-                      self.decisions, self.timed_out)
+                      self.decisions, self.timed_out, None, self.laps, self.watch)
 
     @property
     def top(self) -> Frame:
@@ -373,7 +385,8 @@ def _thread_key(t: "Thread") -> tuple:
     copies a thread before changing it, so the key stays true."""
     t.key = (t.status, t.phase, t.atomic, t.pending is not None, t.spurious, t.timed_out,
              tuple((f.func.name, f.pc, _sorted_items(f.backedges),
-                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else ())
+                    tuple(sorted((h, m == t.decisions) for h, m in f.marks.items())) if f.marks else (),
+                    _sorted_items(f.free_iters) if f.free_iters else ())
                    for f in t.frames))
     return t.key
 
@@ -387,7 +400,7 @@ class State:
         "gen", "threads", "memory", "pc", "locks", "mutex_kinds", "barriers", "sems", "rwlocks", "onces", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
-        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations",
+        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached", "awaiting",
     )
 
     def __init__(self) -> None:
@@ -432,6 +445,8 @@ class State:
         # of functions, or phrases): every outcome after it is tainted
         self.taint: tuple[str, ...] = ()
         self.free_iterations = 0  # loop iterations not counted against the bound (Engine.back_edge)
+        self.reached = False  # this run executed the target assertion (Engine.reach)
+        self.awaiting = 0  # threads blocked in an await (distaff.analysis.symex.awaits)
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -472,6 +487,8 @@ class State:
         s.next_key = self.next_key
         s.taint = self.taint
         s.free_iterations = self.free_iterations
+        s.reached = self.reached
+        s.awaiting = self.awaiting
         return s
 
     # ------------------------------------------------------------------

@@ -26,11 +26,14 @@ Operations (each a global instruction, so a scheduling point comes before it):
 * ``cond_wait(c, m)`` releases ``m`` (the caller must hold it), waits on
   ``c``'s queue, and once woken re-acquires ``m`` (waiting on ``m``'s queue
   if needed) before returning. ``signal`` is notify_one, ``broadcast``
-  notify_all. Spurious wake-ups are modelled when the engine is asked to
-  (``Options.spurious_wakeups``): a wait may then also return at once without
-  a signal, at most once per thread and run. Waking at once loses nothing,
-  as the thread's re-acquisition can still come at any later point of the
-  schedule and no signal would have told it apart.
+  notify_all. Spurious wake-ups are modelled as POSIX allows them
+  (``Options.spurious_wakeups``, on by default): a wait may also return at
+  once without a signal, again and again, except when the thread's last
+  spurious wake-up there changed nothing and nothing it read since changed
+  (:mod:`distaff.analysis.symex.awaits`; with awaits switched off, once per
+  thread and run). Waking at once loses nothing, as the thread's
+  re-acquisition can still come at any later point of the schedule and no
+  signal would have told it apart.
 * ``barrier_init(b, n)``; ``barrier_wait(b)``: the n-th arriving thread
   wakes the others, resets the barrier and returns
   ``PTHREAD_BARRIER_SERIAL_THREAD`` (-1); the others wait and return 0.
@@ -64,6 +67,7 @@ from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
 from distaff.analysis.ir import IntType, Op, PtrType, bits_of
+from distaff.analysis.symex import awaits
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
 from distaff.analysis.symex.trace import lvalue
@@ -441,6 +445,8 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             block(st, tid, m, name)
             return
         st.locks[m] = tid
+        if st.threads[tid].laps:
+            awaits.note_wait(st, tid, st.threads[tid].frames[-1].pc)
         w = st.wthread(tid)
         w.phase, w.phase_arg = None, 0
         result = _timed_out(i) if w.timed_out else 0
@@ -456,11 +462,26 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         raise LeafReached(Leaf(LeafKind.ERROR, "pthread_cond_wait on a mutex this thread does not hold",
                                i.span, tid))
     spurious = timed_out = _gives_up(E, st, i)  # a timed wait that gives up wakes at once
-    if not spurious and E.spurious_wakeups and not t.spurious:
+    pc = t.frames[-1].pc
+    suppressed = anchored = False
+    if not spurious and E.spurious_wakeups:
         # woken at once without a signal; when it re-acquires the mutex is up
-        # to the schedule, so this covers a spurious wake-up at any time
-        spurious = _either(E, st)
+        # to the schedule, so this covers a spurious wake-up at any time. Any
+        # number of times, but not again when the last one changed nothing and
+        # nothing the thread read since has changed (symex/awaits.py); without
+        # that rule, once per thread and run
+        if E.awaits:
+            anchored = True
+            suppressed = awaits.judge(E, st, tid, pc)[0] == awaits.UNCHANGED
+            if not suppressed:
+                spurious = _either(E, st)
+        elif not t.spurious:
+            spurious = _either(E, st)
     chosen = notify_all(E, st, m)
+    if anchored:  # (after the forks)
+        awaits.anchor(E, st, tid, pc)
+        if suppressed:
+            E.counters["spurious_suppressed"] = E.counters.get("spurious_suppressed", 0) + 1
     del st.locks[m]
     woken = wake(st, chosen)
     cname, mname = _name(E, st, c), _name(E, st, m)

@@ -108,7 +108,7 @@ def measure(text: str, name: str, mode: str, timeout: float, unwind: int) -> dic
         "time": cpu,
         "timeout": out_of_time,
         "verdict": verdict,
-        "bounded": any(r.bounded for r in results),
+        "bounded": any(r.status is Status.BOUNDED for r in results),
     }
 
 

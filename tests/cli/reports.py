@@ -2,7 +2,7 @@
 
 from distaff.analysis.ir import Span
 from distaff.analysis.report import (
-    AssertionResult, Finding, FindingKind, Input, Reason, Stats, Status, Step, Trace,
+    AssertionResult, BoundStop, Finding, FindingKind, Input, Reason, Stats, Status, Step, Trace,
 )
 
 PATH = "prog.c"
@@ -37,10 +37,14 @@ def violated(line: int = 25) -> AssertionResult:
 
 
 def holds(line: int = 30, bounded: bool = False) -> AssertionResult:
+    """A proof, or with ``bounded`` no violation within unwind 8 (main's loop at line 20 stopped)."""
     return AssertionResult(
-        id=f"main:{line}", span=span(line), text="a <= b", status=Status.HOLDS, bounded=bounded,
-        stats=Stats(runs=7, full_runs=5, pruned_runs=2, solver_calls=9, solver_time_s=0.05, time_s=0.21),
-        unwind=8, mode="dpor-ag",
+        id=f"main:{line}", span=span(line), text="a <= b", status=Status.BOUNDED if bounded else Status.HOLDS,
+        stats=Stats(runs=7, full_runs=5, pruned_runs=2, solver_calls=9, solver_time_s=0.05, time_s=0.21,
+                    bound_cuts=2 if bounded else 0),
+        unwind=8, mode="dpor-ag", reached_paths=7,
+        message="unwind 8 stopped main's loop at line 20; checked on 7 paths" if bounded else "",
+        stops=(BoundStop("main", 20, "loop", 2),) if bounded else (),
     )
 
 

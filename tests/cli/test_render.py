@@ -41,14 +41,18 @@ def test_violation_is_an_error_line_followed_by_its_inputs_and_schedule():
     assert [int(r["line"]) for r in rows[2:]] == [s.span.line for s in RACE_TRACE.steps]
 
 
-def test_holds_says_whether_the_unwind_bound_cut_some_run():
+def test_a_proof_and_a_bounded_answer_read_differently():
     exact = render.text_lines(report(holds(30)), OPTIONS)[0]
     bounded = render.text_lines(report(holds(30, bounded=True)), OPTIONS)[0]
-    assert exact == "prog.c:30:5: note: assertion `a <= b` holds for all interleavings, unwind 8: 7 runs, 2 pruned"
-    assert bounded == "prog.c:30:5: note: assertion `a <= b` holds within unwind 8: 7 runs, 2 pruned"
-    unreached = replace(holds(30, bounded=True), message="no run reached it within the unwind bound")
-    assert render.text_lines(report(unreached), OPTIONS)[0].endswith(
-        "7 runs, 2 pruned (no run reached it within the unwind bound)")
+    assert exact == "prog.c:30:5: note: assertion `a <= b` holds for all interleavings: 7 runs, 2 pruned"
+    # not a note: a bounded search is not a proof, and says which loop the bound stopped
+    assert bounded == ("prog.c:30:5: warning: assertion `a <= b` has no violation within unwind 8, not a proof "
+                       "(unwind 8 stopped main's loop at line 20; checked on 7 paths): "
+                       "7 runs, 2 pruned, 2 cut by the bound")
+    unreached = unknown(30, Reason.BOUND, "unwind 8 stopped main's loop at line 20; a larger --unwind may reach it")
+    assert render.text_lines(report(unreached), OPTIONS)[0] == (
+        "prog.c:30:5: warning: assertion `x != 3` undecided (not reached within the bound: unwind 8 stopped "
+        "main's loop at line 20; a larger --unwind may reach it): 2 runs")
 
 
 def test_undecided_assertions_are_warnings_that_say_why():
@@ -103,15 +107,15 @@ def test_context_labels_every_assertion_of_a_context_check():
 def test_json_has_every_assertion_once_with_the_issue_3_fields():
     items = [violated(25), holds(30, bounded=True), unknown(40), deadlock(12), syntax(3)]
     doc = render.json_document([report(*items)], OPTIONS, "9.9")
-    assert doc["version"] == 1 and len(doc["files"]) == 1
+    assert doc["version"] == 2 and len(doc["files"]) == 1
     f = doc["files"][0]
     assert f["path"] == PATH
     assert [(a["line"], a["status"]) for a in f["assertions"]] == [
-        (25, "violated"), (30, "holds"), (40, "unknown")]
+        (25, "violated"), (30, "bounded"), (40, "unknown")]
     for a in f["assertions"]:
-        assert {"line", "column", "status", "bounded", "stats"} <= a.keys()
+        assert {"line", "column", "status", "reached_paths", "stats"} <= a.keys()
         assert ("counterexample" in a) == (a["status"] == "violated")
-    assert f["assertions"][1]["bounded"] is True
+    assert f["assertions"][1]["stops"] == [{"function": "main", "line": 20, "what": "loop", "times": 2}]
     assert f["assertions"][2]["reason"] == "timeout"
     assert [(x["kind"], x["line"]) for x in f["findings"]] == [("syntax", 3), ("deadlock", 12)]
     assert "trace" in f["findings"][1] and "trace" not in f["findings"][0]

@@ -205,7 +205,7 @@ ASSERTION = ("files", 0, "assertions", 0)
 
 @pytest.mark.parametrize("change, path", [
     (_without, ("version",)),
-    (_set(2), ("version",)),
+    (_set(1), ("version",)),
     (_without, (*ASSERTION, "status")),
     (_set("failed"), (*ASSERTION, "status")),
     (_set("time-out"), (*ASSERTION, "reason")),  # and a violation has no reason
@@ -303,13 +303,15 @@ def test_a_syntax_error_is_a_finding_and_no_assertion_is_checked():
 @pytest.mark.parametrize("case_id, kwargs", [
     ("example-racy_counter", {}),
     ("deadlock", {}),
-    ("from-context", {"options": Options(unwind=2), "context_positions": [(27, None), (34, None)]}),
+    ("from-context", {"options": Options(unwind=2, max_memory_mb=distaff.DEFAULT_MEMORY_MB),
+                      "context_positions": [(27, None), (34, None)]}),
 ])
 def test_its_json_is_the_command_lines_apart_from_times(case_id, kwargs, texts):
     path = dict(CASES)[case_id][-1]
     _, printed = cli_output("json", case_id, texts)
     # the command line's --workers auto is this machine's core count
-    options = replace(kwargs.pop("options", Options()), workers=printed["options"]["workers"])
+    # (the API's defaults are the command line's, its memory cap among them)
+    options = replace(kwargs.pop("options", api.DEFAULT_OPTIONS), workers=printed["options"]["workers"])
     with open(path, encoding="utf-8") as f:
         text = f.read()
     report = check_source(text, options, path=path, **kwargs)

@@ -9,12 +9,15 @@ each other. An empty list is agreement. What counts as disagreement:
   VIOLATED (a false "holds"/"unreachable"), or any UNKNOWN verdict but
   "bound reached" where the oracle cut a thread and never evaluates the
   assertion (no budget is set; only spin loops meet the unwind bound);
-* "holds" bounded exactly when the oracle cut a thread on some run (dpor-ag
-  may say unbounded: its slice may leave the spinning thread out);
+* "holds" (a proof) where the oracle cut a thread on some run, or "bounded"
+  (no violation within the bound) where it cut none; dpor-ag may prove what
+  the oracle bounds (its slice may leave the spinning thread out, which
+  cannot affect the assertion);
 * a violation the engine reports whose failing inputs (mapped to the
   program's inputs by the line of their nondet call) admit no violating
   schedule in the oracle, or whose trace is not a run of the oracle step by
-  step (:mod:`trace_replay`); a deadlock whose inputs admit none;
+  step (:mod:`trace_replay`); a deadlock or a stuck thread whose inputs admit
+  none, or one the oracle has and the engine does not report;
 * HOLDS where the oracle never evaluates the assertion, or UNREACHABLE where
   it does; a deadlock finding on one side only; any other finding (syntax,
   unsupported, run-time error) on a program that has none;
@@ -66,7 +69,7 @@ def expected_status(verdict: oracle.AssertionVerdict, cut: bool = False) -> Stat
     if verdict.violated:
         return Status.VIOLATED
     if verdict.reached:
-        return Status.HOLDS
+        return Status.BOUNDED if cut else Status.HOLDS
     return Status.UNKNOWN if cut else Status.UNREACHABLE  # UNKNOWN: "bound reached"
 
 
@@ -106,17 +109,17 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems, spur
             summary.append((line, None))
             continue
         r = results[0]
-        summary.append((line, r.status.label))
         want = expected_status(verdict, outcome.cut)
         bound_reached = want is Status.UNKNOWN and r.reason is Reason.BOUND
         # dpor-ag's slicing need not run a thread that cannot affect the
-        # assertion, so it may never meet the cut the oracle sees elsewhere
-        unmet_cut = outcome.cut and not r.bounded and m == "dpor-ag"
-        if (r.status == Status.UNKNOWN and not bound_reached) \
-                or (r.status == Status.HOLDS and r.bounded != outcome.cut and not unmet_cut):
-            problems.append(f"[{m}] line {line}: {r.status.label} (bounded={r.bounded}, "
-                            f"reason={r.reason}, {r.message!r}); oracle: {want.label}, "
-                            f"cut={outcome.cut}")
+        # assertion, so it may never meet the cut the oracle sees elsewhere:
+        # its proof stands for the oracle's bounded answer
+        unmet_cut = m == "dpor-ag" and (r.status, want) in ((Status.HOLDS, Status.BOUNDED),
+                                                            (Status.UNREACHABLE, Status.UNKNOWN))
+        summary.append((line, want.label if unmet_cut else r.status.label))
+        if r.status == Status.UNKNOWN and not bound_reached:
+            problems.append(f"[{m}] line {line}: {r.status.label} (reason={r.reason}, {r.message!r}); "
+                            f"oracle: {want.label}, cut={outcome.cut}")
             continue
         if r.status == Status.VIOLATED:
             if r.trace is None:
@@ -135,21 +138,22 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems, spur
             w = verdict.violation
             problems.append(f"[{m}] line {line}: engine says {r.status.label}, oracle violates it "
                             f"with inputs {dict(w.inputs)}: " + "; ".join(w.steps))
-        elif r.status != want:
+        elif r.status != want and not unmet_cut:
             problems.append(f"[{m}] line {line}: engine says {r.status.label}, oracle {want.label}")
-    deadlocks = [f for f in ev.findings if f.kind.value == FindingKind.DEADLOCK.value]
-    others = [f for f in ev.findings
-              if f.kind.value not in (FindingKind.DEADLOCK.value, FindingKind.DATA_RACE.value)]
+    others = [f for f in ev.findings if f.kind.value not in
+              (FindingKind.DEADLOCK.value, FindingKind.STUCK.value, FindingKind.DATA_RACE.value)]
     for f in others:
         problems.append(f"[{m}] unexpected finding {f.kind.value} at line {f.span.line}: {f.message}")
-    if outcome.deadlock is not None and not deadlocks:
-        w = outcome.deadlock
-        problems.append(f"[{m}] deadlock missed; oracle deadlocks with inputs {dict(w.inputs)}: "
-                        + "; ".join(w.steps))
-    for f in deadlocks:
-        fixed = engine_inputs(f.trace, rendered) if f.trace is not None else {}
-        if oracle.explore(program, fixed, spurious=spurious).deadlock is None:
-            problems.append(f"[{m}] engine reports a deadlock (line {f.span.line}) with inputs "
-                            f"{fixed} that no schedule has")
-    summary.append(("deadlock", bool(deadlocks)))
+    for kind, witness_of in ((FindingKind.DEADLOCK, lambda o: o.deadlock), (FindingKind.STUCK, lambda o: o.stuck)):
+        found = [f for f in ev.findings if f.kind.value == kind.value]
+        w = witness_of(outcome)
+        if w is not None and not found:
+            problems.append(f"[{m}] {kind.value} missed; oracle is {kind.value} with inputs {dict(w.inputs)}: "
+                            + "; ".join(w.steps))
+        for f in found:
+            fixed = engine_inputs(f.trace, rendered) if f.trace is not None else {}
+            if witness_of(oracle.explore(program, fixed, spurious=spurious)) is None:
+                problems.append(f"[{m}] engine reports {kind.value} (line {f.span.line}) with inputs "
+                                f"{fixed} that no schedule has")
+        summary.append((kind.value, bool(found)))
     return tuple(summary)

@@ -20,11 +20,15 @@ condition wait sits in a locked block of its mutex; semaphore waits and
 posts and rwlock sections sit at a routine's top level, and no rwlock section
 holds another; an atomic block holds no
 lock, wait, create or join (nothing that blocks) and no atomic block; no run
-wakes one ``while`` wait loop more than :data:`MAX_WAIT_ROUNDS` times (the
-engine's unwind bound in the differential test cuts longer loops). A spin
-loop (:class:`Spin`) is the one loop the unwind bound applies to: a thread
-taking its back edge more than :data:`UNWIND` times stops there for good (the
-engine's cut), and the other threads go on.
+wakes one ``while`` wait loop more than :data:`MAX_WAIT_ROUNDS` times with a
+signal. A spin loop (:class:`Spin`) is an await: a round that reads what it
+read before changes nothing, and the thread waits for a change (a thread that
+can only spin is stuck). A churning loop (:class:`Churn`) changes a local
+every round: it is the loop the unwind bound applies to, a thread taking its
+back edge more than :data:`UNWIND` times stops there for good (the engine's
+cut), and the other threads go on; so does a creation loop
+(:class:`CreateLoop`), which stops main after ``UNWIND + 1`` threads. An
+assumption (:class:`Assume`) that fails leaves the run out.
 """
 
 from __future__ import annotations
@@ -191,10 +195,37 @@ class Atomic:
 @dataclass(frozen=True, slots=True)
 class Spin:
     """``while (global != value) { }``: a busy wait, at the top level of a
-    routine. Each back edge counts against :data:`UNWIND`."""
+    routine. An await: no bound applies."""
 
     target: str
     value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Churn:
+    """``while (global != value) { local = local + 1; }``: a busy wait that
+    counts its rounds, at the top level of a routine. Each back edge counts
+    against :data:`UNWIND`; past it the thread stops for good."""
+
+    target: str
+    value: int
+    local: str
+
+
+@dataclass(frozen=True, slots=True)
+class Assume:
+    """``__VERIFIER_assume(cond);`` in a routine, ``cond`` reading one global:
+    a run in which it fails is left out."""
+
+    cond: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class CreateLoop:
+    """``while (1) pthread_create(&hloop, 0, routine, 0);``: main's last
+    statement. The unwind bound stops main after ``UNWIND + 1`` threads."""
+
+    routine: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +287,7 @@ class Join:
 
 
 Stmt = Union[Assign, Store, Incr, If, Locked, For, Assert, ReturnIf, Create, Join,
-             CondWait, Signal, Atomic, Spin, SemWait, SemPost, RwLocked]
+             CondWait, Signal, Atomic, Spin, Churn, Assume, CreateLoop, SemWait, SemPost, RwLocked]
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +500,12 @@ def _stmt(out: _Lines, d: int, s: Stmt) -> None:
                    f"pthread_cond_wait(&{s.cond}, &{s.mutex});")
     elif isinstance(s, Spin):
         out.add(d, f"while ({s.target} != {s.value}) {{ }}")
+    elif isinstance(s, Churn):
+        out.add(d, f"while ({s.target} != {s.value}) {{ {s.local} = {s.local} + 1; }}")
+    elif isinstance(s, Assume):
+        out.add(d, f"__VERIFIER_assume({expr_c(s.cond)});")
+    elif isinstance(s, CreateLoop):
+        out.add(d, f"while (1) pthread_create(&hloop, 0, {s.routine}, 0);")
     elif isinstance(s, Signal):
         out.add(d, f"pthread_cond_{'broadcast' if s.broadcast else 'signal'}(&{s.cond});")
     elif isinstance(s, SemWait):
@@ -532,6 +569,8 @@ def render(program: Program) -> Rendered:
     handles = sorted({s.handle for s in program.main if isinstance(s, Create)})
     for h in handles:
         out.add(1, f"pthread_t h{h};")
+    if any(isinstance(s, CreateLoop) for s in program.main):
+        out.add(1, "pthread_t hloop;")
     for name in program.main_locals:
         out.add(1, f"int {name} = 0;")
     for m in program.mutexes:

@@ -17,6 +17,11 @@
     loads, stores, increments, ifs and loops (never a lock, a wait or another
     atomic block); inside, an expression may read two globals.
 
+    sometimes a busy wait `while (g != k) { }` (an await) or `while (g != k) { l = l + 1; }`
+    (bounded by the unwind bound, sometimes under a mutex), an assumption
+    `__VERIFIER_assume(g OP k);` in a routine, and `while (1) pthread_create(..)`
+    at the end of main starting workers that bump a global and assume on it.
+
     In a third of the programs, a condition variable c0 (PTHREAD_COND_INITIALIZER)
     with a mutex m and a flag global g: 1-2 routines get a waiter
         pthread_mutex_lock(&m); while (guard) pthread_cond_wait(&c0, &m); [g--;|g = k;|l = g;]
@@ -458,14 +463,34 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
             nested = C.Locked(outer, (C.Locked(inner, (C.Incr(g, 1),)),))
             routines[r] = C.Routine(routines[r].name, routines[r].locals,
                                     insert(routines[r].body, (), draw(st.integers(0, 1)), nested))
-    if not conds and draw(st.integers(0, 4)) == 0:
-        # A busy wait on a global another thread may set (or never does): the
-        # loop the unwind bound is for; past it the thread stops, others go on.
-        # Not beside condition waits: the state space would grow past the cap.
+    if not conds and draw(st.integers(0, 3)) == 0:
+        # A busy wait on a global another thread may set (or never does): an
+        # await, or (one time in three) a loop that counts its rounds in a
+        # local, which the unwind bound stops (the others go on, or wait for
+        # good behind it: a mutex it holds, a join of it). Not beside
+        # condition waits: the state space would grow past the cap.
         r = draw(st.integers(0, n_routines - 1))
-        spin = C.Spin(draw(st.sampled_from(gnames)), draw(st.sampled_from([0, 1, 2, 3])))
+        target, value = draw(st.sampled_from(gnames)), draw(st.sampled_from([0, 1, 2, 3]))
+        if draw(st.integers(0, 2)) == 0:
+            loop = C.Churn(target, value, routines[r].locals[0])
+            if mutexes and draw(st.booleans()):
+                loop = C.Locked(draw(st.sampled_from(mutexes)), (loop,))
+        else:
+            loop = C.Spin(target, value)
         routines[r] = C.Routine(routines[r].name, routines[r].locals,
-                                insert(routines[r].body, (), draw(st.integers(0, len(routines[r].body))), spin))
+                                insert(routines[r].body, (), draw(st.integers(0, len(routines[r].body))), loop))
+    if draw(st.integers(0, 5)) == 0:
+        # An assumption on a global in a routine (after the thread's first
+        # visible step): runs in which it fails are left out, in the engine
+        # too, which drops the path there
+        r = draw(st.integers(0, n_routines - 1))
+        body = routines[r].body
+        where = draw(st.integers(1, len(body))) if body else 0
+        if where:
+            cond = C.Bin(draw(st.sampled_from(C.CMP_OPS)), C.Global(draw(st.sampled_from(gnames))),
+                         C.Const(draw(CONSTS)))
+            routines[r] = C.Routine(routines[r].name, routines[r].locals,
+                                    insert(body, (), where, C.Assume(cond)))
     sems, rwlocks = (), ()
     # some globals _Atomic: their += and ++ become one atomic step
     atomics = tuple(g for g in gnames if draw(st.integers(0, 3)) == 0)
@@ -518,10 +543,23 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
     joins = tuple(C.Join(h) for h in draw(st.permutations(range(n_threads))))
     post = _block(draw, main_scope, 1, 0, 1)
     main = tuple(pre) + creates + middle + joins + post
+    tail: tuple = ()
+    if not conds and not sems and n_threads == 2 and draw(st.integers(0, 7)) == 0:
+        # Workers started for good (`while (1) pthread_create`): the bound
+        # stops main after UNWIND + 1 of them, which wait for good behind an
+        # assumption (SV-COMP's gate tasks) or go on. One step each, and no
+        # assertion of their own: the runs multiply with every one of them.
+        g = draw(st.sampled_from(gnames))
+        worker = (C.Assume(C.Bin(draw(st.sampled_from([">=", "==", "<"])), C.Global(g),
+                                 C.Const(draw(st.integers(-1, 2))))),)
+        routines.append(C.Routine(f"t{n_routines}", ("l0",), worker))  # (not among the n_routines below)
+        tail = (C.CreateLoop(f"t{n_routines}"),)
+        if draw(st.booleans()):  # an assertion no run reaches: main never gets past the loop
+            tail += (C.Assert(0, _assertion_cond(draw, Scope(input_names + ("r0",), gnames, (), False))),)
 
     # The assertions: in a routine (any block) or in main after the joins.
     routines = list(routines)
-    placed = len(C.assertions(C.Program(globals_, mutexes, tuple(routines), (), (), ())))
+    placed = len(C.assertions(C.Program(globals_, mutexes, tuple(routines), (), (), tail)))
     for _ in range(draw(st.integers(max(0, 1 - placed), 2 - placed))):
         where = draw(st.integers(0, n_routines))  # n_routines: main
         if where == n_routines:
@@ -537,6 +575,7 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
             stmt = C.Assert(0, _assertion_cond(draw, scope))
             routines[where] = C.Routine(r.name, r.locals,
                                         insert(r.body, path, draw(st.integers(0, 3)), stmt))
+    main = main + tail
 
     program = C.number_assertions(C.Program(
         globals=globals_, mutexes=mutexes, routines=tuple(routines), inputs=tuple(inputs),

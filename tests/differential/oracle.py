@@ -19,19 +19,25 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
 * A lock is enabled when free, a join when the joined thread has ended. A
   state where no thread is enabled but some thread has not ended is a
   deadlock, unless a thread was cut. A failing assertion ends the run (C's abort).
-* A spin loop's thread taking its back edge more than :data:`cprog.UNWIND`
-  times is cut: it never runs again, the others go on (the engine's cut).
+* A spin loop (``Spin``) is an await: a round that reads the value it read
+  before leads back to the same state, so the search meets it once; a state
+  in which some thread can only spin and no other thread can do anything is
+  *stuck* (the engine's stuck threads). A churning loop's thread (``Churn``)
+  taking its back edge more than :data:`cprog.UNWIND` times is cut: it never
+  runs again, the others go on (the engine's cut); so is main after a
+  creation loop's ``UNWIND + 1`` creates. A failing ``__VERIFIER_assume``
+  leaves the transition out (no run goes through it: the engine drops the
+  path there).
 * ``pthread_cond_wait(&c, &m)`` is two operations: WAIT releases m (the
   thread must hold it) and puts the thread to sleep on c; REACQUIRE is
   enabled once the thread was woken and m is free, and takes m. Signal wakes
   any one thread sleeping on c -- each choice is a transition of its own
   (the schedule names it as ``(thread, choice)``) -- or nobody when none
   sleeps; broadcast wakes them all. With ``spurious`` (the engine's
-  ``Options.spurious_wakeups``) a WAIT may instead leave the thread awake, at
-  most once per thread (a hidden local remembers it): a second way its
-  transition can go, so the schedule names it ``(thread, 1)``. A ``while`` wait
-  loop woken more than :data:`cprog.MAX_WAIT_ROUNDS` times is outside the
-  contract (the engine's unwind bound would cut it).
+  ``Options.spurious_wakeups``) every WAIT may instead leave the thread awake:
+  a second way its transition can go, so the schedule names it
+  ``(thread, 1)``; a spurious round of a ``while`` wait loop that sees nothing
+  new leads back to a state already met.
 * A semaphore's value is a count: a wait is enabled when it is above 0 and
   takes one, a post adds one; a timed wait with nothing to take may also
   give up (its second way, ``(thread, 1)``). A read lock of an rwlock is enabled while no
@@ -43,7 +49,8 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
   inside blocks, it leaves the region (as the engine and SV-COMP's tools do).
 
 Result: for each assertion, whether some run evaluates it (``reached``) and
-one run that violates it (``violation``), and one deadlocking run, each with
+one run that violates it (``violation``), and one deadlocking and one stuck
+run, each with
 its inputs and schedule (the thread of each transition), which
 :func:`replay` runs again.
 """
@@ -60,7 +67,8 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 # Opcodes. Visible: READ .. ATOMIC_END; local: SET .. BACK.
 (READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE, SIGNAL, ATOMIC_BEGIN,
- ATOMIC_END, SEM_WAIT, SEM_POST, RDLOCK, WRLOCK, RWUNLOCK, SET, BRANCH, JUMP, EXIT, BACK) = range(22)
+ ATOMIC_END, SEM_WAIT, SEM_POST, RDLOCK, WRLOCK, RWUNLOCK, SET, BRANCH, JUMP, EXIT, BACK, ASSUME,
+ STOP) = range(24)
 VISIBLE = frozenset({READ, WRITE, LOCK, UNLOCK, CREATE, JOIN, ASSERT, WAIT, REACQUIRE,
                      SIGNAL, ATOMIC_BEGIN, ATOMIC_END, SEM_WAIT, SEM_POST, RDLOCK, WRLOCK, RWUNLOCK})
 FREE = ()  # an rwlock nobody holds (a writer holds it as its thread number, readers as a tuple)
@@ -119,6 +127,7 @@ class Outcome:
     widest: int
     finals: frozenset = frozenset()
     cut: bool = False
+    stuck: Witness | None = None
 
 
 # --------------------------------------------------------------------------
@@ -293,14 +302,35 @@ class _Compiler:
             self.emit((JUMP, top), "")
             self.patch(top, (BRANCH, lambda L: L[v] < n, len(self.ops)))
         elif isinstance(s, C.Spin):
-            count = self.slot(f"$s{len(self.ops)}")
-            self.emit((SET, count, lambda L: 0), "")
             top = len(self.ops)
             g = self.slot("$spin")
             self.emit((READ, self.globals[s.target], g), f"read {s.target}")
             value = s.value
-            self.emit((BRANCH, lambda L: L[g] != value, len(self.ops) + 2), "")
+            at = self.emit(None, "")
+            self.emit((SET, g, lambda L: 0), "")  # a futile round ends where it began
+            self.emit((JUMP, top), "")
+            self.patch(at, (BRANCH, lambda L: L[g] != value, len(self.ops)))
+            self.emit((SET, g, lambda L: 0), "")
+        elif isinstance(s, C.Churn):
+            count = self.slot(f"$s{len(self.ops)}")
+            self.emit((SET, count, lambda L: 0), "")
+            top = len(self.ops)
+            g, mine = self.slot("$churn"), self.slot(s.local)
+            self.emit((READ, self.globals[s.target], g), f"read {s.target}")
+            value = s.value
+            at = self.emit(None, "")
+            self.emit((SET, mine, lambda L: L[mine] + 1), "")
             self.emit((BACK, count, top), "")
+            self.patch(at, (BRANCH, lambda L: L[g] != value, len(self.ops)))
+            self.emit((SET, g, lambda L: 0), "")
+        elif isinstance(s, C.Assume):
+            temps = self.reads(s.cond)
+            self.emit((ASSUME, self.expr(s.cond, temps)), "")
+            self.clear(temps)
+        elif isinstance(s, C.CreateLoop):
+            for slot in self.create_slot[("loop", s.routine)]:
+                self.emit((CREATE, slot), f"create {s.routine}")
+            self.emit((STOP,), "")
         elif isinstance(s, C.Assert):
             temps = self.reads(s.cond)
             self.emit((ASSERT, s.label, self.expr(s.cond, temps)), f"assert({C.expr_c(s.cond)})")
@@ -340,21 +370,13 @@ class _Compiler:
 
     def cond_wait(self, s: C.CondWait) -> None:
         c, m = self.conds[s.cond], self.mutexes[s.mutex]
-        if s.loop:
-            rounds = self.slot(f"$w{len(self.ops)}")
-            self.emit((SET, rounds, lambda L: 0), "")
         top = len(self.ops)
         temps = self.reads(s.guard)
         at = self.emit(None, "")
         self.clear(temps)
-        self.emit((WAIT, c, m, self.slot("$spurious")), f"wait on {s.cond} (unlock {s.mutex})")
+        self.emit((WAIT, c, m), f"wait on {s.cond} (unlock {s.mutex})")
         self.emit((REACQUIRE, m), f"woken, lock {s.mutex}")
         if s.loop:
-            def again(L, rounds=rounds):
-                if L[rounds] >= C.MAX_WAIT_ROUNDS:
-                    raise OutsideContract("a wait loop woken past the unwind bound")
-                return L[rounds] + 1
-            self.emit((SET, rounds, again), "")
             self.emit((JUMP, top), "")
         self.patch(at, (BRANCH, self.expr(s.guard, temps), len(self.ops)))
         self.clear(temps)
@@ -376,7 +398,12 @@ def compile_program(program: C.Program) -> Compiled:
     creates = [s for s in program.main if isinstance(s, C.Create)]
     if len(creates) != len([s for s in C.walk(program.main) if isinstance(s, C.Create)]):
         raise OutsideContract("pthread_create below the top level of main")
-    create_slot = {s.handle: i + 1 for i, s in enumerate(creates)}
+    create_slot: dict = {s.handle: i + 1 for i, s in enumerate(creates)}
+    loops = [s for s in program.main if isinstance(s, C.CreateLoop)]
+    for s in loops:  # the threads a creation loop starts before the bound stops main
+        first = len(creates) + 1
+        create_slot[("loop", s.routine)] = tuple(range(first, first + C.UNWIND + 1))
+        creates += [C.Create(-1, s.routine)] * (C.UNWIND + 1)
     main = _Compiler(program, "main", [i.name for i in program.inputs] + list(program.main_locals),
                      create_slot)
     main.block(program.main)
@@ -398,6 +425,7 @@ def compile_program(program: C.Program) -> Compiled:
 
 DONE = None  # the locals of an ended thread (pc is then len(ops))
 CUT = "cut"  # the locals of a thread stopped at the unwind bound (never runs again)
+INFEASIBLE = "infeasible"  # an assumption failed: the run is left out
 
 
 def _settle(code: Code, pc: int, L: list) -> tuple[int, bool | str]:
@@ -421,11 +449,17 @@ def _settle(code: Code, pc: int, L: list) -> tuple[int, bool | str]:
             pc = pc + 1 if op[1](L) else op[2]
         elif kind == JUMP:
             pc = op[1]
-        elif kind == BACK:  # a spin loop's back edge: the (UNWIND+1)th cuts the thread
+        elif kind == BACK:  # a churning loop's back edge: the (UNWIND+1)th cuts the thread
             if L[op[1]] >= C.UNWIND:
                 return pc, CUT
             L[op[1]] += 1
             pc = op[2]
+        elif kind == ASSUME:
+            if not op[1](L):
+                return pc, INFEASIBLE
+            pc += 1
+        elif kind == STOP:  # a creation loop past the bound
+            return pc, CUT
         else:  # EXIT
             return n, True
     return n, False
@@ -433,6 +467,8 @@ def _settle(code: Code, pc: int, L: list) -> tuple[int, bool | str]:
 
 def _thread(code: Code, pc: int, L: list) -> tuple:
     pc, how = _settle(code, pc, L)
+    if how is INFEASIBLE:
+        raise OutsideContract("an assumption before a thread's first visible operation")
     return (pc, CUT if how is CUT else DONE if pc == len(code.ops) else tuple(L))
 
 
@@ -475,7 +511,7 @@ def choices(compiled: Compiled, state: tuple, t: int, spurious: bool = False) ->
     op = compiled.codes[t].ops[th[0]]
     if op[0] == SIGNAL and not op[2]:
         return max(1, len(sleepers(state, op[1])))
-    if op[0] == WAIT and spurious and not th[1][op[3]]:
+    if op[0] == WAIT and spurious:
         return 2
     if op[0] == SEM_WAIT and op[2] and state[2][op[1]] == 0:
         return 2  # a timed wait with nothing to take: sleep, or give up
@@ -558,7 +594,6 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
             raise OutsideContract("a wait on a mutex the thread does not hold")
         locks = locks[: op[2]] + (NOBODY,) + locks[op[2] + 1:]
         if choice == 1:
-            L[op[3]] = 1
             value = ", woken spuriously"
         else:
             sleeping = sleeping[:t] + (op[1],) + sleeping[t + 1:]
@@ -579,6 +614,8 @@ def _step(compiled: Compiled, state: tuple, t: int, choice: int = 0) -> _Step:
     elif kind == ATOMIC_END:
         atomic = NOBODY
     pc, exited = _settle(code, pc + 1, L)
+    if exited is INFEASIBLE:
+        return _Step("infeasible")
     if exited is True:
         return _Step("exit", (threads, globs, locks, sleeping, atomic), pc=pc)
     if exited is CUT:
@@ -648,6 +685,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
     reached = [False] * len(labels)
     violations: list[Witness | None] = [None] * len(labels)
     deadlock: list[Witness | None] = [None]
+    stuck: list[Witness | None] = [None]
     cut = [False]
     seen: dict = {}  # state -> the number of runs from it
     total_runs = widest = 0
@@ -674,6 +712,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
                 raise StateSpaceTooLarge(f"more than {max_states} states")
             seen[state] = 0
             runs = 0
+            moved = spins = dropped = False  # a move somewhere else; a futile spin; a failed assumption
             threads = state[0]
             if _cut(state):  # the engine's runs through here say "within the bound"
                 cut[0] = True
@@ -686,6 +725,13 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
                 op = compiled.codes[t].ops[th[0]]
                 if op[0] == ASSERT:
                     reached[op[1]] = True
+                if step.kind == "infeasible":
+                    dropped = True
+                    continue
+                if step.kind == "next" and step.state == state:  # a spin round that saw nothing new
+                    spins = True
+                    continue
+                moved = True
                 if step.kind == "violated":
                     if violations[step.label] is None:
                         violations[step.label] = witness((item, t, step.pc, 0))
@@ -699,14 +745,21 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
                     path.append((item, t, step.pc, step.value))
                     runs += visit(step.state)
                     path.pop()
-            if runs == 0:  # every thread ended, a thread was cut, or a deadlock
+            if not moved and dropped and not spins:  # every way on fails an assumption: no run
+                pass
+            elif not moved:  # every thread ended, a thread was cut, a deadlock, or stuck spinning
                 runs = 1
                 if _cut(state):  # not a deadlock: the cut thread's run was not finished
                     pass
                 elif not _alive(state):
                     finals.add((inputs, state[1]))
+                elif spins:
+                    if stuck[0] is None:
+                        stuck[0] = witness()
                 elif deadlock[0] is None:
                     deadlock[0] = witness()
+            elif runs == 0:  # only back to states on the way here (a wait loop woken for nothing)
+                runs = 1
             seen[state] = runs
             return runs
 
@@ -716,7 +769,7 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
         widest = max(widest, seen[start])
 
     verdicts = tuple(AssertionVerdict(i, reached[i], violations[i]) for i in range(len(labels)))
-    return Outcome(verdicts, deadlock[0], len(seen), total_runs, widest, frozenset(finals), cut[0])
+    return Outcome(verdicts, deadlock[0], len(seen), total_runs, widest, frozenset(finals), cut[0], stuck[0])
 
 
 def replay(program: C.Program, inputs: dict, schedule, spurious: bool = False) -> tuple[str, int | None]:

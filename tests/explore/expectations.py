@@ -2,10 +2,11 @@
 
 The header comment of a program carries its expectations, one per line:
 
-* ``VERDICT: holds`` / ``violated`` / ``unreachable`` / ``holds-bounded`` --
-  every assertion of the file has that verdict;
+* ``VERDICT: holds`` / ``violated`` / ``unreachable`` / ``bounded`` (no
+  violation within the unwind bound) / ``bound-reached`` (not reached within
+  the bound) -- every assertion of the file has that verdict;
 * ``VERDICT <line>: <verdict>`` -- the assertion on that line has it;
-* ``FINDING: deadlock`` or ``FINDING: error <line> <message start>`` -- a
+* ``FINDING: deadlock``, ``FINDING: stuck`` or ``FINDING: error <line> <message start>`` -- a
   finding the check must report (``FINDING: none`` -- none may be reported);
 * ``RUNS: baseline=N dpor<=N dpor-ag<=N`` -- runs per assertion in a mode,
   exact (``=``) or an upper bound (``<=``);
@@ -50,7 +51,7 @@ def read(name: str) -> Expectations:
             else:
                 e.verdict = m.group(2)
             continue
-        m = re.match(r"FINDING:\s*(deadlock|error|none)(?:\s+(\d+))?\s*(.*)", line)
+        m = re.match(r"FINDING:\s*(deadlock|stuck|error|none)(?:\s+(\d+))?\s*(.*)", line)
         if m:
             if m.group(1) == "none":
                 e.no_findings = True

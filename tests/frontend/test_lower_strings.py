@@ -16,15 +16,14 @@ from distaff.analysis.report import AssertionResult, Reason, Status
 OPTS = Options(mode="dpor", timeout_s=60)
 
 
-def verdicts(src: str, options: Options = OPTS) -> dict[int, tuple[Status, bool]]:
+def verdicts(src: str, options: Options = OPTS) -> dict[int, Status]:
     program = lower_source(src, "t.c")
     assert program.findings == (), program.findings
-    return {r.span.line: (r.status, r.bounded) for r in check(program, options)
-            if isinstance(r, AssertionResult)}
+    return {r.span.line: r.status for r in check(program, options) if isinstance(r, AssertionResult)}
 
 
-HOLDS = (Status.HOLDS, False)
-VIOLATED = (Status.VIOLATED, False)
+HOLDS = Status.HOLDS
+VIOLATED = Status.VIOLATED
 
 
 def lines(*asserts: str, prelude: str = "") -> str:

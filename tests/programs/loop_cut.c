@@ -1,6 +1,6 @@
 /* A loop with a symbolic trip count: runs beyond the unwind bound are cut, so
  * the assertion holds only within the bound.
- * VERDICT: holds-bounded
+ * VERDICT: bounded
  * RUNS: baseline=10
  */
 #include <assert.h>

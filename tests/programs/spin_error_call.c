@@ -2,7 +2,7 @@
  * spins until the setter has published its data. Runs in which the setter is
  * never scheduled spin past the bound and are cut; every other run finds the
  * data. No run reaches reach_error, so its property holds within the bound.
- * VERDICT: holds-bounded
+ * VERDICT: bounded
  * FINDING: none
  */
 #include <pthread.h>

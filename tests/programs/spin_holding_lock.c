@@ -3,7 +3,7 @@
  * on. That is a livelock of the spinner, not a deadlock: the spinner never
  * blocks, it spins until the unwind bound stops it. The runs where main takes
  * the lock first reach the assertion, and it holds there.
- * VERDICT: holds-bounded
+ * VERDICT: bounded
  * FINDING: none
  */
 #include <pthread.h>

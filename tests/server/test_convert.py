@@ -57,17 +57,23 @@ def test_violation_folded_into_message_numbered():
         "3. t1#1 (line 2): write x = 10"]
 
 
-def test_holds_says_how_far_it_holds():
+def test_a_proof_and_a_bounded_answer_are_shown_apart():
     d = convert.assertion_diagnostic(SNAP, result(Status.HOLDS), fold=False)
-    assert d.severity == lsp.DiagnosticSeverity.Information
-    assert d.message == "assertion `a1 <= b` holds for all interleavings, unwind 8: 13 runs, 9 pruned"
-    d = convert.assertion_diagnostic(SNAP, result(Status.HOLDS, bounded=True,
-                                                  stats=Stats(runs=5, bound_cuts=2)), fold=False)
-    assert d.message == "assertion `a1 <= b` holds within unwind 8: 5 runs, 2 cut by the bound"
-    assert "all interleavings" not in d.message
-    d = convert.assertion_diagnostic(SNAP, result(Status.HOLDS, bounded=True, message="no run reached it",
-                                                  stats=Stats(runs=5, bound_cuts=5)), fold=False)
-    assert d.message.endswith("holds within unwind 8: 5 runs, 5 cut by the bound (no run reached it)")
+    assert d.severity == lsp.DiagnosticSeverity.Information and d.code == "holds"
+    assert d.message == "assertion `a1 <= b` holds for all interleavings: 13 runs, 9 pruned"
+    bounded = result(Status.BOUNDED, stats=Stats(runs=5, bound_cuts=2),
+                     message="unwind 8 stopped t2's loop at line 5; checked on 5 paths")
+    d = convert.assertion_diagnostic(SNAP, bounded, fold=False)
+    # not shown like a proof: a warning that says so
+    assert d.severity == lsp.DiagnosticSeverity.Warning and d.code == "bounded"
+    assert d.message == ("assertion `a1 <= b` has no violation within unwind 8, not a proof (unwind 8 stopped "
+                         "t2's loop at line 5; checked on 5 paths): 5 runs, 2 cut by the bound")
+    assert "all interleavings" not in d.message and "holds" not in d.message
+    unreached = result(Status.UNKNOWN, reason=Reason.BOUND, stats=Stats(runs=5, bound_cuts=5),
+                       message="unwind 8 stopped main's loop at line 9; a larger --unwind may reach it")
+    d = convert.assertion_diagnostic(SNAP, unreached, fold=False)
+    assert d.severity == lsp.DiagnosticSeverity.Warning and d.code == "bound-reached"
+    assert d.message.startswith("assertion `a1 <= b` undecided (not reached within the bound: unwind 8 stopped")
 
 
 def test_undecided_outcomes_are_warnings_and_never_say_holds():
@@ -107,7 +113,9 @@ def test_positions_count_utf16_units_after_astral_characters():
 
 def test_lens_titles():
     assert wording.lens_title(result(Status.HOLDS), False) == "holds · 13 runs"
-    assert wording.lens_title(result(Status.HOLDS, bounded=True), False) == "holds within unwind 8 · 13 runs"
+    assert wording.lens_title(result(Status.BOUNDED), False) == "no violation within unwind 8 · 13 runs"
+    assert wording.lens_title(result(Status.UNKNOWN, reason=Reason.BOUND), False) == \
+        "undecided: not reached within the bound"
     assert wording.lens_title(result(Status.VIOLATED), False) == "fails"
     unsure = result(Status.VIOLATED, depends_on=("context:counter",))
     assert wording.lens_title(unsure, False) == "may fail"

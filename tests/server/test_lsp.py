@@ -191,7 +191,7 @@ async def test_failing_and_holding_assertions_with_their_trace(client):
     assert write_step.location.range.start.line == line_of(FAIL_AND_HOLD, "x = 1;")
     assert "\n" not in fail.message  # the steps are related information, not text
     assert hold.severity == lsp.DiagnosticSeverity.Information and hold.code == "holds"
-    assert hold.message.startswith("assertion `y == 1` holds for all interleavings, unwind 8: ")
+    assert hold.message.startswith("assertion `y == 1` holds for all interleavings: ")
 
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     titles = {lens.range.start.line: lens.command.title for lens in lenses}
@@ -229,6 +229,50 @@ async def test_hover_shows_the_predicate_summaries_of_a_statement(client):
     assert shown and all(re.search(r"\(pruned \d+ runs?\)", v) for v in summaries.values())
     assert any(re.search(r"```c\n.*\b(first|g)\b.*\n```", v) for v in shown)
     assert sum(int(m) for v in summaries.values() for m in re.findall(r"pruned (\d+) run", v)) > 0
+
+
+BOUNDED_AND_UNREACHED = """#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int count(int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s++;
+    return s;
+}
+int main(void) {
+    int n = __VERIFIER_nondet_int();
+    int s = count(n);
+    assert(s >= 0);
+    __VERIFIER_assume(n == 20);
+    assert(s == 20);
+    return 0;
+}
+"""
+
+
+async def test_a_bounded_answer_is_a_warning_that_says_it_is_not_a_proof(client):
+    # the loop's trip count is an input: the bound stops it, so the first
+    # assertion has no violation within the bound (runs with a short count
+    # check it) and the second, past an assumption of 20 rounds, is never
+    # reached within the bound: neither is shown like a proof
+    uri = "file:///tmp/e2e_bounded.c"
+    open_doc(client, uri, BOUNDED_AND_UNREACHED, 1)
+    final = await wait_for(lambda: (p := client.latest(uri)) and len(
+        [d for d in distaff(p.diagnostics) if d.code in ("bounded", "bound-reached", "holds")]) == 2
+        and p, 60, "both verdicts")
+    by_line = {d.range.start.line: d for d in distaff(final.diagnostics)}
+    first = by_line[line_of(BOUNDED_AND_UNREACHED, "assert(s >= 0)")]
+    assert first.code == "bounded" and first.severity == lsp.DiagnosticSeverity.Warning
+    assert first.message.startswith("assertion `s >= 0` has no violation within unwind 8, not a proof (unwind 8 "
+                                    "stopped count's loop at line 6; checked on ")
+    second = by_line[line_of(BOUNDED_AND_UNREACHED, "assert(s == 20)")]
+    assert second.code == "bound-reached" and second.severity == lsp.DiagnosticSeverity.Warning
+    assert "not reached within the bound" in second.message and "holds" not in first.message + second.message
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    titles = {lens.range.start.line: lens.command.title for lens in lenses}
+    assert titles[first.range.start.line].startswith("no violation within unwind 8 · ")
+    assert titles[second.range.start.line] == "undecided: not reached within the bound"
 
 
 async def test_deadlock_is_a_warning_with_its_schedule(client):

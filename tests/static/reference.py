@@ -13,7 +13,8 @@ from __future__ import annotations
 from distaff.analysis import ir
 from distaff.analysis.ir import Call, Intrinsic, Op, Return, successors
 from distaff.analysis.static import access
-from distaff.analysis.static.defuse import ENTRY, used
+from distaff.analysis.liveness import used
+from distaff.analysis.static.defuse import ENTRY
 from distaff.analysis.static.reach import INF, _dijkstra, _ends_thread, _step_costs
 from distaff.analysis.static.slicing import _ALWAYS, _Slicer, find_assertion
 from distaff.analysis.summaries.slicing import BRANCH, JOIN, LOOP, WRITE, _HARMLESS_SYNC, _WRITE_OPS

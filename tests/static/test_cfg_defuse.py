@@ -77,3 +77,15 @@ void *worker(void *arg) {
     assert inner_if in cd[assign_then]
     assert inner_if not in cd[the_assert]
     assert all(x != -1 for x in postdominators(build(f)))
+
+
+def test_live_registers_are_those_read_before_written():
+    from distaff.analysis.frontend import parse_program
+    from distaff.analysis.liveness import live_registers
+
+    program = parse_program("int g; void f(int n) { int s = 0; while (g) s = s + n; g = s; }\n", "l.c")
+    f = program.function("f")
+    live = live_registers(f)
+    head = next(pc for pc, i in enumerate(f.body) if type(i).__name__ == "Load")  # the loop's read of g
+    assert {"s", "n"} <= live[head]  # both read on the way round before being written again
+    assert live[len(f.body) - 1] == frozenset()

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from distaff.analysis.ir import AssertKind, Binary, Call, Const, Intrinsic, Load, Op, Return, regs_of
-from distaff.analysis.static.defuse import used
+from distaff.analysis.liveness import used
 from distaff.analysis.static.facts import analyze
 from distaff.analysis.static.pointsto import MemObject, ObjectKind
 from distaff.analysis.static.slicing import slice_of

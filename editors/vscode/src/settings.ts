@@ -32,7 +32,7 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: "maxMemoryMB", default: 2048, minimum: 0, maximum: 1 << 20, integer: true },
   { key: "traceInMessage", default: "auto", choices: ["auto", "always", "never"] },
   { key: "races", default: false },
-  { key: "spuriousWakeups", default: false },
+  { key: "spuriousWakeups", default: true },
 ];
 
 export type ServerSettings = Record<string, string | number | boolean | null>;

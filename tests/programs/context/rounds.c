@@ -14,7 +14,7 @@
  *
  * FROM: 29 29
  * UNWIND: 1
- * EXPECT: full=holds -RD=violated -SI=violated naive=violated
+ * EXPECT: full=bounded -RD=violated -SI=violated naive=violated
  */
 #include <pthread.h>
 #include <assert.h>

@@ -7,7 +7,7 @@
  *
  * FROM: 21 34
  * UNWIND: 2
- * EXPECT: full=holds -RD=violated -SI=holds naive=violated
+ * EXPECT: full=bounded -RD=violated -SI=bounded naive=violated
  */
 #include <pthread.h>
 #include <assert.h>

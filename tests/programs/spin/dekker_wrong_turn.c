@@ -1,0 +1,58 @@
+/* Dekker's algorithm with a wrong turn: thread zero hands the turn to itself
+ * when it leaves. Mutual exclusion still holds, but after zero has left, one
+ * may be backing off waiting for a turn that never comes, while zero is gone:
+ * one spins forever (stuck).
+ * VERDICT: holds
+ * FINDING: stuck
+ */
+#include <pthread.h>
+#include <assert.h>
+
+int wants0, wants1;
+int turn = 1;
+int inside;
+
+void *zero(void *arg) {
+    wants0 = 1;
+    while (wants1) {
+        if (turn != 0) {
+            wants0 = 0;
+            while (turn != 0)
+                ;
+            wants0 = 1;
+        }
+    }
+    inside++;
+    assert(inside == 1);
+    inside--;
+    turn = 0;
+    wants0 = 0;
+    return 0;
+}
+
+void *one(void *arg) {
+    wants1 = 1;
+    while (wants0) {
+        if (turn != 1) {
+            wants1 = 0;
+            while (turn != 1)
+                ;
+            wants1 = 1;
+        }
+    }
+    inside++;
+    assert(inside == 1);
+    inside--;
+    turn = 0;
+    wants1 = 0;
+    return 0;
+}
+
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, zero, 0);
+    pthread_create(&b, 0, one, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
