@@ -99,6 +99,12 @@ class Linked:
             return item
         return _Shown({internal: c for _, c, internal in self.renamed}).item(item)
 
+    def shown_trace(self, trace):
+        """A trace of the linked program in C names (as :meth:`shown`)."""
+        if not self.renamed:
+            return trace
+        return _Shown({internal: c for _, c, internal in self.renamed}).trace(trace)
+
 
 def place(span: Span, relative_to: str | None = None) -> str:
     """``file:line:col`` of a span, the file relative to ``relative_to``
