@@ -24,10 +24,12 @@ from distaff.analysis.frontend import TranslationUnit
 from distaff.analysis.frontend.build_flags import BuildFlags, find_compile_commands
 from distaff.analysis.frontend.unit_cache import UNITS, UnitCache
 from distaff.analysis.ir import DataModel
-from distaff.analysis.link import Linked, link, place
+from distaff.analysis.link import Linked, link
 from distaff.analysis.project import Plan, ProjectError, Source, listed, program_of
 
-__all__ = ["LinkedProgram", "Project", "ProjectError", "database_of", "entry_note", "linked_note"]
+__all__ = [
+    "LinkedProgram", "Project", "ProjectError", "database_of", "entry_note", "linked_note", "undefined_notes",
+]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -162,5 +164,3 @@ def undefined_notes(program: LinkedProgram) -> list[str]:
     return [f"{u.describe()}; its calls return any value"
             for u in program.linked.undefined if u.kind == "function"]
 
-
-__all__ += ["undefined_notes", "place"]
