@@ -66,7 +66,7 @@ class LinkedState:
     digest: ProgramDigest | None = None
     generation: int = 0
     outcomes: Outcomes | None = None
-    published: set[str] = field(default_factory=set)
+    published: dict[str, list] = field(default_factory=dict)  # closed file's uri -> its diagnostics sent
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -439,7 +439,7 @@ class LinkedChecks:
         its diagnostics and have none now."""
         fold = self.fold_traces()
         open_docs = {os.path.realpath(d.snapshot.path): d for d in self.docs.values()}
-        published = set()
+        published: dict[str, list] = {}
         for path in state.files:
             st = open_docs.get(os.path.realpath(path))
             if st is not None:
@@ -450,14 +450,15 @@ class LinkedChecks:
                 continue
             snap = Snapshot.of(Path(path).as_uri(), None, text)
             diags = self._share(state, snap, fold)
-            if diags or snap.uri in state.published:
+            if diags != state.published.get(snap.uri, []):  # only what changed is sent again
                 self.ls.text_document_publish_diagnostics(
                     lsp.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags))
             if diags:
-                published.add(snap.uri)
-        for uri in state.published - published:  # no longer a closed file of it with results
-            if not any(d.snapshot.uri == uri for d in self.docs.values()) and \
-                    not any(Path(p).as_uri() == uri for p in state.files):
+                published[snap.uri] = diags
+        open_uris = {d.snapshot.uri for d in self.docs.values()}
+        members = {Path(p).as_uri() for p in state.files}
+        for uri in state.published.keys() - published.keys():  # no longer a file of it with results
+            if uri not in open_uris and uri not in members:
                 self.ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         state.published = published
 

@@ -139,8 +139,8 @@ def summary_line(report: FileReport) -> str:
     head = plural(len(report.assertions), "assertion")
     text = f"{report.path}"
     others = [f for f in report.files if f != report.path]
-    if others:
-        text += f" (linked with {', '.join(others)})"
+    if others:  # stderr named them all when they were linked
+        text += f" (linked with {', '.join(others) if len(others) <= 4 else plural(len(others), 'file')})"
     if report.context:
         text += f" (from {report.context})"
     text += f": {head}" + (f": {', '.join(parts)}" if parts else "")
