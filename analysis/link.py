@@ -21,9 +21,9 @@ the engine need nothing new:
   ``require_entry`` asks for one.
 * A name used and defined nowhere stays what the front end made of it: a
   function's calls return any value (a violation that relies on one says so),
-  an object is zero and an UNSUPPORTED finding at its declaration says its value
-  is not known, so nothing about it is claimed to hold. :attr:`Linked.undefined`
-  names each, with its users.
+  an object is zero and an UNSUPPORTED finding where each function reads it
+  says its value is not known, so nothing that depends on it is claimed to
+  hold. :attr:`Linked.undefined` names each, with its users.
 
 Thread sites whose routine another unit defines are resolved after linking,
 from the points-to analysis of the linked program, which then classifies its
@@ -63,7 +63,7 @@ class LinkError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Undefined:
     """A name the units use and none defines: ``kind`` is ``function`` or
-    ``object``; ``users`` where it is used (the first use in each unit)."""
+    ``object``; ``users`` where it is used (the first use in each function)."""
 
     name: str
     kind: str
@@ -127,7 +127,8 @@ class Symbols:
     ``objects`` it has a global for, each with the span of its definition or
     declaration; ``internal`` of those its own; ``uses`` the names it refers
     to without defining them (calls of body-less functions, function
-    addresses, ``extern`` objects), each with its first use."""
+    addresses, ``extern`` objects), each with where: its first use in each
+    function, and each initialiser naming it."""
 
     functions: dict
     objects: dict

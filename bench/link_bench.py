@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import platform
 import statistics
@@ -75,6 +76,7 @@ def phases(root: Path, repeat: int) -> dict:
             return unit
 
         units: dict = {}
+        gc.collect()  # a collection the rounds before left due would land in this one's times
         t0 = time.perf_counter()
         plan = program_of(target, database, unit_of)
         t1 = time.perf_counter()

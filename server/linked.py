@@ -199,7 +199,8 @@ class LinkedChecks:
             st.linked = None
             self._leave(st, before)
             return False
-        key = KEY_PREFIX + program.path
+        # a program no main runs is the asked file's: another file's may start with the same files
+        key = KEY_PREFIX + (program.plan.path if program.unentered else program.path)
         state = self.linked.get(key)
         fresh = state is None
         if state is None:
