@@ -222,7 +222,8 @@ def report(args, written: dict, times: dict, cli: tuple[float, str], first_asser
               "file's symbols, the link rewrites and merges the units and runs the escape analysis over the "
               "whole program.", "",
               "## The command line", "",
-              f"`distaff check --workers 1 {EDITED}` (cold, one process): {cli[0]:.1f} s; it printed `{cli[1][:160]}…`",
+              f"`distaff check --workers 1 {EDITED}` (a fresh process, every file lowered; each sub-check in a "
+              f"forked process under the default memory cap): {cli[0]:.1f} s; it printed `{cli[1][:160]}…`",
               "",
               "## One assertion's check, in one process", "",
               "main.c's assertion of the linked program, the same options but for printing the predicate "

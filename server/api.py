@@ -135,7 +135,7 @@ def check_source(text: str, options: Options = DEFAULT_OPTIONS, *, path: str = "
                       render.text_digest(text), ingredients, options)
 
 
-def check_linked(program: LinkedProgram, options: Options = Options(), *, cancel: CancelToken | None = None,
+def check_linked(program: LinkedProgram, options: Options = DEFAULT_OPTIONS, *, cancel: CancelToken | None = None,
                  progress: ProgressListener | None = None) -> FileReport:
     """Check every assertion of a program linked from several files
     (:class:`~distaff.server.projects.Project` makes one, from the files a
