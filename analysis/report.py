@@ -55,6 +55,8 @@ class Reason(enum.Enum):
     # the violation found depends on a C library function distaff does not model; the message names it
     UNMODELLED = "unmodelled"
     MEMORY = "memory-limit"  # the sub-check's process reached Options.max_memory_mb
+    # no main runs it: the program the assertion's file links into has no entry reaching it; the message says why
+    NO_ENTRY = "no-entry"
 
 
 @dataclass(frozen=True, slots=True)

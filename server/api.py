@@ -38,10 +38,12 @@ from distaff.analysis.context import program_context
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.frontend.build_flags import BuildFlags
 from distaff.analysis.ir import DataModel
+from distaff.analysis.link import not_entered
 from distaff.analysis.options import DEFAULT_MEMORY_MB, CancelToken, Options
 from distaff.analysis.playback import Reproducer, reproducer_for
 from distaff.analysis.report import AssertionResult
 from distaff.server import render
+from distaff.server.projects import LinkedProgram
 from distaff.server.render import FileReport
 
 SCHEMAS = ("result", "sarif")
@@ -133,6 +135,40 @@ def check_source(text: str, options: Options = DEFAULT_OPTIONS, *, path: str = "
                       render.text_digest(text), ingredients, options)
 
 
+def check_linked(program: LinkedProgram, options: Options = DEFAULT_OPTIONS, *, cancel: CancelToken | None = None,
+                 progress: ProgressListener | None = None) -> FileReport:
+    """Check every assertion of a program linked from several files
+    (:class:`~distaff.server.projects.Project` makes one, from the files a
+    user names or from a ``compile_commands.json``) and return its report:
+    named by the file whose ``main`` starts it, each result in the file it
+    belongs to, its names those of the C text (a ``static`` renamed apart
+    from another file's is shown by its own name). A program no ``main``
+    runs (``program.unentered``) is not explored: each assertion is
+    undecided, reason NO_ENTRY, saying why. Otherwise as
+    :func:`check_source`."""
+    linked = program.linked
+    if progress is not None:
+        progress.start_file(program.path, len(linked.program.assertions()))
+    if program.unentered:
+        items = not_entered(linked.program, options, program.unentered)
+    else:
+        items = engine.check(linked.program, options, cancel)
+    assertions, findings = [], []
+    start = time.monotonic()
+    for item in items:
+        item = linked.shown(item)
+        if isinstance(item, AssertionResult):
+            assertions.append(item)
+            if progress is not None:
+                progress.decided(item)
+        else:
+            findings.append(item)
+    texts = dict(program.texts)
+    digests = tuple((f, render.text_digest(texts[f])) for f in linked.files if f in texts)
+    return FileReport(program.path, tuple(assertions), tuple(findings), time.monotonic() - start, (),
+                      dict(digests).get(program.path, ""), (True, True), options, digests)
+
+
 def report_json(report: FileReport) -> dict:
     """The ``--format json`` document of ``report`` alone (``version`` 1,
     :func:`schema` ``"result"``), with the options it was checked with."""
@@ -221,6 +257,6 @@ def context_from(program, where, ingredients: tuple[bool, bool] = (True, True)):
 
 
 __all__ = [
-    "SCHEMAS", "ContextError", "ProgressListener", "check_source", "context_from", "parse_file",
+    "SCHEMAS", "ContextError", "ProgressListener", "check_linked", "check_source", "context_from", "parse_file",
     "report_json", "report_sarif", "resolve_positions", "schema", "version", "write_reproducer",
 ]

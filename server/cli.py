@@ -53,10 +53,14 @@ from distaff.analysis.frontend import BINARY, binary
 from distaff.analysis.frontend.build_flags import BuildFlags, flags_for, parse_args
 from distaff.analysis.ir import DataModel, Span
 from distaff.analysis.irtext import format_program
+from distaff.analysis.link import LinkError
 from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
 from distaff.server import api, render, wording
 from distaff.server.api import parse_file, version
+from distaff.server.projects import (
+    LinkedProgram, Project, ProjectError, database_of, entry_note, linked_note, undefined_notes,
+)
 from distaff.server.render import FileReport
 
 resolve_positions = api.resolve_positions  # --from's columns; the API's, named here as before
@@ -227,6 +231,18 @@ def build_parser() -> argparse.ArgumentParser:
                      help="leave locks and barriers unconstrained instead of using locksets and barrier counts")
     ctx.add_argument("--naive-context", action="store_true", default=False,
                      help="both of the above: fresh symbols everywhere (the arbitrary-context paper's naive approach)")
+    linking = check.add_argument_group(
+        "programs of several files",
+        "By default a FILE that its compile_commands.json lists is checked as part of the program the "
+        "database's files link into: the files defining what it uses, and the main that reaches it.")
+    linking.add_argument("--link", action="store_true", default=False,
+                         help="link the FILEs into one program, as cc a.c b.c does (external names shared, "
+                         "static ones each file's own, one main), and check every assertion of every file")
+    linking.add_argument("--no-link", action="store_true", default=False,
+                         help="check each FILE alone, even when its compile_commands.json links it with others")
+    linking.add_argument("--entry", metavar="FILE", default=None,
+                         help="when several files of the database have a main that reaches FILE, start from "
+                         "this file's (default: the FILE's own main, else the first in the database)")
     check.add_argument("--replay", metavar="RESULT.json", default=None,
                        help="replay the counterexamples of a --format json result and print "
                        "their traces")
@@ -383,25 +399,39 @@ def _cmd_check(args: argparse.Namespace) -> int:
     ingredients = context_ingredients(args)
     if not args.positions and ingredients != (True, True):
         raise UsageError("distaff check: --no-reaching-defs, --no-sync-invariants and --naive-context need --from")
+    if args.link and args.no_link:
+        raise UsageError("distaff check: --link and --no-link contradict each other")
+    if args.link and args.positions:
+        raise UsageError("distaff check: --from checks one file alone: not with --link")
     sources = [(path, read_source(path), build_flags(args, path)) for path in args.files]
+    programs = programs_to_check(args, sources, options.data_model)
     if options.scheduler is not None:  # fail before any output when it cannot be reached
         client_for(options.scheduler)
     reports = []
     started = _STARTED  # (from the process's start, for the command: the imports count too)
     with Progress(sys.stderr) as progress:
-        for path, text, flags in sources:
+        for job in programs:
             left = options
             if options.total_timeout_s is not None:  # one budget for the whole command
                 left = replace(options, total_timeout_s=max(0.001, options.total_timeout_s
                                                             - (time.monotonic() - started)))
-            report = check_file(path, text, left, args.positions, progress, ingredients, flags)
+            if isinstance(job, LinkedProgram):
+                report = api.check_linked(job, left, progress=progress)
+            else:
+                path, text, flags = job
+                report = check_file(path, text, left, args.positions, progress, ingredients, flags)
             reports.append(report)
             if args.format == "text":
                 progress.clear()
                 print("\n".join(render.text_lines(report, options)), flush=True)
             if args.playback is not None:
-                program = parse_file(path, text, options.data_model, flags)
-                lines = playback_lines(program, report.assertions, options, path, text, args.playback)
+                if isinstance(job, LinkedProgram):
+                    lines = [f"{a.span}: note: no reproducer: the program is linked from several files "
+                             "(a reproducer compiles one)" for a in render.sorted_assertions(report)
+                             if a.status is Status.VIOLATED]
+                else:
+                    program = parse_file(path, text, options.data_model, flags)
+                    lines = playback_lines(program, report.assertions, options, path, text, args.playback)
                 print("\n".join(lines), file=sys.stdout if args.format == "text" else sys.stderr, flush=True)
     answer = render.property_answer(reports, options)
     if args.format == "json":
@@ -437,6 +467,83 @@ def playback_lines(program, assertions, options: Options, path: str, text: str, 
     return lines
 
 
+def programs_to_check(args: argparse.Namespace, sources: list, data_model: DataModel) -> list:
+    """What ``distaff check`` checks: each FILE alone (``(path, text,
+    flags)``), or the :class:`~distaff.server.projects.LinkedProgram` it is
+    part of: all FILEs linked with ``--link``, else the program its
+    compile_commands.json links it into (a program several FILEs belong to
+    is checked once). Says on stderr what was linked. Raises BadInput for
+    files that do not link."""
+    named = {os.path.realpath(p): (p, t) for p, t, _ in sources}
+
+    def text_of(path: str) -> str | None:
+        hit = named.get(os.path.realpath(path))
+        if hit is not None:
+            return hit[1]
+        try:
+            return read_source(path)
+        except BadInput:
+            return None
+
+    def flags_of(path: str, source) -> BuildFlags:
+        if source is None:
+            return build_flags(args, path)
+        try:
+            return source.flags().merged(command_line_flags(args))
+        except ValueError as e:
+            raise BadInput(f"{source.database}: {e}") from None
+
+    def shown(path: str) -> str:
+        hit = named.get(os.path.realpath(path))
+        if hit is not None:
+            return hit[0]
+        rel = os.path.relpath(path)
+        return path if rel.startswith(os.pardir) else rel
+
+    project = Project(text_of, flags_of, shown, data_model)
+    if args.link:
+        try:
+            program = project.link([p for p, _, _ in sources])
+        except (LinkError, ProjectError) as e:
+            raise BadInput(str(e)) from None
+        _say_linked(program, None)
+        return [program]
+    out: list = []
+    seen: set = set()
+    for path, text, flags in sources:
+        database = None
+        if not args.no_link and not args.positions and getattr(args, "use_compile_commands", True):
+            try:
+                database = database_of(path, getattr(args, "compile_commands", None))
+            except ProjectError as e:
+                raise BadInput(str(e)) from None
+        if database is None:
+            out.append((path, text, flags))
+            continue
+        try:
+            program = project.program(path, database, args.entry)
+        except (LinkError, ProjectError) as e:
+            raise BadInput(f"{path}: {e}") from None
+        if program.plan.alone:
+            out.append((path, text, flags))
+            continue
+        _say_linked(program, path)
+        if program.key() not in seen:
+            seen.add(program.key())
+            out.append(program)
+    return out
+
+
+def _say_linked(program: LinkedProgram, about: str | None) -> None:
+    """What was linked, and which main was chosen, on stderr."""
+    _error(f"distaff: {linked_note(program, about)}")
+    note = entry_note(program, about) if about else None
+    if note:
+        _error(f"distaff: {note}")
+    for line in undefined_notes(program):
+        _error(f"distaff: note: {line}")
+
+
 def build_flags(args: argparse.Namespace, path: str):
     """The build flags of ``path``: its compile_commands.json entry's (unless
     switched off), then the command line's. Raises BadInput for a
@@ -448,6 +555,11 @@ def build_flags(args: argparse.Namespace, path: str):
             base = flags_for(path, getattr(args, "compile_commands", None)) or base
         except ValueError as e:
             raise BadInput(str(e)) from None
+    return base.merged(command_line_flags(args))
+
+
+def command_line_flags(args: argparse.Namespace) -> BuildFlags:
+    """The build flags given on the command line (-I, -D, ...)."""
     line: list[str] = []
     for d in getattr(args, "quote_dirs", []):
         line += ["-iquote", d]
@@ -459,7 +571,7 @@ def build_flags(args: argparse.Namespace, path: str):
         line += [f"-{kind}", value]
     for f in getattr(args, "forced_includes", []):
         line += ["-include", f]
-    return base.merged(parse_args(line, os.getcwd(), "command line" if line else ""))
+    return parse_args(line, os.getcwd(), "command line" if line else "")
 
 
 def context_ingredients(args: argparse.Namespace) -> tuple[bool, bool]:
@@ -629,15 +741,20 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
     replayed = failed = 0
     for entry in doc["files"]:
         path = entry.get("path", "")
-        _, text = _source_for(path, result_path)
-        if entry.get("sha256") and entry["sha256"] != render.text_digest(text):
-            _error(f"distaff: warning: {path} changed since {result_path} was written")
-        program = parse_file(path, text, options.data_model, build_flags(args, path))
+        linked = None
+        if entry.get("linked"):
+            linked = _relinked(entry["linked"], result_path, args, options.data_model)
+            program, text = linked.program, None
+        else:
+            _, text = _source_for(path, result_path)
+            if entry.get("sha256") and entry["sha256"] != render.text_digest(text):
+                _error(f"distaff: warning: {path} changed since {result_path} was written")
+            program = parse_file(path, text, options.data_model, build_flags(args, path))
         where = [tuple(p) for p in entry.get("from", [])]
         context = context_from(program, where, _stored_ingredients(entry)) if where else None
         items = [(a, a["counterexample"], None) for a in entry.get("assertions", []) if a.get("counterexample")]
         items += [(f, f["trace"], FindingKind(f["kind"])) for f in entry.get("findings", []) if f.get("trace")]
-        items.sort(key=lambda item: (item[0]["line"], item[0]["column"]))
+        items.sort(key=lambda item: (item[0].get("path", path), item[0]["line"], item[0]["column"]))
         lines, ok, same, reproducers = [], 0, 0, []
         for item, trace_json, kind in items:
             span = _span(item, path)
@@ -648,6 +765,8 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
                 failed += 1
                 lines.append(f"{span}: warning: counterexample did not replay: {e}")
                 continue
+            if linked is not None:  # in the C names the stored trace has
+                trace = linked.shown_trace(trace)
             if kind is FindingKind.DATA_RACE:  # the replay runs on; the race's trace stops at its second access
                 trace = races.replayed(trace, stored_trace)
             ok += 1
@@ -664,8 +783,11 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
                                                                 depends_on))
             header = f"{span}: {severity}: {msg}"
             lines += [header, *render.trace_lines(trace, path)]
-        if reproducers:
+        if reproducers and linked is None:
             lines += playback_lines(program, reproducers, options, path, text, args.playback)
+        elif reproducers:
+            lines += [f"{r.span}: note: no reproducer: the program is linked from several files "
+                      "(a reproducer compiles one)" for r in reproducers]
         replayed += ok
         lines.append(f"{path}: replayed {ok} of {len(items)} counterexample{'s' if len(items) != 1 else ''}, "
                      f"{same} identical to the stored trace")
@@ -673,6 +795,22 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
     if failed:
         return EXIT_UNDECIDED
     return EXIT_FOUND if replayed else EXIT_OK
+
+
+def _relinked(files: list, result_path: str, args: argparse.Namespace, data_model: DataModel):
+    """The linked program of a JSON result's ``linked`` files, each read as
+    :func:`_source_for` finds it (a warning for one that changed since)."""
+    found: dict[str, tuple[str, str]] = {}
+    for f in files:
+        where, text = _source_for(f["path"], result_path)
+        if f.get("sha256") and f["sha256"] != render.text_digest(text):
+            _error(f"distaff: warning: {f['path']} changed since {result_path} was written")
+        found[f["path"]] = (where, text)
+    project = Project(lambda p: found[p][1], lambda p, _: build_flags(args, found[p][0]), data_model=data_model)
+    try:
+        return project.link(list(found), require_entry=False).linked
+    except (LinkError, ProjectError) as e:
+        raise BadInput(f"{result_path}: {e}") from None
 
 
 # --------------------------------------------------------------------------

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from distaff.analysis.frontend import parse_program
+from distaff.analysis.frontend import with_escape
 from distaff.analysis.frontend.build_flags import find_compile_commands, flags_for
 from distaff.analysis.frontend.parse import parse, syntax_errors
 from distaff.analysis.frontend.preprocess import preprocess
+from distaff.analysis.frontend.unit_cache import UNITS
 from distaff.analysis.ir import DataModel, Finding, FindingKind, Program, Span
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -178,9 +179,9 @@ def parse_snapshot(snapshot: Snapshot, data_model: DataModel = DataModel.LP64, f
     take (binary content, NUL bytes) becomes findings, as does a bug in the
     front end itself, reported at the top of the file."""
 
-    try:
-        program = parse_program(snapshot.text, snapshot.path, data_model=data_model, read_include=read_include,
-                                flags=flags)
+    try:  # through the unit cache: linking the file's program finds it lowered
+        unit = UNITS.unit(snapshot.text, snapshot.path, data_model=data_model, read_include=read_include, flags=flags)
+        program = with_escape(unit.program)
     except Exception as e:  # a front-end bug must not take the server down
         where = traceback.extract_tb(e.__traceback__)[-1]
         finding = Finding(

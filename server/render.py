@@ -47,7 +47,9 @@ class FileReport:
     ``ingredients`` are the context's initial-state ingredients (reaching
     definitions, synchronization invariants) when ``positions`` are given;
     ``options`` what the file was checked with (a command's ``total_timeout_s``:
-    what was left of it when the file started).
+    what was left of it when the file started); ``linked`` the files of a
+    program linked from several, ``(path, sha256)`` each (``path`` is then the
+    file whose ``main`` starts it), empty for a file checked alone.
     """
 
     path: str
@@ -58,6 +60,12 @@ class FileReport:
     sha256: str = ""
     ingredients: tuple[bool, bool] = (True, True)
     options: Options = Options()
+    linked: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files checked: the linked ones, or the file alone."""
+        return tuple(p for p, _ in self.linked) or (self.path,)
 
     @property
     def context(self) -> str:
@@ -130,6 +138,9 @@ def summary_line(report: FileReport) -> str:
     parts = [f"{counts[s]} {s.label}" for s in sorted(counts, reverse=True)]
     head = plural(len(report.assertions), "assertion")
     text = f"{report.path}"
+    others = [f for f in report.files if f != report.path]
+    if others:  # stderr named them all when they were linked
+        text += f" (linked with {', '.join(others) if len(others) <= 4 else plural(len(others), 'file')})"
     if report.context:
         text += f" (from {report.context})"
     text += f": {head}" + (f": {', '.join(parts)}" if parts else "")
@@ -193,8 +204,8 @@ def options_json(options: Options) -> dict:
 
 
 def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> dict:
-    out = {"id": a.id, **_position(a.span, report.path), "text": a.text, "status": a.status.label,
-           "reason": a.reason.value if a.reason else None,
+    out = {"id": a.id, "path": a.span.file or report.path, **_position(a.span, report.path), "text": a.text,
+           "status": a.status.label, "reason": a.reason.value if a.reason else None,
            "message": a.message or assertion_message(a, options, report)[1],
            "mode": a.mode or options.mode, "unwind": a.unwind or options.unwind,
            "context": a.context or report.context, "stats": to_json(a.stats),
@@ -217,7 +228,7 @@ def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> 
 
 
 def finding_json(f: Finding, report: FileReport) -> dict:
-    out = {"kind": f.kind.value, **_position(f.span, report.path),
+    out = {"kind": f.kind.value, "path": f.span.file or report.path, **_position(f.span, report.path),
            "message": finding_message(f, with_inputs=False)[1]}
     if f.depends_on:
         out["depends_on"] = list(f.depends_on)
@@ -239,6 +250,8 @@ def file_json(report: FileReport, options: Options) -> dict:
         out["ingredients"] = {"reaching_defs": report.ingredients[0], "sync_invariants": report.ingredients[1]}
     if report.sha256:
         out["sha256"] = report.sha256
+    if report.linked:
+        out["linked"] = [{"path": p, "sha256": d} for p, d in report.linked]
     return out
 
 
@@ -390,7 +403,8 @@ def sarif_log(reports: list[FileReport], options: Options, version: str) -> dict
         "runs": [{
             "tool": {"driver": driver},
             "columnKind": "unicodeCodePoints",
-            "artifacts": [{"location": {"uri": artifact_uri(r.path)}} for r in reports],
+            "artifacts": [{"location": {"uri": artifact_uri(p)}} for p in dict.fromkeys(
+                p for r in reports for p in r.files)],
             "invocations": [{"executionSuccessful": True,
                              "properties": {"options": options_json(options)}}],
             "results": results,

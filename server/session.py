@@ -29,7 +29,7 @@ import logging
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -41,6 +41,8 @@ from distaff.server import convert
 from distaff.server.api import write_reproducer
 from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
 from distaff.server.documents import ParsedDocument, Snapshot, build_flags_for, parse_snapshot, syntax_findings
+from distaff.server.linked import KEY_PREFIX, LinkedChecks, LinkedState, database_listing
+from distaff.server.outcomes import CONTEXT, PROGRAM, DocumentState, Outcomes
 from distaff.server.progress import CheckProgress
 from distaff.server import wording
 from distaff.server.scheduler import (
@@ -52,51 +54,9 @@ from distaff.server.sharing import sharing_of, thread_functions
 
 log = logging.getLogger(__name__)
 
-PROGRAM, CONTEXT = "program", "context"
-
 # Above this many lines, syntax errors are published from a parse alone
 # (milliseconds) before the full front end (hundreds of milliseconds) is done.
 QUICK_SYNTAX_LINES = 300
-
-
-@dataclass
-class Outcomes:
-    """What checks of one kind said about one version of a document."""
-
-    kind: str
-    version: int | None
-    run_id: int | None = None
-    checking: bool = False
-    results: dict[str, AssertionResult] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
-    problem: str = ""
-    complete: bool = False  # every assertion decided and the run's findings known
-    options: Options | None = None  # what the results were checked with (their words quote its limits)
-    label: str = ""  # for a context: where it starts
-    approximate: bool = True
-
-    @property
-    def key(self) -> str:
-        """The options_key of the results ("" before any check)."""
-        return options_key(self.options) if self.options is not None else ""
-
-
-@dataclass
-class DocumentState:
-    snapshot: Snapshot
-    parsed: ParsedDocument | None = None
-    digest: ProgramDigest | None = None
-    program: Outcomes | None = None
-    context: Outcomes | None = None
-    pins: list[tuple[int, int]] = field(default_factory=list)
-    want_check: float | None = None  # delay of a check waiting for the current parse
-    parse_task: asyncio.Task | None = None
-
-    @property
-    def current(self) -> ParsedDocument | None:
-        """The parse of the current text, if it is done."""
-        p = self.parsed
-        return p if p is not None and p.snapshot is self.snapshot else None
 
 
 def _digest(program: ir.Program) -> ProgramDigest | None:
@@ -107,7 +67,7 @@ def _digest(program: ir.Program) -> ProgramDigest | None:
         return None
 
 
-class Session:
+class Session(LinkedChecks):
     """See the module docstring. ``ls`` is the pygls server (or a stand-in
     with the same methods); ``check_fn`` is passed to the scheduler."""
 
@@ -126,6 +86,7 @@ class Session:
         self.progress = CheckProgress(ls, lambda: self.client_supports("window.work_done_progress"))
         self._lens_refresh: asyncio.TimerHandle | None = None
         self._said_flags: dict[str, str] = {}  # uri -> what the log last said of its build flags
+        self.linked: dict[str, LinkedState] = {}  # programs of several files, by their scheduler key
 
     # -- plumbing ----------------------------------------------------------
 
@@ -214,12 +175,21 @@ class Session:
         if st is not None and st.parse_task is not None:
             st.parse_task.cancel()
         self.ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        if st is not None and st.linked is not None:
+            key, st.linked = st.linked, None
+            self._leave(st, key)
+            self._relink_after_close(st.snapshot.path)  # the saved text stands for it now
 
     def _text_changed(self, st: DocumentState) -> None:
         st.program = Outcomes(PROGRAM, st.snapshot.version)
         st.context = None
         if self._scheduler is not None:
             self._scheduler.cancel(st.snapshot.uri)
+        for state in self.linked.values():  # its programs' results were for the text before
+            if state.holds(st.snapshot.path):
+                if self._scheduler is not None:
+                    self._scheduler.cancel(state.key)
+                state.outcomes = Outcomes(PROGRAM, None)
         if st.parse_task is None or st.parse_task.done():
             st.parse_task = asyncio.ensure_future(self._parse_latest(st.snapshot.uri))
 
@@ -230,6 +200,7 @@ class Session:
         while (st := self.docs.get(uri)) is not None:
             snapshot = st.snapshot
             flags, said = await loop.run_in_executor(self._parse_pool, build_flags_for, snapshot.path)
+            st.database = await loop.run_in_executor(self._parse_pool, database_listing, snapshot.path)
             self._say_flags(uri, said)
             if len(snapshot.lines) > QUICK_SYNTAX_LINES:
                 errors = await loop.run_in_executor(self._parse_pool, syntax_findings, snapshot, flags)
@@ -244,6 +215,14 @@ class Session:
                 continue
             st.parsed, st.digest = parsed, None
             self.publish(st)
+            if st.database is not None and parsed.program is not None:
+                how = await self._link(st)
+                if how == "stale":
+                    continue
+                if how != "other":
+                    self._cascade(st)
+                if how != "alone":
+                    return
             if parsed.program is not None and not parsed.has_syntax_errors:
                 digest = await loop.run_in_executor(self._parse_pool, _digest, parsed.program)
                 st = self.docs.get(uri)
@@ -298,7 +277,10 @@ class Session:
                label: str = "") -> CheckRun | None:
         """Start a check of the current text; None when none is needed (or
         possible): the parse is pending (the check starts after it), the text
-        has syntax errors, or every result is known already."""
+        has syntax errors, or every result is known already. A document of a
+        program of several files starts its program's check."""
+        if kind == PROGRAM and st.linked is not None and st.current is not None and st.linked in self.linked:
+            return self._start_linked(self.linked[st.linked], delay)
         parsed = st.current
         if parsed is None:
             st.want_check = delay if st.want_check is None else min(delay, st.want_check)
@@ -353,6 +335,8 @@ class Session:
 
     def _on_event(self, event) -> None:
         run = event.run
+        if run.request.uri.startswith(KEY_PREFIX):
+            return self._on_linked_event(event)
         if isinstance(event, Finished):
             found = self._current(run)
             results = found[1].results.values() if found else ()
@@ -419,7 +403,10 @@ class Session:
         snap = parsed.snapshot
         fold = self.fold_traces()
         diags = [convert.front_end_diagnostic(snap, f) for f in parsed.findings]
-        for outcomes in (st.program, st.context):
+        linked = st.linked is not None or st.link_problem
+        if linked:
+            diags += self.linked_diagnostics(st, snap, fold)
+        for outcomes in (None if linked else st.program, st.context):
             if outcomes is not None:
                 diags += self._outcome_diagnostics(snap, outcomes, fold)
         self.ls.text_document_publish_diagnostics(
@@ -480,22 +467,36 @@ class Session:
             return None
         snap, program = parsed.snapshot, parsed.program
         line, col = snap.span_position(line0, character)
+        sites, outcomes, shared = program.assertions(), st.program, program
+        linked = self.linked_sites(st)
+        if linked is not None:  # the results are its program's, as are the globals' accesses
+            state, sites = linked
+            outcomes, shared = state.outcomes, state.program.linked.program
         parts = []
-        for site in program.assertions():
+        for site in sites:
             if convert.contains(site.span, line, col):
-                parts.append(convert.assertion_hover(st.program.results.get(site.id), site, st.program.checking,
-                                                     st.program.options))
+                parts.append(convert.assertion_hover(outcomes.results.get(site.id), site, outcomes.checking,
+                                                     outcomes.options))
                 if st.context is not None and (r := st.context.results.get(site.id)) is not None:
                     parts.append(convert.assertion_hover(r, site, False, st.context.options))
-        results = list(st.program.results.values())
+        results = [self._here(r, snap.path) for r in outcomes.results.values()]
         if st.context is not None:
             results += list(st.context.results.values())
         parts.append(convert.summaries_hover(results, line, col))
         word = snap.word_at(line0, character)
-        gvar = program.global_var(word) if word else None
+        name = linked[0].program.linked.internal_name(snap.path, word) if linked and word else word
+        gvar = shared.global_var(name) if name else None
         if gvar is not None and not gvar.is_string and not self._is_local(program, word, line, col):
-            parts.append(convert.sharing_hover(sharing_of(program, word), gvar))
+            parts.append(convert.sharing_hover(sharing_of(shared, name), replace(gvar, name=word)))
         return convert.hover(parts)
+
+    @staticmethod
+    def _here(result: AssertionResult, path: str) -> AssertionResult:
+        """``result`` with only the summaries learned in the file ``path``
+        (a linked program's results learn them in every file)."""
+        if all(s.span.file == path for s in result.summaries):
+            return result
+        return replace(result, summaries=tuple(s for s in result.summaries if s.span.file == path))
 
     @staticmethod
     def _enclosing(program: ir.Program, line: int, col: int) -> ir.Function | None:
@@ -519,11 +520,15 @@ class Session:
             return []
         snap, program = parsed.snapshot, parsed.program
         not_checked = "not checked: syntax errors" if parsed.has_syntax_errors else "not checked"
+        sites, outcomes = program.assertions(), st.program
+        linked = self.linked_sites(st)
+        if linked is not None:
+            sites, outcomes = linked[1], linked[0].outcomes
         lenses = []
-        for site in program.assertions():
+        for site in sites:
             if not snap.covers(site.span):
                 continue
-            title = wording.lens_title(st.program.results.get(site.id), st.program.checking, not_checked)
+            title = wording.lens_title(outcomes.results.get(site.id), outcomes.checking, not_checked)
             ctx = st.context
             if ctx is not None and (ctx.checking or site.id in ctx.results):
                 title += " · from here: " + wording.lens_title(ctx.results.get(site.id), ctx.checking)
@@ -570,9 +575,16 @@ class Session:
                 self.scheduler.stop(run, Reason.CANCELLED, "cancelled by the client")
                 raise
         outcomes = st.program if kind == PROGRAM else st.context
+        state = self.linked.get(st.linked) if kind == PROGRAM and st.linked else None
+        if state is not None:  # its program's results, every file's
+            outcomes = state.outcomes
         results = outcomes.results.values() if outcomes is not None else ()
-        return {"uri": st.snapshot.uri, "version": st.snapshot.version, "outcome": "done" if outcome is DONE else outcome.value,
-                "counts": wording.counts(results), "summary": wording.counts_line(results)}
+        answer = {"uri": st.snapshot.uri, "version": st.snapshot.version,
+                  "outcome": "done" if outcome is DONE else outcome.value,
+                  "counts": wording.counts(results), "summary": wording.counts_line(results)}
+        if state is not None:
+            answer["files"] = [Path(f).as_uri() for f in state.files]
+        return answer
 
     async def check_file(self, uri: str) -> dict:
         parsed = await self.current_parse(uri)

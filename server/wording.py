@@ -161,6 +161,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
         Reason.UNMODELLED: "undecided: unmodelled library call",
         Reason.MEMORY: "undecided: memory limit",
         Reason.BOUND: "undecided: not reached within the bound",
+        Reason.NO_ENTRY: "undecided: no main reaches it",
     }.get(result.reason, "undecided")
 
 

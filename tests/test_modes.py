@@ -118,7 +118,9 @@ def test_figure_4_generalized_interleaving_graph():
     (d,), d_findings = results(path, "dpor")
     (a,), a_findings = results(path, "dpor-ag")
     assert d.status is a.status is Status.HOLDS
-    assert d.stats.full_runs <= 36
+    # (36 runs once: a thread whose step may overflow, ending the run, then
+    # slept there with the step's footprint and covered races no run explored)
+    assert d.stats.full_runs <= 70
     assert a.stats.runs < d.stats.runs
     # the overflow findings are still reported under pruning
     assert len(a_findings) == len(d_findings) == 4

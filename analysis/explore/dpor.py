@@ -28,7 +28,10 @@ Runs that end early (a run-time error, a cut, an infeasible assume, another
 assertion failing, the process exiting) leave other threads' next steps
 untaken: each enabled thread's pending step races with the last event, so it
 is scheduled before that event in another run (its footprint is unknown, so
-it counts as dependent with everything).
+it counts as dependent with everything). The thread whose step ended the run
+(an assumption that failed, an abort) sleeps at its node, if at all, as one
+whose step is unknown: nothing after that step was explored, so it covers no
+race below.
 
 Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
@@ -120,6 +123,11 @@ def dpor_node(node: Node) -> DporNode:
     """DPOR's record at ``node``: its store, which :meth:`Dpor.new_store` made."""
     st: DporNode = node.store
     return st
+
+
+# leaves at which the run stops with the last step's thread: a failed
+# assumption, a run-time error, another assertion failing (an abort)
+_RUN_KILLERS: Final = frozenset({LeafKind.INFEASIBLE, LeafKind.ERROR, LeafKind.STOPPED})
 
 
 def pending_step(tid: int, fp: Footprint | None = None) -> Step:
@@ -573,9 +581,23 @@ class Dpor(Reduction):
     def on_run_end(self, leaf: Leaf, state: State) -> None:
         if leaf.kind in (LeafKind.VIOLATION, LeafKind.PRUNED) or not self.steps:
             return
+        if leaf.kind in _RUN_KILLERS:
+            self.killed(self.steps[-1])
         self.blocked_races(state)
         if leaf.kind is not LeafKind.DEADLOCK:
             self.pending_races(state)
+
+    def killed(self, last: Step) -> None:
+        """The run ended at ``last`` (an assumption that failed, an abort):
+        nothing after that step was explored, so its thread may not sleep at
+        its node with the step's footprint -- a sleeping thread stands for the
+        runs that start with its step and go on, and would cover the reversals
+        of races below it that no run explored (a sleeping thread whose
+        footprint is unknown covers nothing)."""
+        st = dpor_node(self.origin[last.index])
+        fps = st.first.get(last.tid)
+        if fps is not None:
+            fps.append(Footprint.pending(last.tid))
 
     def blocked_attempts(self, state: State) -> list[Footprint]:
         """The lock attempts of threads parked on a held mutex when the run

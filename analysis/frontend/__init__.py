@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from distaff.analysis.frontend.linkage import Linkage, linkage_of
 from distaff.analysis.frontend.lower import lower_unit
 from distaff.analysis.frontend.parse import parse
 from distaff.analysis.frontend.preprocess import preprocess
@@ -72,14 +73,21 @@ def parse_program(
     ``#include "name"`` files (None: not read); ``flags`` are the file's
     :class:`~distaff.analysis.frontend.build_flags.BuildFlags` (-I, -D, ...)."""
 
-    program = lower_source(text, path, data_model=data_model, read_include=read_include, flags=flags)
+    return with_escape(lower_source(text, path, data_model=data_model, read_include=read_include, flags=flags))
+
+
+def with_escape(program: Program) -> Program:
+    """``program`` with every memory access classified by the escape
+    analysis (the last step of :func:`parse_program`, and of linking several
+    units into one program). Never raises: when the analysis fails, every
+    access stays GLOBAL and a finding says why."""
     try:
         pts = points_to(program)
         classified = classify(program, pts)
         remember(classified, pts)  # a check of it need not solve points-to again
         return classified
     except Exception as e:  # noqa: BLE001 - unclassified (all GLOBAL) is still sound
-        finding = Finding(FindingKind.UNSUPPORTED, f"internal (escape analysis): {e}", _file_span(path))
+        finding = Finding(FindingKind.UNSUPPORTED, f"internal (escape analysis): {e}", _file_span(program.path))
         return dataclasses.replace(program, findings=program.findings + (finding,), _index={})
 
 
@@ -95,16 +103,47 @@ def lower_source(
     Store keeps the front end's conservative GLOBAL kind. Never raises; text
     that is not text (:func:`binary`) is one syntax finding."""
 
+    return translation_unit(text, path, data_model=data_model, read_include=read_include, flags=flags).program
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class TranslationUnit:
+    """One C file as a linker sees it: its program as :func:`lower_source`
+    makes it (no escape analysis yet: that runs over the linked program) and
+    the :class:`~distaff.analysis.frontend.linkage.Linkage` of its file-scope names."""
+
+    path: str
+    program: Program
+    linkage: Linkage
+
+
+def translation_unit(
+    text: str,
+    path: str = "<buffer>",
+    *,
+    data_model: DataModel = DataModel.LP64,
+    read_include=None,
+    flags=None,
+) -> TranslationUnit:
+    """The :class:`TranslationUnit` of C source ``text`` named ``path``
+    (arguments as :func:`parse_program`'s). Never raises."""
+
     if binary(text):
-        return Program(path, data_model, (), (), (), (Finding(FindingKind.SYNTAX, BINARY, _file_span(path)),))
+        program = Program(path, data_model, (), (), (), (Finding(FindingKind.SYNTAX, BINARY, _file_span(path)),))
+        return TranslationUnit(path, program, Linkage())
     try:
         pre = preprocess(text, path, data_model=data_model, read_include=read_include, flags=flags)
         tree = parse(pre.text.encode("utf-8", "surrogatepass"))
-        return lower_unit(tree.root_node, pre, path, data_model)
+        program = lower_unit(tree.root_node, pre, path, data_model)
     except Exception as e:  # noqa: BLE001 - the last line of defence
 
         finding = Finding(FindingKind.UNSUPPORTED, printable(f"internal: {type(e).__name__}: {e}"), _file_span(path))
-        return Program(path, data_model, (), (), (), (finding,))
+        return TranslationUnit(path, Program(path, data_model, (), (), (), (finding,)), Linkage())
+    try:
+        linkage = linkage_of(tree.root_node, pre.position)
+    except Exception:  # noqa: BLE001 - every name external: linking may then see a duplicate
+        linkage = Linkage()
+    return TranslationUnit(path, program, linkage)
 
 
 BINARY = "not C source: the file holds binary data"
@@ -125,4 +164,6 @@ def _file_span(path: str) -> Span:
     return Span(path, 1, 1, 1, 1)
 
 
-__all__ = ["BINARY", "binary", "lower_source", "parse_program"]
+__all__ = [
+    "BINARY", "TranslationUnit", "binary", "lower_source", "parse_program", "translation_unit", "with_escape",
+]

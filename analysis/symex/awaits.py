@@ -35,16 +35,22 @@ Back at an anchor with a lap there (:func:`judge`), the round was futile:
   does not count either (it needed a signal, or a spurious wake-up that saw a
   change).
 
-After every step of another thread, an awaiting thread whose watched locations
-hold anything other than what it read is enabled again (:func:`wake`); the
-step that woke it happens before its next one (DPOR's ``_wakes``). A run in
-which no thread can run and some await is *stuck*: a thread spins forever,
-reported like a deadlock. Sound for violations (every run is a real execution:
+An awaiting thread goes round again only when no thread can run and one of
+its watched locations holds something other than what it read (:func:`wake`):
+the reads of its futile round race with every later write to them, and the
+reversals of those races are the runs in which it reads the new values, at
+whatever point; rounds in between would only read what one of them reads. A
+run in which no thread can run and an awaiting thread's values are unchanged
+is *stuck*: a thread spins forever, reported like a deadlock. Sound for violations (every run is a real execution:
 the rounds left out are repeats of one that was run) and for proofs (an
 execution with more futile rounds ends in a state a run without them reaches).
 
 Switchable as the optimisation ``awaits``; counted as ``await_blocks``,
-``await_wakes``, ``await_free_rounds`` and ``spurious_suppressed``.
+``await_wakes``, ``await_free_rounds`` and ``spurious_suppressed``. (Ending
+the run at a futile round while others can run, as Nidhugg's spin assumes do,
+explored fewer runs in mode dpor but many more in dpor-ag, whose summaries a
+run cut short vouches for nothing, and cannot tell two threads spinning on each
+other are stuck.)
 """
 
 from __future__ import annotations
@@ -211,11 +217,17 @@ def watched_names(E: Engine, st: State, reads: tuple) -> str:
     return " and ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
-def wake(E: Engine, st: State, by: int) -> None:
-    """After a step of thread ``by``: enable every awaiting thread whose
-    watched locations no longer hold what it read."""
+def wake(E: Engine, st: State) -> bool:
+    """No thread can run: enable every awaiting thread whose watched
+    locations no longer hold what it read (True if one was). An awaiting
+    thread goes round again only then: the reads of its futile round race with
+    every later write to what it read, so the runs in which it read the new
+    values at any point are the reversals of those races; waiting for the
+    others to stop spares the rounds in between, which would read what some
+    such run reads."""
+    woke = False
     for t in st.threads:
-        if t.phase == "await" and t.status == BLOCKED and t.tid != by and compare(st, t.watch) != UNCHANGED:
+        if t.phase == "await" and t.status == BLOCKED and compare(st, t.watch) != UNCHANGED:
             w = st.wthread(t.tid)
             w.status = ENABLED
             w.phase = None
@@ -223,6 +235,8 @@ def wake(E: Engine, st: State, by: int) -> None:
             w.waits_for = ""
             st.awaiting -= 1
             E.counters["await_wakes"] = E.counters.get("await_wakes", 0) + 1
+            woke = True
+    return woke
 
 
 __all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "locks_observable",

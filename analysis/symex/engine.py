@@ -463,6 +463,8 @@ class Engine:
                     if self.park_blocked:
                         self._park_blocked(st)
                     en = st.enabled()
+                    if not en and st.awaiting and _awaits.wake(self, st):
+                        en = st.enabled()
                     if not en:
                         raise LeafReached(self._no_thread_leaf(st))
                     if self.replay is not None:
@@ -510,8 +512,6 @@ class Engine:
 
     def _finish_event(self, st: State) -> None:
         ev = st.event
-        if st.awaiting:
-            _awaits.wake(self, st, ev.tid)
         st.events = (ev, st.events)
         st.event_count += 1
         st.event = None

@@ -63,6 +63,9 @@ CASES = [(f"example-{p.stem}", [str(p)]) for p in EXAMPLES] + [
     ("naive-context", ["--unwind", "2", "--naive-context", "--from", "27", "--from", "34:5",
                        str(PROGRAMS / "context" / "handoff.c")]),
     ("compile-commands", [str(PROGRAMS / "project" / "src" / "pool.c")]),
+    ("link", ["--link", *(str(PROGRAMS / "multi" / "statics" / f) for f in ("main.c", "fast.c", "slow.c"))]),
+    ("compile-commands-program", [str(PROGRAMS / "multi" / "tally" / "src" / "worker.c")]),
+    ("no-entry", [str(PROGRAMS / "multi" / "unreached" / "retry.c")]),
     ("unreach-call", ["--property", "unreach-call", str(PROGRAMS / "spin_error_call.c")]),
     ("baseline-ilp32", ["--mode", "baseline", "--data-model", "ilp32", "--timeout", "20",
                         str(ROOT / "examples" / "reorder.c")]),
@@ -147,10 +150,10 @@ def test_the_selection_shows_every_verdict_reason_and_finding_the_schema_names(t
                 seen["kind"].add(f["kind"])
                 seen["keys"] |= set(f)
     assert seen["status"] == {s.label for s in Status}
-    assert {"timeout", "max-runs", "skipped", "bound-reached", None} <= seen["reason"]
+    assert {"timeout", "max-runs", "skipped", "bound-reached", "no-entry", None} <= seen["reason"]
     assert {"deadlock", "error", "data-race", "syntax", "unsupported"} <= seen["kind"]
     assert {"counterexample", "trace", "summaries", "depends_on", "file", "from", "context", "ingredients",
-            "sha256"} <= seen["keys"]
+            "sha256", "linked", "path"} <= seen["keys"]
 
 
 def test_the_schemas_enumerate_what_the_code_writes():

@@ -745,8 +745,8 @@ def explore(program: C.Program, fixed_inputs: dict | None = None,
                     path.append((item, t, step.pc, step.value))
                     runs += visit(step.state)
                     path.pop()
-            if not moved and dropped and not spins:  # every way on fails an assumption: no run
-                pass
+            if not moved and dropped:  # a thread's way on fails an assumption: no run ends here
+                pass  # (the engine drops the path when that thread runs, so it is never stuck here)
             elif not moved:  # every thread ended, a thread was cut, a deadlock, or stuck spinning
                 runs = 1
                 if _cut(state):  # not a deadlock: the cut thread's run was not finished

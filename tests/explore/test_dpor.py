@@ -341,3 +341,56 @@ def test_a_run_stopped_by_a_failing_assertion_lets_the_others_go_first():
     for mode in ("baseline", "dpor", "dpor-ag"):
         kinds = {getattr(i, "kind", None) for i in check(program, Options(mode=mode))}
         assert any(k is not None and k.value == "deadlock" for k in kinds), mode
+
+
+# Found by the differential test (a routine's assumption that always fails):
+# t2's step ends every run it is in, so it may sleep at its node only as a
+# thread whose step is unknown. Asleep with its footprint (a read of g2 no one
+# writes) it covered the reversal of t0's write of g1 after t1's, and dpor and
+# dpor-ag said "holds".
+KILLER_ASLEEP = """#include <pthread.h>
+#include <assert.h>
+extern void __VERIFIER_assume(int);
+int g1;
+int g2;
+pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c0 = PTHREAD_COND_INITIALIZER;
+void *t0(void *arg) {
+    g1 = 1;
+    pthread_cond_signal(&c0);
+    return 0;
+}
+void *t1(void *arg) {
+    pthread_mutex_lock(&m0);
+    pthread_cond_signal(&c0);
+    g1 += 2;
+    pthread_mutex_unlock(&m0);
+    pthread_mutex_lock(&m0);
+    pthread_cond_wait(&c0, &m0);
+    assert(g1 > 1);
+    pthread_mutex_unlock(&m0);
+    return 0;
+}
+void *t2(void *arg) {
+    __VERIFIER_assume(g2 < 0);
+    return 0;
+}
+int main(void) {
+    pthread_t h0, h1, h2;
+    pthread_create(&h0, 0, t2, 0);
+    pthread_create(&h1, 0, t0, 0);
+    pthread_create(&h2, 0, t1, 0);
+    pthread_join(h2, 0);
+    pthread_join(h1, 0);
+    pthread_join(h0, 0);
+    return 0;
+}
+"""
+
+
+def test_a_thread_whose_step_ends_the_run_covers_no_race_when_asleep():
+    program = parse_program(KILLER_ASLEEP, "k.c")
+    [site] = program.assertions()
+    for mode in ("baseline", "dpor", "dpor-ag"):  # (t1 wakes spuriously, then reads t0's 1)
+        r, _ = check_assertion(program, site, Options(mode=mode, timeout_s=60))
+        assert r.status is Status.VIOLATED, mode
