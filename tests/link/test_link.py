@@ -169,3 +169,18 @@ def test_an_extern_array_takes_its_definitions_size():
     assert linked.program.global_var("slots").type.length == 4
     (result,) = verdicts(linked).values()
     assert result.status is Status.HOLDS
+
+
+def test_structs_by_value_cross_files_in_the_front_ends_convention():
+    # a.c calls b.c's functions: the call passes the hidden result pointer and
+    # the address of the argument's copy, as b.c's definitions take them
+    a = unit("a.c", "struct p { int x, y; };\nstruct p make(int a);\nint sum(struct p q);\n"
+                    "int main(void) { struct p v = make(2); assert(sum(v) == 5); return 0; }\n")
+    b = unit("b.c", "struct p { int x, y; };\n"
+                    "struct p make(int a) { struct p r; r.x = a; r.y = a + 1; return r; }\n"
+                    "int sum(struct p q) { return q.x + q.y; }\n")
+    linked = link([a, b], require_entry=True)
+    assert not [f for f in linked.program.findings if f.kind is FindingKind.UNSUPPORTED]
+    calls = [i for i in linked.program.function("main").body if isinstance(i, Call)]
+    assert [(c.callee.name, len(c.args)) for c in calls] == [("make", 2), ("sum", 1)]
+    assert [r.status for r in verdicts(linked).values()] == [Status.HOLDS]
