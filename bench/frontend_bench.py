@@ -17,8 +17,9 @@ Per program and tree:
   ``distaff check`` finds them);
 * *decided*: its check (mode dpor-ag, the header's UNWIND or 8, one worker,
   ``--timeout`` seconds a sub-check and four times that for the whole)
-  leaves no assertion undecided and the search for deadlocks and run-time
-  errors reports nothing it cannot vouch for. A program that does not lower
+  leaves no assertion undecided (a proof, a violation or an answer within
+  the bound) and the search for deadlocks and run-time errors reports
+  nothing it cannot vouch for. A program that does not lower
   is not decided, nor is one whose measurement failed (the process is
   capped at 4 GB and stopped at six times ``--timeout`` and 30 s).
 
@@ -207,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = [f"Front-end coverage and decided checks over {len(paths)} programs "
              f"(`python bench/frontend_bench.py{' --before ' + args.before if args.before else ''}"
              f" --timeout {args.timeout:g}`).", "",
-             "*lower*: no syntax error and no unsupported construct; *decided*: no assertion undecided (a "
-             "holds within the unwind bound counts) and no finding left unvouched, mode dpor-ag, the header's "
+             "*lower*: no syntax error and no unsupported construct; *decided*: no assertion undecided (an "
+             "answer within the unwind bound counts) and no finding left unvouched, mode dpor-ag, the header's "
              f"UNWIND or 8, {args.timeout:g} s a sub-check.", ""]
     lines += table(paths, before, results["after"])
     if before:
