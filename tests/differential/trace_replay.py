@@ -83,10 +83,14 @@ def _replay(program, trace, label, inputs) -> None:
         (passing over reads, passing assertion checks and atomic brackets);
         the transition taken (with ``choice(state)`` as its choice) and the
         state after it."""
+        seen = set()
         while True:
             th = state[0][t]
             if th is None or th[1] is O.DONE:
                 raise Mismatch(f"{compiled.names[t]} has nothing left to do at {what}")
+            if state in seen:  # a spin loop's reads, round after round: the op never comes
+                raise Mismatch(f"{what}: the oracle's {compiled.names[t]} spins before it")
+            seen.add(state)
             op = compiled.codes[t].ops[th[0]]
             if matches(op):
                 return op, O._step(compiled, state, t, choice(state))
@@ -100,7 +104,11 @@ def _replay(program, trace, label, inputs) -> None:
 
     def finish(state, t, what):
         """Thread t's state run to its end through reads and passing checks."""
+        seen = set()
         while state[0][t] is not None and state[0][t][1] is not O.DONE:
+            if state in seen:
+                raise Mismatch(f"{what}: {compiled.names[t]} spins for ever in the oracle")
+            seen.add(state)
             op = compiled.codes[t].ops[state[0][t][0]]
             step = O._step(compiled, state, t)
             if op[0] not in passable or step.kind != "next":
@@ -112,7 +120,11 @@ def _replay(program, trace, label, inputs) -> None:
         """The state once the thread in an atomic region other than t has
         left it: the engine lists no step for the region's end."""
         owner = state[4]
+        seen = set()
         while owner not in (O.NOBODY, t):
+            if state in seen:
+                raise Mismatch(f"{what}: {compiled.names[owner]} spins inside an atomic block")
+            seen.add(state)
             th = state[0][owner]
             op = compiled.codes[owner].ops[th[0]] if th[1] is not O.DONE else None
             step = O._step(compiled, state, owner)
@@ -127,10 +139,12 @@ def _replay(program, trace, label, inputs) -> None:
         (transition, state after it): the first read of g, and past each
         read C may skip, the next one."""
         out = []
+        seen = set()
         while True:
             th = state[0][t]
-            if th is None or th[1] is O.DONE:
+            if th is None or th[1] is O.DONE or state in seen:  # ended, or spinning on other reads
                 break
+            seen.add(state)
             pc = th[0]
             op = compiled.codes[t].ops[pc]
             if op[0] == O.READ and op[1] == g:
@@ -149,9 +163,24 @@ def _replay(program, trace, label, inputs) -> None:
 
     steps = list(trace.steps)
 
+    failed: dict = {}  # (k, state, slots) -> the Mismatch its replay raised
+
     def run(k, state, slots):
         """Replay ``steps[k:]`` from ``state``; returns normally once the
-        reported assertion fails, raises Mismatch otherwise."""
+        reported assertion fails, raises Mismatch otherwise. A start that
+        failed once fails again at once: without that, the choices of which
+        oracle read an engine read is multiply along a trace (a spin loop's
+        rounds), and a replay could take hours."""
+        key = (k, state, tuple(sorted(slots.items())))
+        if key in failed:
+            raise failed[key]
+        try:
+            return _run(k, state, slots)
+        except Mismatch as e:
+            failed[key] = e
+            raise
+
+    def _run(k, state, slots):
         while k < len(steps):
             s = steps[k]
             k += 1

@@ -92,7 +92,7 @@ int main(void) {
 
 @pytest.mark.parametrize("mode", ["dpor", "dpor-ag"])  # baseline: every interleaving of 80 pieces
 def test_a_struct_too_large_to_split_still_tears(mode):
-    [r] = [i for i in check_text(LARGE, "large.c", Options(mode=mode, unwind=41, timeout_s=60))
+    [r] = [i for i in check_text(LARGE, "large.c", Options(mode=mode, unwind=41, timeout_s=60, findings=False))
            if isinstance(i, AssertionResult)]
     assert r.status is Status.VIOLATED
     assert len(pieces(r, "reader", "copy")) == 40

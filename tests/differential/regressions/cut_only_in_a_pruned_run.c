@@ -1,12 +1,12 @@
 /* Differential regression: cut_only_in_a_pruned_run
- * OPEN: dpor and dpor-ag answer unreachable for main's assertion; the oracle answers
- *   "bound reached" (the assertion is reached by no run, and t0's spin loop is cut in
- *   some). t1's assertion fails in every run and main joins t1 first, so main's
- *   assertion is unreachable at any bound: the reductions' answer is true here. What is
- *   open is whether a cut met only in a run DPOR's sleep sets prune must make
- *   "unreachable" into "bound reached", as it does in baseline. Found by a fresh
- *   draw (5,000 programs) on 2026-11-27; the code at the session's start (9dd0806)
- *   answers the same.
+ * Was open: dpor and dpor-ag answered unreachable for main's assertion where the
+ *   oracle answered "bound reached" (t0's spin loop was cut in some runs, only in runs
+ *   DPOR's sleep sets prune). t1's assertion fails in every run and main joins t1 first,
+ *   so main's assertion is unreachable at any bound. Since spin loops are awaits
+ *   (2026-11-28) t0's loop is cut in no run, on either side: every mode and the oracle
+ *   answer unreachable.
+ * Found by a fresh draw (5,000 programs) on 2026-11-27 (the ORACLE lines count this
+ *   comment's lines).
  * ORACLE line 40: violated  (every run: t1's assertion fails as soon as t1 runs)
  * ORACLE line 64: unreachable
  * ORACLE deadlock: no
