@@ -442,10 +442,10 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
                     kind, payload = "crash", worker.reap()
-                if kind == "ok" and isinstance(worker, _Process) and here:
-                    worker.site = None  # it asks for the next site
+                if kind == "ok" and isinstance(worker, _Process) and not options.max_memory_mb:
+                    worker.site = None  # it asks for the next site, or is released
                     idle[conn] = worker
-                else:
+                else:  # under a memory limit it exits after one site; a crash has ended it
                     worker.reap()
                 if kind == "ok":
                     complete = complete or (site != FINDINGS and payload[2])
@@ -460,10 +460,13 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                         local = None
                     yield _lost(worker.site, options, overran("the sub-check"), context)
     finally:
-        for worker in [*running.values(), *idle.values()]:
+        for worker in running.values():
             worker.stop()
+        for process in idle.values():  # starting, or done with its last site: it exits when it reads this
+            process.release()
         if local is not None and local.thread is not None:
             local.thread.join(GRACE_S)  # a stopped sub-check ends soon; the caller may go on to check more
+        mp.active_children()  # reaps the processes that have exited: none is left a zombie
 
 
 def check_text(text: str, path: str, options: Options, cancel: CancelToken | None = None,

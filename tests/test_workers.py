@@ -55,6 +55,26 @@ def test_forked_processes_take_every_site_and_agree_with_this_process(given):
     assert sorted(map(key, forked)) == sorted(map(key, here)) and len(here) == 5
 
 
+def test_without_a_memory_cap_each_forked_process_takes_site_after_site_and_exits(monkeypatch):
+    """Two processes for five sites: one that answered takes the next site
+    (it was left waiting for one, and the pool waited a second for it to
+    end, before each next site); when none is left it is released and
+    exits, so no process outlives the check."""
+    started = []
+    init = engine._Process.__init__
+
+    def counted(self, *args):
+        init(self, *args)
+        started.append(self)
+    monkeypatch.setattr(engine._Process, "__init__", counted)
+    median = PROGRAMS / "median.c"
+    assert len(results(median, Options(mode="baseline", workers=2, max_memory_mb=0))) == 5
+    assert len(started) == 2
+    for process in started:
+        process.proc.join(5)
+        assert process.proc.exitcode == 0
+
+
 def test_a_check_done_before_the_pool_opens_starts_no_process(monkeypatch, given, spawn):
     monkeypatch.setattr(engine, "POOL_AFTER_S", 60.0)
     median = PROGRAMS / "median.c"
@@ -84,4 +104,7 @@ def test_a_cancel_stops_this_process_and_the_pool(monkeypatch, given, method):
     assert time.monotonic() - t0 < 1.0 + 3.0
     assert len(out) == 3 and all(r.reason is Reason.CANCELLED for r in out)
     assert given  # a process was checking a site when the cancel came
-    assert not any(t.name == "distaff-local-subcheck" for t in threading.enumerate())  # its thread ended too
+    ends = time.monotonic() + 5.0  # its thread ends too, at its next poll (later when both cores are busy)
+    while any(t.name == "distaff-local-subcheck" for t in threading.enumerate()) and time.monotonic() < ends:
+        time.sleep(0.05)
+    assert not any(t.name == "distaff-local-subcheck" for t in threading.enumerate())
