@@ -205,6 +205,8 @@ class LinkedChecks:
         fresh = state is None
         if state is None:
             state = self.linked[key] = LinkedState(key, program)
+        # a check in flight is for the text linked before: stopped here, and started again below
+        interrupted = self.scheduler_exists() and self.scheduler.current(key, PROGRAM) is not None
         if self.scheduler_exists():
             self.scheduler.cancel(key)
         changed = state.program.files != program.files or state.program.path != program.path
@@ -225,10 +227,13 @@ class LinkedChecks:
         self._leave(st, before)
         self.publish_linked(state)
         self.refresh_lenses()
-        # checked when the edit wants it, or when the program is new or made of other files (as on open)
+        # checked when the edit wants it, when the program is new or made of other files (as on open),
+        # or when its check was stopped above (a relink of the same program, from another file's edit)
         delay, st.want_check = st.want_check, None
         if delay is None and (fresh or changed) and self.settings.check_on != "manual":
             delay = self.settings.debounce_ms / 1000 if self.settings.check_on == "change" else 0.0
+        if delay is None and interrupted:  # asked for before, by an edit or the user
+            delay = 0.0
         if program.unentered:
             self._not_entered(state)
         elif delay is not None:
