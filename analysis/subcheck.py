@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 
 from distaff.analysis import ir
 from distaff.analysis.context import Context
-from distaff.analysis.context.initial import ContextStart
 from distaff.analysis.explore.dpor import Dpor
 from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
@@ -52,7 +51,12 @@ def explorer_for(program: ir.Program, options: Options, site: ir.AssertionSite |
     sees the options the exploration runs with (reporting races switches
     some pruning off: :func:`distaff.analysis.explore.races.exploration_options`)."""
     options = exploration_options(options)
-    start = None if context is None else ContextStart(program, context)
+    start = None
+    if context is not None:
+        # imported here: the context's analyses are a third of the command line's imports,
+        # and only a check from a program context needs them
+        from distaff.analysis.context.initial import ContextStart
+        start = ContextStart(program, context)
     return Explorer(program, options, site, cancel, reduction_for(options.mode, program, options, site),
                     start, start.hooks if start is not None else None)
 

@@ -31,7 +31,7 @@ import os
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 from distaff.analysis import check as engine
 from distaff.analysis.context import program_context
@@ -40,11 +40,13 @@ from distaff.analysis.frontend.build_flags import BuildFlags
 from distaff.analysis.ir import DataModel
 from distaff.analysis.link import not_entered
 from distaff.analysis.options import DEFAULT_MEMORY_MB, CancelToken, Options
-from distaff.analysis.playback import Reproducer, reproducer_for
 from distaff.analysis.report import AssertionResult
 from distaff.server import render
 from distaff.server.projects import LinkedProgram
 from distaff.server.render import FileReport
+
+if TYPE_CHECKING:
+    from distaff.analysis.playback import Reproducer
 
 SCHEMAS = ("result", "sarif")
 
@@ -213,6 +215,8 @@ def write_reproducer(program, result: AssertionResult, options: Options, source:
     written. Raises NotReproducible (a ValueError) when there is none to
     make, ValueError when the trace does not fit the program, OSError when the
     file cannot be written."""
+    from distaff.analysis.playback import reproducer_for  # a reproducer's analyses load only for one
+
     rep = reproducer_for(program, result, options, source, out_dir, text)
     os.makedirs(out_dir, exist_ok=True)
     Path(rep.path).write_text(rep.text, encoding="utf-8")

@@ -54,7 +54,6 @@ from distaff.analysis.frontend.build_flags import BuildFlags, flags_for, parse_a
 from distaff.analysis.ir import DataModel, Span
 from distaff.analysis.irtext import format_program
 from distaff.analysis.link import LinkError
-from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Status, trace_from_json
 from distaff.server import api, render, wording
 from distaff.server.api import parse_file, version
@@ -202,8 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--max-runs", type=_count(1), default=None, metavar="N",
                        help="runs per assertion (default none)")
     check.add_argument("--workers", type=_workers, default="auto", metavar="N|auto",
-                       help="assertions checked at once, by this process and N - 1 others (default auto: one "
-                       "per core); 1 checks in this process only")
+                       help="assertions checked at once (default auto: one per core), each in a process of its "
+                       "own; with --max-memory 0 and 1 worker, in this process")
     check.add_argument("--max-memory", dest="max_memory_mb", type=_count(0), default=None, metavar="MB",
                        help=f"memory (address space) of each sub-check, which runs in a process of its own "
                             f"(default {DEFAULT_MEMORY_MB}; 0: no cap, sub-checks run in this process); one over "
@@ -760,6 +759,7 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
             span = _span(item, path)
             stored_trace = trace_from_json(trace_json)
             try:
+                from distaff.analysis.replay import replay  # only --replay needs it (and the context's analyses)
                 trace = replay(program, stored_trace, options, target=item.get("id"), context=context)
             except ValueError as e:
                 failed += 1
