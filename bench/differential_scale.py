@@ -1,15 +1,19 @@
 """The differential test at scale: thousands of generated programs, every mode.
 
     python bench/differential_scale.py --programs 10000 [--workers 2] [--out bench/out/differential.jsonl]
+                                       [--first-seed K] [--spurious]
 
 Draws programs from the differential test's generator (``tests/differential/gen.py``)
 and checks each against the oracle in every mode, exactly as
 ``tests/differential/test_differential.py`` does, but in shards of ``--per-shard``
 programs that run in parallel (``--workers`` processes) and are each drawn from a
 fixed seed (the shard's number): a shard is the same programs on every run, so the
-run is reproducible, and resumable: each finished shard is a line of ``--out``, and a
+run is reproducible (``--first-seed`` draws other programs: shard *i* then
+uses seed *K + i*), and resumable: each finished shard is a line of ``--out``, and a
 later run with the same ``--out`` skips the shards it holds. Every discrepancy is
-kept with its C text. At the end a table goes to stdout and, with ``--results``, to
+kept with its C text. ``--spurious`` checks, as the test's second
+comparison does, only programs that wait on a condition variable, with
+spurious wake-ups on both sides. At the end a table goes to stdout and, with ``--results``, to
 that Markdown file. Not a test: it is meant to run for tens of minutes.
 """
 
@@ -36,24 +40,26 @@ def run_shard(job: tuple[int, int, int]) -> dict:
     from tests.differential import compare, gen, oracle, regression_files
     from tests.differential import cprog as C
 
-    shard, count, max_runs = job
+    shard, count, max_runs, first_seed, spurious = job
     open_programs = regression_files.open_programs()
     checked, problems = [0], []
     start = time.process_time()
 
-    @seed(shard)
+    @seed(first_seed + shard)
     @settings(max_examples=count, deadline=None, phases=gen.PHASES, database=None,
               suppress_health_check=list(HealthCheck))
     @given(program=gen.programs())
     def draw(program):
         assume(regression_files.normalised(C.to_c(program)) not in open_programs)
+        if spurious:
+            assume(any(isinstance(s, C.CondWait) for s in C.all_statements(program)))
         try:
-            outcome = oracle.explore(program)
-        except oracle.StateSpaceTooLarge:
+            outcome = oracle.explore(program, spurious=spurious)
+        except (oracle.StateSpaceTooLarge, oracle.OutsideContract):
             assume(False)
         assume(outcome.widest <= max_runs)
         checked[0] += 1
-        found = compare.discrepancies(program, outcome=outcome)
+        found = compare.discrepancies(program, outcome=outcome, spurious=spurious)
         if found:
             problems.append(C.to_c(program) + "\n" + "\n".join(found))
 
@@ -77,13 +83,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-runs", type=int, default=300, help="the test's cap on schedules per input")
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "differential.jsonl"))
     ap.add_argument("--results", default=None, help="also write the table to this Markdown file")
+    ap.add_argument("--first-seed", type=int, default=0, help="shard i draws from seed K + i")
+    ap.add_argument("--spurious", action="store_true",
+                    help="programs with a condition wait, spurious wake-ups on both sides")
     args = ap.parse_args(argv)
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     shards = -(-args.programs // args.per_shard)
     have = done_shards(out)
-    todo = [(i, args.per_shard, args.max_runs) for i in range(shards) if i not in have]
+    todo = [(i, args.per_shard, args.max_runs, args.first_seed, args.spurious)
+            for i in range(shards) if i not in have]
     wall = time.monotonic()
     print(f"{shards} shards of {args.per_shard}; {len(have)} done before, {len(todo)} to run "
           f"on {args.workers} workers", flush=True)
@@ -108,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "Each program is drawn by the differential test's generator and checked against the oracle in "
         "every mode (baseline, dpor, dpor-ag), with the test's definition of a discrepancy "
-        "(`tests/differential/compare.py`). Shard *k* draws its programs from seed *k*.",
+        "(`tests/differential/compare.py`)"
+        + (", spurious wake-ups on both sides, programs with a condition wait only" if args.spurious else "")
+        + f". Shard *k* draws its programs from seed {args.first_seed} + *k*.",
         "",
         "| shards | programs checked | discrepancies | CPU s |",
         "|---:|---:|---:|---:|",
