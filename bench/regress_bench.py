@@ -173,6 +173,19 @@ def worktree(rev: str) -> tuple[Path, str]:
     return tree, core
 
 
+def trees(before: str | None) -> list[tuple[str, Path | None, str]]:
+    """(label, tree, core) of each tree a bench compares: ``before`` checked
+    out and built (:func:`worktree`) when given, then this checkout (tree
+    None: its installed distaff)."""
+    out: list[tuple[str, Path | None, str]] = []
+    if before:
+        tree, core = worktree(before)
+        out.append((before, tree, core))
+    probe = subprocess.run([sys.executable, "-m", "distaff", "--version"], cwd=ROOT, capture_output=True, text=True)
+    out.append(("this checkout", None, probe.stdout.strip()))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", default=None, help="git revision to run beside this checkout")
