@@ -89,33 +89,42 @@ def answer_of(doc: dict, prop: str) -> str:
     return "unknown"
 
 
-def run(tree: Path | None, path: Path, timeout: float) -> dict:
-    """One check of ``path`` as a user runs it, by ``tree`` (None: this checkout's installed distaff)."""
-    meta = header(path.read_text())
-    prop = meta.get("PROPERTY", "assert")
-    argv = [sys.executable, "-m", "distaff", "check", "--timeout", f"{timeout:g}", "--format", "json"]
-    if prop == "unreach-call":
-        argv += ["--property", "unreach-call"]
-    argv.append(str(path))
+def check_json(tree: Path | None, args: list[str], timeout: float) -> tuple[dict | None, float, int | None, str]:
+    """``distaff check --timeout T --format json ARGS`` by ``tree`` (None:
+    this checkout's installed distaff) in a fresh process, stopped ``OVERRUN_S``
+    past its budget: (its JSON, or None when it printed none or was stopped;
+    its wall time; its exit status, None when stopped; what went wrong, in a
+    line: ``overrun`` when stopped)."""
+    argv = [sys.executable, "-m", "distaff", "check", "--timeout", f"{timeout:g}", "--format", "json", *args]
     env = dict(os.environ)
-    cwd = str(tree) if tree is not None else str(ROOT)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     t0 = time.monotonic()
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout + OVERRUN_S)
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=str(tree or ROOT), env=env,
+                              timeout=timeout + OVERRUN_S)
     except subprocess.TimeoutExpired:
-        return {"answer": "overrun", "time_s": round(time.monotonic() - t0, 2), "exit": None}
+        return None, round(time.monotonic() - t0, 2), None, "overrun"
     took = round(time.monotonic() - t0, 2)
     try:
-        doc = json.loads(proc.stdout)
+        return json.loads(proc.stdout), took, proc.returncode, ""
     except json.JSONDecodeError:
-        last = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
-        return {"answer": "unknown", "time_s": took, "exit": proc.returncode, "error": last}
+        return None, took, proc.returncode, (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+
+
+def run(tree: Path | None, path: Path, timeout: float) -> dict:
+    """One check of ``path`` as a user runs it, by ``tree`` (None: this checkout's installed distaff)."""
+    prop = header(path.read_text()).get("PROPERTY", "assert")
+    args = ["--property", "unreach-call"] if prop == "unreach-call" else []
+    doc, took, code, error = check_json(tree, args + [str(path)], timeout)
+    if error == "overrun":
+        return {"answer": "overrun", "time_s": took, "exit": None}
+    if doc is None:
+        return {"answer": "unknown", "time_s": took, "exit": code, "error": error}
     answer = answer_of(doc, prop)
     if took > timeout + 1.0 and answer not in ("true", "false"):
         answer = "overrun"  # it did not hold its own budget
-    return {"answer": answer, "time_s": took, "exit": proc.returncode}
+    return {"answer": answer, "time_s": took, "exit": code}
 
 
 def judge(expect: str, got: dict) -> str:

@@ -21,17 +21,16 @@ answers.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from regress_bench import OVERRUN_S  # noqa: E402
+from regress_bench import answer_of as regress_answer  # noqa: E402
+from regress_bench import check_json  # noqa: E402
 from regress_bench import trees as compared  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,41 +52,21 @@ def expected(path: Path) -> str:
 
 
 def answer_of(doc: dict) -> tuple[str, int]:
-    statuses, kinds, runs = [], set(), 0
-    for f in doc.get("files", []):
-        for a in f.get("assertions", []):
-            statuses.append("bounded" if a["status"] == "holds" and a.get("bounded") else a["status"])
-            runs += (a.get("stats") or {}).get("runs", 0)
-        kinds |= {x.get("kind") for x in f.get("findings", [])}
-    if "violated" in statuses:
-        return "false", runs
-    for kind in ("stuck", "deadlock"):
-        if kind in kinds:
-            return kind, runs
-    if statuses and all(s in ("holds", "unreachable") for s in statuses):
-        return "true", runs
-    if statuses and all(s in ("holds", "unreachable", "bounded") for s in statuses):
-        return "bounded", runs
-    return "unknown", runs
+    """The program's answer (the gate's, but a stuck thread or a deadlock
+    found is the answer when no assertion is violated) and its runs."""
+    answer = regress_answer(doc, "assert")
+    kinds = {x.get("kind") for f in doc.get("files", []) for x in f.get("findings", [])}
+    if answer != "false":
+        answer = next((kind for kind in ("stuck", "deadlock") if kind in kinds), answer)
+    runs = sum((a.get("stats") or {}).get("runs", 0) for f in doc.get("files", []) for a in f.get("assertions", []))
+    return answer, runs
 
 
 def run(tree: Path | None, path: Path, mode: str, timeout: float) -> dict:
-    argv = [sys.executable, "-m", "distaff", "check", "--mode", mode, "--timeout", f"{timeout:g}",
-            "--format", "json", str(path)]
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-    t0 = time.monotonic()
-    try:
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout + OVERRUN_S,
-                              cwd=str(tree or ROOT))
-    except subprocess.TimeoutExpired:
-        return {"answer": "overrun", "runs": None, "time_s": round(time.monotonic() - t0, 2)}
-    took = round(time.monotonic() - t0, 2)
-    try:
-        answer, runs = answer_of(json.loads(proc.stdout))
-    except json.JSONDecodeError:
-        answer, runs = "unknown", None
+    doc, took, _, error = check_json(tree, ["--mode", mode, str(path)], timeout)
+    if doc is None:
+        return {"answer": "overrun" if error == "overrun" else "unknown", "runs": None, "time_s": took}
+    answer, runs = answer_of(doc)
     return {"answer": answer, "runs": runs, "time_s": took}
 
 

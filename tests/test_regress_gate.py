@@ -9,14 +9,11 @@ as long (past a floor that start-up noise stays under)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from bench.regress_bench import BASELINE, PROGRAMS, SLOW_FACTOR, answer_of, header, judge
+from bench.regress_bench import BASELINE, PROGRAMS, SLOW_FACTOR, header, judge, run
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICK_S = 4.0
@@ -36,13 +33,8 @@ def test_the_baseline_covers_the_corpus_and_the_slice_is_a_real_share_of_it():
 def test_no_answer_is_lost_wrong_or_ten_times_slower(name):
     path = PROGRAMS / name
     meta = header(path.read_text())
-    argv = [sys.executable, "-m", "distaff", "check", "--timeout", "30", "--format", "json", str(path)]
-    if meta["PROPERTY"] == "unreach-call":
-        argv[4:4] = ["--property", "unreach-call"]
-    t0 = time.monotonic()
-    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=120)
-    took = time.monotonic() - t0
-    now = {"answer": answer_of(json.loads(proc.stdout), meta["PROPERTY"]), "time_s": took}
+    now = run(None, path, 30.0)
+    took = now["time_s"]
     before = _baseline[name]
     assert judge(meta["EXPECT"], now) != "wrong", (now, meta)
     if judge(meta["EXPECT"], before) == "correct" and not before.get("unsound"):

@@ -163,24 +163,9 @@ def _replay(program, trace, label, inputs) -> None:
 
     steps = list(trace.steps)
 
-    failed: dict = {}  # (k, state, slots) -> the Mismatch its replay raised
-
     def run(k, state, slots):
         """Replay ``steps[k:]`` from ``state``; returns normally once the
-        reported assertion fails, raises Mismatch otherwise. A start that
-        failed once fails again at once: without that, the choices of which
-        oracle read an engine read is multiply along a trace (a spin loop's
-        rounds), and a replay could take hours."""
-        key = (k, state, tuple(sorted(slots.items())))
-        if key in failed:
-            raise failed[key]
-        try:
-            return _run(k, state, slots)
-        except Mismatch as e:
-            failed[key] = e
-            raise
-
-    def _run(k, state, slots):
+        reported assertion fails, raises Mismatch otherwise."""
         while k < len(steps):
             s = steps[k]
             k += 1
