@@ -82,7 +82,7 @@ from distaff.analysis.cluster import check_on_cluster, findings_on_cluster
 from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.options import DEFAULT_MEMORY_MB, MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
+from distaff.analysis.options import DEFAULT_MEMORY_MB, GUIDED_MODES, MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
 from distaff.analysis.executor import CANCELLED, GRACE_S, Lost, Watch, crashed, limit_memory, lost_to, overran
 from distaff.analysis.report import AssertionResult, Finding, Reason, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
@@ -489,6 +489,6 @@ def disk_includes(name: str, from_path: str) -> str | None:
 
 
 __all__ = [
-    "DEFAULT_MEMORY_MB", "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Context", "ContextThread", "Options", "check",
+    "DEFAULT_MEMORY_MB", "GUIDED_MODES", "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Context", "ContextThread", "Options", "check",
     "check_assertion", "check_findings", "check_text", "context_at",
 ]

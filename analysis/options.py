@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 
 from distaff.analysis.ir import DataModel
 
-MODES = ("baseline", "dpor", "dpor-ag")
+MODES = ("baseline", "dpor", "dpor-ag", "rf", "rf-ag")
+# the modes that prune by the assertion (summaries, slicing) on top of their DPOR
+GUIDED_MODES = ("dpor-ag", "rf-ag")
+# the modes whose DPOR reverses a race of two blind writes only once a read
+# observes it (reads-from exploration, distaff.analysis.explore.dpor)
+OBSERVER_MODES = ("rf", "rf-ag")
 # the address-space cap (MB) of a sub-check's process by default, on the command
 # line and in the language server (``Options.max_memory_mb`` 0: none)
 DEFAULT_MEMORY_MB = 2048
@@ -86,4 +91,4 @@ class CancelToken:
         return self._event.is_set()
 
 
-__all__ = ["DEFAULT_MEMORY_MB", "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]
+__all__ = ["DEFAULT_MEMORY_MB", "GUIDED_MODES", "MODES", "OBSERVER_MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]

@@ -21,7 +21,7 @@ from distaff.analysis.explore.dpor import Dpor
 from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
 from distaff.analysis.explore.reduction import Baseline, Reduction
-from distaff.analysis.options import MODES, CancelToken, Options
+from distaff.analysis.options import GUIDED_MODES, MODES, OBSERVER_MODES, CancelToken, Options
 from distaff.analysis.report import AssertionResult, BoundStop, Finding, Reason, Stats, Status
 from distaff.analysis.static.budget import Budget, bounded
 from distaff.analysis.summaries.guided import AssertionGuided
@@ -34,14 +34,16 @@ from distaff.analysis.symex.unmodelled import (
 def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.AssertionSite | None) -> Reduction:
     """The reduction of ``mode`` (:data:`distaff.analysis.options.MODES`); ValueError
     for any other name, never a quiet fallback to another mode. Without a
-    target, ``dpor-ag`` has no assertion to guide by and is DPOR alone."""
+    target, ``dpor-ag`` (``rf-ag``) has no assertion to guide by and is
+    ``dpor`` (``rf``) alone."""
     if mode == "baseline":
         return Baseline()
-    if mode == "dpor" or (mode == "dpor-ag" and site is None):
-        return Dpor(program, options, site)
-    if mode == "dpor-ag":
-        return AssertionGuided(program, options, site)
-    raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+    observers = mode in OBSERVER_MODES
+    if mode in GUIDED_MODES and site is not None:
+        return AssertionGuided(program, options, site, observers)
+    return Dpor(program, options, site, observers)
 
 
 def explorer_for(program: ir.Program, options: Options, site: ir.AssertionSite | None = None,

@@ -28,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from distaff.analysis.options import MODES
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -117,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         "in this run (shards from an earlier run with the same --out are counted, not re-run).",
         "",
         "Each program is drawn by the differential test's generator and checked against the oracle in "
-        "every mode (baseline, dpor, dpor-ag), with the test's definition of a discrepancy "
+        f"every mode ({', '.join(MODES)}), with the test's definition of a discrepancy "
         "(`tests/differential/compare.py`)"
         + (", spurious wake-ups on both sides, programs with a condition wait only" if args.spurious else "")
         + f". Shard *k* draws its programs from seed {args.first_seed} + *k*.",

@@ -324,6 +324,35 @@ class Dependence:
             return True
         if later.tid in earlier.creates or earlier.tid in later.joins:
             return False
+        return self._sync_race(earlier, later) or self._memory(earlier, later)
+
+    def blind_race(self, earlier: Footprint, later: Footprint) -> bool:
+        """Are two steps of different threads dependent only because both
+        write a byte that neither reads -- no synchronization object, thread
+        or read in common? Their order then matters only to a later read
+        that reads the second one's write: an observer."""
+        if earlier.unknown or later.unknown or earlier.exit or later.exit:
+            return False
+        if later.tid in earlier.creates or earlier.tid in later.joins or earlier.tid in later.creates \
+                or later.tid in earlier.joins:
+            return False
+        for op1, o1, _ in earlier.syncs:
+            f1 = family(op1)
+            if f1 is not None and any(family(op2) == f1 and o2 == o1 for op2, o2, _ in later.syncs):
+                return False
+        for x, y in ((earlier, later), (later, earlier)):
+            for a, n in x.reads:
+                for b, m in y.writes:
+                    if self.overlap(a, n, b, m):
+                        return False
+        for a, n in earlier.writes:
+            for b, m in later.writes:
+                if self.overlap(a, n, b, m):
+                    return True
+        return False
+
+    def _sync_race(self, earlier: Footprint, later: Footprint) -> bool:
+        """Do the steps' synchronizations race (:meth:`race`)?"""
         for op1, o1, b1 in earlier.syncs:
             f1 = family(op1)
             if f1 is None:
@@ -336,7 +365,7 @@ class Dependence:
                 if f1 in ("mutex", "rwlock") and not _lock_race(op1, op2):
                     continue
                 return True
-        return self._memory(earlier, later)
+        return False
 
 
 def only_looks(fp: Footprint) -> bool:

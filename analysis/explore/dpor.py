@@ -33,6 +33,24 @@ it counts as dependent with everything). The thread whose step ended the run
 whose step is unknown: nothing after that step was explored, so it covers no
 race below.
 
+Observers (modes ``rf`` and ``rf-ag``; after Aronis, Jonsson, Lang and
+Sagonas, "Optimal dynamic partial order reduction with observers", TACAS
+2018): two *blind* writes of a byte -- steps that write it and neither reads
+it, with no synchronization between them -- are ordered only when a later
+read of the run reads the second one (an *observer*): otherwise either order
+leaves every read as it was, and the runs that differ only there are one
+reads-from class. Whether a write is observed is known only once the run is
+over, so with observers the races are found at the run's end
+(``_observed_races``): each step's clock is rebuilt over the whole run
+without the unobserved edges, and each race is reversed as above. During the
+run the clocks are DPOR's (what assertion-guided pruning reads); sleep sets
+and the wakeup trees' coverage keep DPOR's dependence, in which two writes of
+a byte always conflict, so a sleeping writer still wakes at another's write
+(the paper's sleep sets let it sleep on, until a read would tell the orders
+apart: more reduction than here).
+Counted: ``rf_unobserved_pairs`` (pairs of blind writes left unordered, over
+all runs).
+
 Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
 sets -- only the first initial of a reversing sequence is added),
@@ -187,6 +205,14 @@ def peek_footprint(E, st: State, tid: int, regions: dict) -> Footprint:
     return Footprint.pending(tid)
 
 
+def _wrote_seen(fp: Footprint, seen: set) -> bool:
+    """Did a step of footprint ``fp`` write one of the bytes ``seen``?"""
+    for a, n in fp.writes:
+        if not isinstance(a, int) or any(b in seen for b in range(a, a + n)):
+            return True
+    return False
+
+
 def _null_arg(args) -> bool:
     """No argument, or a null constant (a join that stores no result)."""
     if not args:
@@ -271,8 +297,9 @@ class Dpor(Reduction):
     pivot_on_single = True
     record_effects = False
 
-    def __init__(self, program=None, options=None, site=None) -> None:
+    def __init__(self, program=None, options=None, site=None, observers: bool = False) -> None:
         self.program = program
+        self.observers = observers
         self.options = options
         self.site = site
         on = options.enabled if options is not None else (lambda name: True)
@@ -489,8 +516,9 @@ class Dpor(Reduction):
         sclock = vclock.tick(sclock, tid, seq)
         step = Step(k, tid, seq, fp, clock, wakes, sclock)
         steps.append(step)
-        for j in racing:
-            self._reverse(j, step)
+        if not self.observers:  # (with observers, the run's end finds them: _observed_races)
+            for j in racing:
+                self._reverse(j, step)
         st = dpor_node(N)
         first = st.first
         if tid in first:
@@ -576,9 +604,98 @@ class Dpor(Reduction):
         dep = self.dep
         return not any(dep.dependent(f, s.fp) for f in fps for s in rest)
 
+    # ------------------------------------------------------------------ observers
+
+    def _observations(self) -> list | None:
+        """For each step of the run, the bytes it wrote that a later step
+        read from it (it was the newest write of the byte before the read);
+        None when a step's address is not concrete or its footprint unknown
+        (every write then counts as observed)."""
+        last: dict[int, int] = {}  # byte -> index of its newest write
+        seen: list = []
+        for s in self.steps.items:
+            fp = s.fp
+            if fp.unknown:
+                return None
+            mine: set[int] = set()
+            seen.append(mine)
+            for a, n in fp.reads:
+                if not isinstance(a, int):
+                    return None
+                for b in range(a, a + n):
+                    w = last.get(b)
+                    if w is not None:
+                        seen[w].add(b)
+            for a, n in fp.writes:
+                if not isinstance(a, int):
+                    return None
+                for b in range(a, a + n):
+                    last[b] = s.index
+        return seen
+
+    def _observed_races(self) -> None:
+        """Happens-before and races of the finished run, with observers: two
+        blind writes of a byte (:meth:`Dependence.blind_race`) are ordered
+        only when a read saw the later one -- otherwise either order leaves
+        every read of the run as it was. Each step's clock is rebuilt over
+        the whole run (an observation can come long after the writes), and
+        each race is reversed as ``on_event`` does without observers."""
+        seen = self._observations()
+        items = self.steps.items
+        steps = self.steps
+        dep = self.dep
+        races: list[tuple[int, Step]] = []
+        last_of: dict[int, Step] = {}
+        unobserved = 0
+        for k, step in enumerate(items):
+            fp = step.fp
+            tid = step.tid
+            base: tuple[int, ...] = ()
+            last = last_of.get(tid)
+            if last is not None:
+                base = last.clock or ()
+            else:
+                c = steps.creator(tid)
+                if c is not None:
+                    base = c.clock or ()
+            woke = steps.woke(tid)
+            if woke:
+                start = last.index + 1 if last is not None else 0
+                for j in woke:
+                    if start <= j < k:
+                        base = vclock.join(base, items[j].clock)
+            clock = base
+            width = len(clock)
+            acc = base
+            acc_width = width
+            for j in reversed(self.near(fp, k)):
+                s = items[j]
+                t = s.tid
+                if t == tid:
+                    continue
+                if seen is not None and dep.blind_race(s.fp, fp) and not _wrote_seen(s.fp, seen[k]):
+                    unobserved += 1
+                    continue  # unobserved: no edge, no race
+                q = s.seq
+                if (t >= width or clock[t] < q) and dep.dependent(s.fp, fp) and not only_looks(s.fp):
+                    clock = vclock.join(clock, s.clock)
+                    width = len(clock)
+                if (t >= acc_width or acc[t] < q) and dep.race(s.fp, fp):
+                    races.append((j, step))
+                    acc = vclock.join(acc, s.clock)
+                    acc_width = len(acc)
+            step.clock = vclock.tick(clock, tid, step.seq)
+            last_of[tid] = step
+        if unobserved:
+            self.count("rf_unobserved_pairs", unobserved)
+        for j, later in races:
+            self._reverse(j, later)
+
     # ------------------------------------------------------------------ leaves
 
     def on_run_end(self, leaf: Leaf, state: State) -> None:
+        if self.observers and self.steps:
+            self._observed_races()
         if leaf.kind in (LeafKind.VIOLATION, LeafKind.PRUNED) or not self.steps:
             return
         if leaf.kind in _RUN_KILLERS:

@@ -71,6 +71,7 @@ from dataclasses import dataclass, replace
 from distaff.analysis import ir
 from distaff.analysis.explore import vclock
 from distaff.analysis.ir import IntType
+from distaff.analysis.options import GUIDED_MODES
 from distaff.analysis.record import Record
 from distaff.analysis.report import Finding, FindingKind, Trace
 from distaff.analysis.symex.pivots import BudgetExpired
@@ -85,7 +86,7 @@ def exploration_options(options):
     """The options an exploration runs with: ``options`` itself, except that
     reporting races in mode ``dpor-ag`` switches summary pruning and slicing
     off (see the module docstring)."""
-    if getattr(options, "report_races", False) and options.mode == "dpor-ag":
+    if getattr(options, "report_races", False) and options.mode in GUIDED_MODES:
         return replace(options, optimisations=tuple(options.optimisations)
                        + (("summaries", False), ("slicing", False)))
     return options

@@ -182,8 +182,8 @@ class AssertionGuided(Dpor):
     name = "dpor-ag"
     record_effects = True
 
-    def __init__(self, program: Any, options: Any, site: Any) -> None:
-        super().__init__(program, options, site)
+    def __init__(self, program: Any, options: Any, site: Any, observers: bool = False) -> None:
+        super().__init__(program, options, site, observers)
         on = options.enabled if options is not None else (lambda name: True)
         self.use_summaries = on("summaries")
         self.use_rvar = on("rvar_wvar")

@@ -114,7 +114,7 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems, spur
         # dpor-ag's slicing need not run a thread that cannot affect the
         # assertion, so it may never meet the cut the oracle sees elsewhere:
         # its proof stands for the oracle's bounded answer
-        unmet_cut = m == "dpor-ag" and (r.status, want) in ((Status.HOLDS, Status.BOUNDED),
+        unmet_cut = m in engine.GUIDED_MODES and (r.status, want) in ((Status.HOLDS, Status.BOUNDED),
                                                             (Status.UNREACHABLE, Status.UNKNOWN))
         summary.append((line, want.label if unmet_cut else r.status.label))
         if r.status == Status.UNKNOWN and not bound_reached:

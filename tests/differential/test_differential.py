@@ -80,8 +80,8 @@ def test_spurious_wake_ups_agree_with_the_oracle_in_every_mode(shard, program):
     assert not problems, C.to_c(program) + "\n" + "\n".join(problems)
 
 
-def test_all_three_modes_are_compared():
-    assert set(engine.MODES) == {"baseline", "dpor", "dpor-ag"}
+def test_every_mode_is_compared():
+    assert set(engine.MODES) == {"baseline", "dpor", "dpor-ag", "rf", "rf-ag"}
 
 
 def _lost_update(locked: bool):
