@@ -35,21 +35,25 @@ race below.
 
 Observers (modes ``rf`` and ``rf-ag``; after Aronis, Jonsson, Lang and
 Sagonas, "Optimal dynamic partial order reduction with observers", TACAS
-2018): two *blind* writes of a byte -- steps that write it and neither reads
-it, with no synchronization between them -- are ordered only when a later
-read of the run reads the second one (an *observer*): otherwise either order
+2018, and Nidhugg's implementation of it): two *blind* writes of a byte --
+steps that write it and neither reads it, with no synchronization object in
+common (:meth:`Dependence.blind_race`) -- are ordered only when a later read
+of the run reads the second one (an *observer*): otherwise either order
 leaves every read as it was, and the runs that differ only there are one
 reads-from class. Whether a write is observed is known only once the run is
 over, so with observers the races are found at the run's end
 (``_observed_races``): each step's clock is rebuilt over the whole run
-without the unobserved edges, and each race is reversed as above. During the
-run the clocks are DPOR's (what assertion-guided pruning reads); sleep sets
-and the wakeup trees' coverage keep DPOR's dependence, in which two writes of
-a byte always conflict, so a sleeping writer still wakes at another's write
-(the paper's sleep sets let it sleep on, until a read would tell the orders
-apart: more reduction than here).
-Counted: ``rf_unobserved_pairs`` (pairs of blind writes left unordered, over
-all runs).
+without the unobserved edges, and each race is reversed. The reversal of an
+observed pair of writes ends with the first write and then the observer
+(which now reads it), and every wakeup sequence gets its clocks from its own
+steps (``_within``): a pair that only a read of the run outside the sequence
+ordered is unordered in it, and a sleeping thread or a wakeup-tree branch
+whose blind write precedes such a pair covers it (``weak_initial``). During
+the run the clocks are DPOR's (what assertion-guided pruning reads), and a
+sleeping thread wakes at any conflicting step, blind writes included: the
+paper's sleep sets let such a writer sleep on until a read would tell the
+orders apart, which reduces more. Counted: ``rf_unobserved_pairs`` (pairs of
+blind writes a run left unordered, over all runs).
 
 Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
@@ -205,12 +209,59 @@ def peek_footprint(E, st: State, tid: int, regions: dict) -> Footprint:
     return Footprint.pending(tid)
 
 
-def _wrote_seen(fp: Footprint, seen: set) -> bool:
+# wakeup sequences longer than this keep the run's clocks (Dpor._within)
+WITHIN_LIMIT: Final = 64
+
+
+def _seen_within(steps: list) -> list:
+    """For each of ``steps`` (in order), the bytes it wrote that a later one
+    of them read from it (the newest write of the byte before the read), as
+    byte -> the position of the first such read; from the first step whose
+    footprint is unknown or whose address is not concrete on, None (every
+    write counts as observed)."""
+    last: dict[int, int] = {}  # byte -> position of its newest write
+    seen: list = []
+    blind = False
+    for i, s in enumerate(steps):
+        fp = s.fp
+        if blind or fp.unknown or any(not isinstance(a, int) for a, _ in fp.reads + fp.writes):
+            if not blind:  # the writes so far may be read by this step
+                seen = [None] * len(seen)
+            blind = True
+            seen.append(None)
+            continue
+        seen.append({})
+        for a, n in fp.reads:
+            for b in range(a, a + n):
+                w = last.get(b)
+                if w is not None and b not in seen[w]:
+                    seen[w][b] = s.index
+        for a, n in fp.writes:
+            for b in range(a, a + n):
+                last[b] = i
+    return seen
+
+
+def _wrote_seen(fp: Footprint, seen: dict) -> bool:
     """Did a step of footprint ``fp`` write one of the bytes ``seen``?"""
     for a, n in fp.writes:
         if not isinstance(a, int) or any(b in seen for b in range(a, a + n)):
             return True
     return False
+
+
+def _first_reader(fp: Footprint, seen: dict) -> int:
+    """The index of the first read of one of ``fp``'s bytes among ``seen``
+    (a later write's observed bytes); -1 when none."""
+    first = -1
+    for a, n in fp.writes:
+        if not isinstance(a, int):
+            return min(seen.values(), default=-1)
+        for b in range(a, a + n):
+            r = seen.get(b, -1)
+            if r >= 0 and (first < 0 or r < first):
+                first = r
+    return first
 
 
 def _null_arg(args) -> bool:
@@ -300,6 +351,9 @@ class Dpor(Reduction):
     def __init__(self, program=None, options=None, site=None, observers: bool = False) -> None:
         self.program = program
         self.observers = observers
+        # the run was cut short by a prune that stands for runs not taken
+        # (assertion-guided pruning): a read in them may observe any write
+        self.cut_short = False
         self.options = options
         self.site = site
         on = options.enabled if options is not None else (lambda name: True)
@@ -546,15 +600,29 @@ class Dpor(Reduction):
 
     # ------------------------------------------------------------------ races
 
-    def _reverse(self, j: int, later: Step) -> None:
+    def _reverse(self, j: int, later: Step, witness: int = -1) -> None:
         """The events ``steps[j]`` and ``later`` race: schedule ``later``
         (and what it needs that does not need ``steps[j]``) first, at the
-        node before ``steps[j]``."""
+        node before ``steps[j]``. With a ``witness`` (two blind writes, the
+        step that read ``later``'s write): ``later``, then ``steps[j]``, then
+        what the witness needs after it, then the witness, which now reads
+        ``steps[j]``'s write -- the order the reversal is about, spelled out
+        (Nidhugg's wakeup sequence for an observed race)."""
         self.count("dpor_races")
         e = self.steps[j]
         v = [s for s in self.steps[j + 1:later.index] if not vclock.covers(s.clock, e.tid, e.seq)]
-        # the steps before ``later`` see what they saw; ``later`` may not
-        v.append(Step(later.index, later.tid, later.seq, moved_first(later.fp), later.clock))
+        if witness < 0:
+            # the steps before ``later`` see what they saw; ``later`` may not
+            v.append(Step(later.index, later.tid, later.seq, moved_first(later.fp), later.clock))
+        else:
+            w = self.steps[witness]
+            taken = {s.index for s in v}
+            v += [later, e]
+            v += [s for s in self.steps[j + 1:witness]
+                  if s.index != later.index and s.index not in taken and vclock.covers(w.clock, s.tid, s.seq)]
+            v.append(w)
+        if self.observers:
+            v = self._within(v)
         self.insert_at(self.origin[j], v)
 
     def insert_at(self, node: Node, v: list) -> bool:
@@ -602,36 +670,53 @@ class Dpor(Reduction):
         if not fps:
             return False
         dep = self.dep
-        return not any(dep.dependent(f, s.fp) for f in fps for s in rest)
+        if not self.observers:
+            return not any(dep.dependent(f, s.fp) for f in fps for s in rest)
+        # with observers, a write of ``rest`` that nothing in ``rest`` reads
+        # afterwards commutes with a blind write of the same bytes
+        seen = None
+        for i, s in enumerate(rest):
+            for f in fps:
+                if not dep.dependent(f, s.fp):
+                    continue
+                if dep.blind_race(f, s.fp):
+                    if seen is None:
+                        seen = _seen_within(rest)
+                    if seen[i] is not None and not _wrote_seen(s.fp, seen[i]):
+                        continue
+                return False
+        return True
 
     # ------------------------------------------------------------------ observers
 
     def _observations(self) -> list | None:
-        """For each step of the run, the bytes it wrote that a later step
-        read from it (it was the newest write of the byte before the read);
-        None when a step's address is not concrete or its footprint unknown
-        (every write then counts as observed)."""
-        last: dict[int, int] = {}  # byte -> index of its newest write
-        seen: list = []
-        for s in self.steps.items:
-            fp = s.fp
-            if fp.unknown:
-                return None
-            mine: set[int] = set()
-            seen.append(mine)
-            for a, n in fp.reads:
-                if not isinstance(a, int):
-                    return None
-                for b in range(a, a + n):
-                    w = last.get(b)
-                    if w is not None:
-                        seen[w].add(b)
-            for a, n in fp.writes:
-                if not isinstance(a, int):
-                    return None
-                for b in range(a, a + n):
-                    last[b] = s.index
-        return seen
+        """:func:`_seen_within` the whole run; None when it cannot tell."""
+        seen = _seen_within(self.steps.items)
+        return None if any(x is None for x in seen) else seen
+
+    def _within(self, v: list) -> list:
+        """``v`` with its clocks rebuilt over ``v`` alone: what a wakeup
+        sequence orders is what its own steps observe (a pair of writes a
+        read of the run ordered may be unordered in ``v``). Past
+        ``WITHIN_LIMIT`` steps, the run's clocks stay (they order more)."""
+        if len(v) > WITHIN_LIMIT:
+            return v
+        seen = _seen_within(v)
+        dep = self.dep
+        out: list[Step] = []
+        for i, s in enumerate(v):
+            clock: tuple[int, ...] = ()
+            for p in out:
+                if p.tid == s.tid or s.tid in p.wakes:
+                    clock = vclock.join(clock, p.clock)
+                    continue
+                if only_looks(p.fp) or not dep.dependent(p.fp, s.fp):
+                    continue
+                if seen[i] is not None and dep.blind_race(p.fp, s.fp) and not _wrote_seen(p.fp, seen[i]):
+                    continue
+                clock = vclock.join(clock, p.clock)
+            out.append(Step(s.index, s.tid, s.seq, s.fp, vclock.tick(clock, s.tid, s.seq), s.wakes, s.sclock))
+        return out
 
     def _observed_races(self) -> None:
         """Happens-before and races of the finished run, with observers: two
@@ -640,11 +725,11 @@ class Dpor(Reduction):
         every read of the run as it was. Each step's clock is rebuilt over
         the whole run (an observation can come long after the writes), and
         each race is reversed as ``on_event`` does without observers."""
-        seen = self._observations()
+        seen = None if self.cut_short else self._observations()
         items = self.steps.items
         steps = self.steps
         dep = self.dep
-        races: list[tuple[int, Step]] = []
+        races: list[tuple[int, Step, int]] = []
         last_of: dict[int, Step] = {}
         unobserved = 0
         for k, step in enumerate(items):
@@ -673,23 +758,26 @@ class Dpor(Reduction):
                 t = s.tid
                 if t == tid:
                     continue
-                if seen is not None and dep.blind_race(s.fp, fp) and not _wrote_seen(s.fp, seen[k]):
-                    unobserved += 1
-                    continue  # unobserved: no edge, no race
+                witness = -1
+                if seen is not None and dep.blind_race(s.fp, fp):
+                    witness = _first_reader(s.fp, seen[k])
+                    if witness < 0:
+                        unobserved += 1
+                        continue  # unobserved: no edge, no race
                 q = s.seq
                 if (t >= width or clock[t] < q) and dep.dependent(s.fp, fp) and not only_looks(s.fp):
                     clock = vclock.join(clock, s.clock)
                     width = len(clock)
                 if (t >= acc_width or acc[t] < q) and dep.race(s.fp, fp):
-                    races.append((j, step))
+                    races.append((j, step, witness))
                     acc = vclock.join(acc, s.clock)
                     acc_width = len(acc)
             step.clock = vclock.tick(clock, tid, step.seq)
             last_of[tid] = step
         if unobserved:
             self.count("rf_unobserved_pairs", unobserved)
-        for j, later in races:
-            self._reverse(j, later)
+        for j, later, witness in races:
+            self._reverse(j, later, witness)
 
     # ------------------------------------------------------------------ leaves
 

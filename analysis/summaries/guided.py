@@ -237,6 +237,7 @@ class AssertionGuided(Dpor):
 
     def on_pivot(self, node: Node) -> list[int]:
         self._pruned = None
+        self.cut_short = False
         st = guided_node(node)
         if node.kind is BRANCH_PIVOT:
             return self._branch(node)
@@ -248,6 +249,7 @@ class AssertionGuided(Dpor):
         if self.guide is not None and self.guide.type_a(state):
             self.count("ag_pruned_type_a")
             self._pruned = (True, frozenset(), {})
+            self.cut_short = True
             self._note_prune(node)
             return []
         key = control_state(state) if self.use_summaries else None
@@ -257,6 +259,7 @@ class AssertionGuided(Dpor):
             hit = self.table.usable(key, tag)
             if hit is not None and self._implied(node, hit):
                 self.count("ag_pruned_summary")
+                self.cut_short = True
                 entry = self.table.get(key)
                 entry.pruned += 1
                 self._note_prune(node)
