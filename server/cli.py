@@ -168,10 +168,20 @@ def _add_data_model(p: argparse.ArgumentParser) -> None:
                        default=True, help="do not look for a compile_commands.json")
 
 
+class _Version(argparse.Action):
+    """``--version``, whose text is looked up only when asked for: the
+    package metadata costs every other command a sizeable part of its
+    start (bench/startup_bench.py)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"distaff {version()} (core: {core.STATE})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="distaff", description="Check assert()s in multithreaded C programs "
                      "by symbolic execution.")
-    parser.add_argument("--version", action="version", version=f"distaff {version()} (core: {core.STATE})")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and the core's build, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="check the assertions of C files",
