@@ -34,16 +34,14 @@ from distaff.analysis.symex.unmodelled import (
 def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.AssertionSite | None) -> Reduction:
     """The reduction of ``mode`` (:data:`distaff.analysis.options.MODES`); ValueError
     for any other name, never a quiet fallback to another mode. Without a
-    target, ``dpor-ag`` (``rf-ag``) has no assertion to guide by and is
-    ``dpor`` (``rf``) alone."""
+    target, ``dpor-ag`` has no assertion to guide by and is DPOR alone."""
     if mode == "baseline":
         return Baseline()
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
-    observers = mode in OBSERVER_MODES
     if mode in GUIDED_MODES and site is not None:
-        return AssertionGuided(program, options, site, observers)
-    return Dpor(program, options, site, observers)
+        return AssertionGuided(program, options, site)
+    return Dpor(program, options, site, mode in OBSERVER_MODES)
 
 
 def explorer_for(program: ir.Program, options: Options, site: ir.AssertionSite | None = None,

@@ -192,8 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "4 internal error.")
     # Defaults are None so that --replay can tell flags given from the result's own options.
     check.add_argument("--mode", choices=engine.MODES, default=None,
-                       help="exploration: baseline, dpor, dpor-ag (default), rf or rf-ag (dpor and dpor-ag "
-                       "that order two writes only when a read sees which came last)")
+                       help="exploration: baseline, dpor, dpor-ag (default), or rf (dpor that orders two "
+                       "writes only when a read sees which came last)")
     check.add_argument("--unwind", type=_count(0), default=None, metavar="N",
                        help="loop and recursion bound (default 8)")
     check.add_argument("--timeout", type=_seconds, default=None, metavar="S",

@@ -1,4 +1,4 @@
-"""Mode ``rf`` (and ``rf-ag``): DPOR that orders two blind writes only once a
+"""Mode ``rf``: DPOR that orders two blind writes only once a
 read observes the later one (:mod:`distaff.analysis.explore.dpor`). The
 differential test compares both modes with the oracle on generated programs;
 these tests pin the reduction itself: the verdicts of every mode agree on

@@ -33,7 +33,7 @@ it counts as dependent with everything). The thread whose step ended the run
 whose step is unknown: nothing after that step was explored, so it covers no
 race below.
 
-Observers (modes ``rf`` and ``rf-ag``; after Aronis, Jonsson, Lang and
+Observers (mode ``rf``; after Aronis, Jonsson, Lang and
 Sagonas, "Optimal dynamic partial order reduction with observers", TACAS
 2018, and Nidhugg's implementation of it): two *blind* writes of a byte --
 steps that write it and neither reads it, with no synchronization object in
@@ -49,8 +49,7 @@ observed pair of writes ends with the first write and then the observer
 steps (``_within``): a pair that only a read of the run outside the sequence
 ordered is unordered in it, and a sleeping thread or a wakeup-tree branch
 whose blind write precedes such a pair covers it (``weak_initial``). During
-the run the clocks are DPOR's (what assertion-guided pruning reads), and a
-sleeping thread wakes at any conflicting step, blind writes included: the
+the run the clocks are DPOR's, and a sleeping thread wakes at any conflicting step, blind writes included: the
 paper's sleep sets let such a writer sleep on until a read would tell the
 orders apart, which reduces more. Counted: ``rf_unobserved_pairs`` (pairs of
 blind writes a run left unordered, over all runs).
@@ -351,9 +350,6 @@ class Dpor(Reduction):
     def __init__(self, program=None, options=None, site=None, observers: bool = False) -> None:
         self.program = program
         self.observers = observers
-        # the run was cut short by a prune that stands for runs not taken
-        # (assertion-guided pruning): a read in them may observe any write
-        self.cut_short = False
         self.options = options
         self.site = site
         on = options.enabled if options is not None else (lambda name: True)
@@ -725,7 +721,7 @@ class Dpor(Reduction):
         every read of the run as it was. Each step's clock is rebuilt over
         the whole run (an observation can come long after the writes), and
         each race is reversed as ``on_event`` does without observers."""
-        seen = None if self.cut_short else self._observations()
+        seen = self._observations()
         items = self.steps.items
         steps = self.steps
         dep = self.dep

@@ -182,8 +182,8 @@ class AssertionGuided(Dpor):
     name = "dpor-ag"
     record_effects = True
 
-    def __init__(self, program: Any, options: Any, site: Any, observers: bool = False) -> None:
-        super().__init__(program, options, site, observers)
+    def __init__(self, program: Any, options: Any, site: Any) -> None:
+        super().__init__(program, options, site)
         on = options.enabled if options is not None else (lambda name: True)
         self.use_summaries = on("summaries")
         self.use_rvar = on("rvar_wvar")
@@ -237,7 +237,6 @@ class AssertionGuided(Dpor):
 
     def on_pivot(self, node: Node) -> list[int]:
         self._pruned = None
-        self.cut_short = False
         st = guided_node(node)
         if node.kind is BRANCH_PIVOT:
             return self._branch(node)
@@ -249,7 +248,6 @@ class AssertionGuided(Dpor):
         if self.guide is not None and self.guide.type_a(state):
             self.count("ag_pruned_type_a")
             self._pruned = (True, frozenset(), {})
-            self.cut_short = True
             self._note_prune(node)
             return []
         key = control_state(state) if self.use_summaries else None
@@ -259,7 +257,6 @@ class AssertionGuided(Dpor):
             hit = self.table.usable(key, tag)
             if hit is not None and self._implied(node, hit):
                 self.count("ag_pruned_summary")
-                self.cut_short = True
                 entry = self.table.get(key)
                 entry.pruned += 1
                 self._note_prune(node)

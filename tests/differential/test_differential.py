@@ -81,7 +81,7 @@ def test_spurious_wake_ups_agree_with_the_oracle_in_every_mode(shard, program):
 
 
 def test_every_mode_is_compared():
-    assert set(engine.MODES) == {"baseline", "dpor", "dpor-ag", "rf", "rf-ag"}
+    assert set(engine.MODES) == {"baseline", "dpor", "dpor-ag", "rf"}
 
 
 def _lost_update(locked: bool):
