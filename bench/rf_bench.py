@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import re
 import sys
 import time
 from pathlib import Path
@@ -135,7 +136,7 @@ def verdict(results: list) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per check (per mode)")
-    ap.add_argument("--unwind", type=int, default=8)
+    ap.add_argument("--unwind", type=int, default=8, help="the bound where a program states none")
     ap.add_argument("--out", default=None, help="write the Markdown table here")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args(argv)
@@ -149,9 +150,11 @@ def main(argv=None) -> int:
                   "|---|---:|" + "---:|---:|" * len(MODES) + "---:|---|"]
         for path in paths:
             text = path.read_text()
+            m = re.search(r"UNWIND:\s*(\d+)", text.split("*/", 1)[0])
+            unwind = int(m.group(1)) if m else args.unwind  # (Table 2's programs state their bound)
             cells, verdicts, runs = [], set(), {}
             for mode in MODES:
-                results, dt = run(text, str(path), mode, args.timeout, args.unwind)
+                results, dt = run(text, str(path), mode, args.timeout, unwind)
                 out = any(r.status is Status.UNKNOWN and r.reason in (Reason.TIMEOUT, Reason.MAX_RUNS)
                           for r in results)
                 runs[mode] = None if out else sum(r.stats.runs for r in results)
@@ -160,7 +163,7 @@ def main(argv=None) -> int:
                     verdicts.add(verdict(results))
                     totals[mode][0] += runs[mode]
                     totals[mode][1] += dt
-            classes = count_classes(text, str(path), args.timeout, args.unwind)
+            classes = count_classes(text, str(path), args.timeout, unwind)
             ratio = f"{runs['rf'] / classes:.2f}" if classes and runs["rf"] is not None else "-"
             same = "/".join(sorted(verdicts)) + ("" if len(verdicts) <= 1 else " ✗")
             lines.append(f"| {path.stem} | {classes if classes is not None else '-'} | " + " | ".join(cells)

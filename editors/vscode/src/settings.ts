@@ -25,7 +25,7 @@ export interface SettingSpec {
 export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: "checkOn", default: "save", choices: ["save", "change", "manual"] },
   { key: "debounceMs", default: 500, minimum: 0, maximum: 60_000, integer: true },
-  { key: "mode", default: "dpor-ag", choices: ["baseline", "dpor", "dpor-ag"] },
+  { key: "mode", default: "dpor-ag", choices: ["baseline", "dpor", "dpor-ag", "rf"] },
   { key: "unwind", default: 8, minimum: 1, maximum: 1000, integer: true },
   { key: "timeout", default: 30, minimum: 0, nullable: true },
   { key: "workers", default: 1, minimum: 1, maximum: 256, integer: true },
