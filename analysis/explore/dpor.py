@@ -51,8 +51,11 @@ ordered is unordered in it, and a sleeping thread or a wakeup-tree branch
 whose blind write precedes such a pair covers it (``weak_initial``). During
 the run the clocks are DPOR's, and a sleeping thread wakes at any conflicting step, blind writes included: the
 paper's sleep sets let such a writer sleep on until a read would tell the
-orders apart, which reduces more. Counted: ``rf_unobserved_pairs`` (pairs of
-blind writes a run left unordered, over all runs).
+orders apart, which reduces more. A run in which no step met another
+thread's blind write has the same happens-before either way: its races are
+the ones found online, and the pass at its end is skipped. Counted:
+``rf_unobserved_pairs`` (pairs of blind writes a run left unordered, over all
+runs), ``rf_runs_without_blind_writes``.
 
 Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
@@ -350,6 +353,12 @@ class Dpor(Reduction):
     def __init__(self, program=None, options=None, site=None, observers: bool = False) -> None:
         self.program = program
         self.observers = observers
+        # with observers, per step of the run: did it meet a blind write of
+        # another thread, and the races DPOR's online pass found for it
+        self.blind_at: list[bool] = []
+        self.found: list[list[int]] = []
+        self.fresh = 0  # the first step of the run not yet looked at for races
+        self.blind_run = False  # the run that ended had a blind pair: _observed_races
         self.options = options
         self.site = site
         on = options.enabled if options is not None else (lambda name: True)
@@ -388,8 +397,17 @@ class Dpor(Reduction):
 
     # ------------------------------------------------------------------ the run
 
-    def _truncate(self, k: int) -> None:
+    def _cut(self, k: int) -> None:
+        """Keep the run's first ``k`` steps."""
         self.steps.truncate(k)
+        if self.observers:
+            del self.blind_at[k:]
+            del self.found[k:]
+            if k < self.fresh:
+                self.fresh = k
+
+    def _truncate(self, k: int) -> None:
+        self._cut(k)
         del self.origin[k + 1:]
         self.pending = None
 
@@ -397,7 +415,7 @@ class Dpor(Reduction):
         if node.kind is not INTERLEAVE_PIVOT:
             return list(node.options)
         k = node.event_index
-        self.steps.truncate(k)
+        self._cut(k)
         del self.origin[k:]
         self.origin.append(node)
         sleep, wut = {}, []
@@ -490,7 +508,7 @@ class Dpor(Reduction):
         k = event.index
         steps = self.steps
         if k != len(steps):
-            steps.truncate(k)
+            self._cut(k)
         if k >= len(self.origin):
             return  # no node before this event (cannot happen with pivot_on_single)
         N = self.origin[k]
@@ -536,6 +554,8 @@ class Dpor(Reduction):
         acc = base
         acc_width = width
         racing = []
+        observers = self.observers
+        blind = False
         for j in reversed(near):
             s = items[j]
             t = s.tid
@@ -551,10 +571,14 @@ class Dpor(Reduction):
             if (t >= width or clock[t] < q) and dep.dependent(s.fp, fp) and not only_looks(s.fp):
                 clock = vclock.join(clock, s.clock)
                 width = len(clock)
+                if observers and not blind:
+                    blind = dep.blind_race(s.fp, fp)
             if (t >= acc_width or acc[t] < q) and dep.race(s.fp, fp):
                 racing.append(j)
                 acc = vclock.join(acc, s.clock)
                 acc_width = len(acc)
+                if observers and not blind:
+                    blind = dep.blind_race(s.fp, fp)
         wakes = self._wakes(N.state, state, fp)
         if wakes and any(op == "barrier_wait" and not b for op, _, b in fp.syncs):
             # the last arrival at a barrier comes after every other arrival,
@@ -566,7 +590,10 @@ class Dpor(Reduction):
         sclock = vclock.tick(sclock, tid, seq)
         step = Step(k, tid, seq, fp, clock, wakes, sclock)
         steps.append(step)
-        if not self.observers:  # (with observers, the run's end finds them: _observed_races)
+        if observers:  # the run's end reverses them, or finds them again (on_run_end)
+            self.found.append(racing)
+            self.blind_at.append(blind)
+        else:
             for j in racing:
                 self._reverse(j, step)
         st = dpor_node(N)
@@ -617,7 +644,7 @@ class Dpor(Reduction):
             v += [s for s in self.steps[j + 1:witness]
                   if s.index != later.index and s.index not in taken and vclock.covers(w.clock, s.tid, s.seq)]
             v.append(w)
-        if self.observers:
+        if self.blind_run:
             v = self._within(v)
         self.insert_at(self.origin[j], v)
 
@@ -779,7 +806,18 @@ class Dpor(Reduction):
 
     def on_run_end(self, leaf: Leaf, state: State) -> None:
         if self.observers and self.steps:
-            self._observed_races()
+            # a run with no blind pair of writes has the same happens-before
+            # with observers as without: the races found online stand
+            self.blind_run = any(self.blind_at)
+            if self.blind_run:
+                self._observed_races()
+            else:
+                self.count("rf_runs_without_blind_writes")
+                items = self.steps.items
+                for k in range(self.fresh, len(items)):
+                    for j in self.found[k]:
+                        self._reverse(j, items[k])
+            self.fresh = len(self.steps)
         if leaf.kind in (LeafKind.VIOLATION, LeafKind.PRUNED) or not self.steps:
             return
         if leaf.kind in _RUN_KILLERS:
