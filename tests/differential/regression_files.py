@@ -26,6 +26,7 @@ DIRECTORY = os.path.join(os.path.dirname(__file__), "regressions")
 
 _LINE = re.compile(r"^\s*\*\s*ORACLE line (\d+): (violated|holds|unreachable)\b", re.M)
 _DEADLOCK = re.compile(r"^\s*\*\s*ORACLE deadlock: (yes|no)\b", re.M)
+_STUCK = re.compile(r"^\s*\*\s*ORACLE stuck: (yes|no)\b", re.M)
 
 
 def regression_text(name: str, program: C.Program, note: str) -> str:
@@ -70,6 +71,13 @@ def expectations(text: str) -> tuple[dict[int, str], bool]:
     if not lines or deadlock is None:
         raise ValueError("not a regression file: no ORACLE lines")
     return lines, deadlock.group(1) == "yes"
+
+
+def stuck_expected(text: str) -> bool | None:
+    """Whether a stuck thread is expected (a line ``* ORACLE stuck: yes|no``);
+    None when the file does not say (files older than the spin-loop work)."""
+    m = _STUCK.search(text)
+    return None if m is None else m.group(1) == "yes"
 
 
 _OPEN = re.compile(r"^\s*\*\s*OPEN: ", re.M)

@@ -211,4 +211,7 @@ def test_regression(path, mode, request):
             assert r.trace.steps[-1].span.line == line
     kinds = {f.kind.value for f in ev.findings}
     assert ("deadlock" in kinds) == deadlock
-    assert kinds <= {"deadlock", "data-race"}, ev.findings
+    stuck = regression_files.stuck_expected(text)
+    if stuck is not None:
+        assert ("stuck" in kinds) == stuck
+    assert kinds <= {"deadlock", "data-race"} | ({"stuck"} if stuck else set()), ev.findings
