@@ -114,7 +114,6 @@ LAZY = {
     ("distaff.analysis.subcheck", "distaff.analysis.context.initial"),  # only a check from a context
     ("distaff.server.cli", "distaff.analysis.replay"),  # only --replay
     ("distaff.server.api", "distaff.analysis.playback"),  # only a reproducer
-    ("distaff.analysis.summaries.guided", "distaff.analysis.summaries.cprint"),  # only summaries shown as C
 }
 
 

@@ -252,15 +252,15 @@ def _wrote_seen(fp: Footprint, seen: dict) -> bool:
     return False
 
 
-def _first_reader(fp: Footprint, seen: dict) -> int:
+def _first_reader(fp: Footprint, seen: dict[int, int]) -> int:
     """The index of the first read of one of ``fp``'s bytes among ``seen``
     (a later write's observed bytes); -1 when none."""
-    first = -1
+    first: int = -1
     for a, n in fp.writes:
         if not isinstance(a, int):
             return min(seen.values(), default=-1)
         for b in range(a, a + n):
-            r = seen.get(b, -1)
+            r: int = seen.get(b, -1)
             if r >= 0 and (first < 0 or r < first):
                 first = r
     return first

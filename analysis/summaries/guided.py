@@ -82,6 +82,7 @@ from distaff.analysis.explore.dependence import Footprint
 from distaff.analysis.explore.dpor import Dpor, DporNode, Step, pending_step
 from distaff.analysis.explore.reduction import Node
 from distaff.analysis.report import StatementSummary
+from distaff.analysis.summaries import cprint
 from distaff.analysis.summaries.evaluate import InstanceMemo, ReadsMemo, instantiate, memory_reads
 from distaff.analysis.summaries.keys import control_state
 from distaff.analysis.summaries.slicing import SliceGuide
@@ -614,10 +615,7 @@ class AssertionGuided(Dpor):
         import time
 
         E = self.explorer.engine
-        # imported here: printing summaries as C is for the hover and the JSON
-        # only, and its module is a fair part of a small check's imports
-        from distaff.analysis.summaries.cprint import READABLE_MS, Printer
-        printer = Printer(E, self.program)
+        printer = cprint.Printer(E, self.program)
         stop = time.monotonic() + time_s
         out = []
         printed: dict = {}
@@ -661,7 +659,7 @@ class AssertionGuided(Dpor):
                 whole = phis[0] if len(phis) == 1 else z3.Or(*phis)
                 t0 = time.monotonic()
                 try:
-                    short = printer.text(whole, budget=150, readable_ms=READABLE_MS)
+                    short = printer.text(whole, budget=150, readable_ms=cprint.READABLE_MS)
                 except Exception:  # noqa: BLE001 - the form as learned is still there
                     short = ""
                 simplifying += time.monotonic() - t0
