@@ -3,7 +3,7 @@
  * distaff check with two workers). t1 writes g0 = 0, t0 increments it to 1 and t1
  * then spins on g0 != 0 for good. The same at 9a85834: not from the rf work. Found
  * by bench/differential_scale.py --first-seed 13000 (shard 14).
- * OPEN: dpor-ag's search for findings does not meet the stuck state
+ * Fixed: a pruning dpor-ag sub-check no longer stands in for the findings search.
  * ORACLE line 28: violated
  * ORACLE line 35: holds
  * ORACLE deadlock: no
