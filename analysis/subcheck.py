@@ -196,10 +196,6 @@ def _counted(result: AssertionResult, counters: dict) -> AssertionResult:
     return replace(result, stats=replace(result.stats, counters=tuple(sorted(counts.items()))))
 
 
-# counters of assertion-guided pruning that mean some states were not visited
-_SKIPS_STATES = ("ag_pruned_type_a", "ag_pruned_summary", "ag_type_b")
-
-
 def _run(program, site, options, cancel, context):
     finished, last, findings = _explore(program, site, options, cancel, context)
     ex = last.result
@@ -209,11 +205,8 @@ def _run(program, site, options, cancel, context):
     if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
         result = _deepest_finished(program, site, finished, last, result, context)
     reduction = last.explorer.reduction
-    if complete and any(reduction.counters().get(k, 0) for k in _SKIPS_STATES):
-        # assertion-guided pruning left states unvisited that hold no run of
-        # this assertion's failure but may hold a deadlock or a stuck thread:
-        # the search for findings must still run
-        complete = False
+    if not reduction.visited_every_state():
+        complete = False  # the search for findings must still run
     summaries = getattr(reduction, "statement_summaries", None)  # mode dpor-ag
     if summaries is not None and options.summary_text:
         result = replace(result, summaries=tuple(summaries()))

@@ -227,19 +227,17 @@ class Dependence:
             return fa < fb + m and fb < fa + n
         return True
 
-    def _memory(self, x: Footprint, y: Footprint) -> bool:
-        for a, n in x.writes:
-            for b, m in y.writes:
-                if self.overlap(a, n, b, m):
-                    return True
-            for b, m in y.reads:
-                if self.overlap(a, n, b, m):
-                    return True
-        for a, n in x.reads:
-            for b, m in y.writes:
+    def _overlap_any(self, xs: tuple, ys: tuple) -> bool:
+        """May an access of ``xs`` share a byte with one of ``ys``?"""
+        for a, n in xs:
+            for b, m in ys:
                 if self.overlap(a, n, b, m):
                     return True
         return False
+
+    def _memory(self, x: Footprint, y: Footprint) -> bool:
+        return self._overlap_any(x.writes, y.writes) or self._overlap_any(x.writes, y.reads) \
+            or self._overlap_any(x.reads, y.writes)
 
     # ------------------------------------------------------------------ conflict keys
 
@@ -340,16 +338,9 @@ class Dependence:
             f1 = family(op1)
             if f1 is not None and any(family(op2) == f1 and o2 == o1 for op2, o2, _ in later.syncs):
                 return False
-        for x, y in ((earlier, later), (later, earlier)):
-            for a, n in x.reads:
-                for b, m in y.writes:
-                    if self.overlap(a, n, b, m):
-                        return False
-        for a, n in earlier.writes:
-            for b, m in later.writes:
-                if self.overlap(a, n, b, m):
-                    return True
-        return False
+        if self._overlap_any(earlier.reads, later.writes) or self._overlap_any(later.reads, earlier.writes):
+            return False
+        return self._overlap_any(earlier.writes, later.writes)
 
     def _sync_race(self, earlier: Footprint, later: Footprint) -> bool:
         """Do the steps' synchronizations race (:meth:`race`)?"""

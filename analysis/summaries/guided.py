@@ -217,6 +217,12 @@ class AssertionGuided(Dpor):
                 self.guide = None
                 self.count("ag_slicing_failed")
 
+    def visited_every_state(self) -> bool:
+        # a summary or type-A prune, or one side of a type-B branch, skips
+        # states that hold no failure of the assertion but may hold a deadlock
+        n = self.n
+        return not (n.get("ag_pruned_type_a") or n.get("ag_pruned_summary") or n.get("ag_type_b"))
+
     def counters(self) -> dict[str, int]:
         out = super().counters()
         out.update(self.table.counts)
