@@ -8,11 +8,12 @@ end's syntax/unsupported findings) as they are met, each finding once.
 
 Each assertion is its own sub-check (parallel-property-checking paper): a
 sub-check explores the program guided by that assertion only. With
-``options.workers`` N > 1, N run at once: this process checks one after
-another while a pool of N - 1 processes beside it takes the sites it has not
-started (each process once it is ready, so a small program is not slowed by
-their start-up; with ``max_memory_mb`` every sub-check runs in a pool
-process); with 1 they run in this process, one after the other; with
+``options.workers`` N > 1, N run at once in pool processes, and with
+``max_memory_mb`` each runs in a pool process of its own, capped there; in
+both cases this process checks sites itself for the check's first
+``POOL_AFTER_S``, so a small program starts no process
+(:func:`_check_in_pool`). With 1 worker and no memory cap they run in this
+process, one after the other; with
 ``options.scheduler`` set they run on that Dask cluster
 (:mod:`distaff.analysis.cluster`, which raises its ``ClusterUnavailable``
 when the scheduler cannot be used).
@@ -83,7 +84,8 @@ from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.options import DEFAULT_MEMORY_MB, GUIDED_MODES, MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
-from distaff.analysis.executor import CANCELLED, GRACE_S, Lost, Watch, crashed, limit_memory, lost_to, overran
+from distaff.analysis.executor import (CANCELLED, GRACE_S, Lost, MemoryCap, Watch, address_space_mb, crashed,
+                                       limit_memory, lost_to, overran)
 from distaff.analysis.report import AssertionResult, Finding, Reason, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
 
@@ -125,7 +127,7 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
     if options.scheduler is not None:
         results = check_on_cluster(program, sites, budget.options(), cancel, context) if sites else iter(())
     elif (options.workers > 1 and len(sites) > 1) or options.max_memory_mb or _timed(options):
-        # a memory limit needs a process; a time budget, a runner that can stop a sub-check
+        # a memory limit needs a process (or this one capped, for a while); a time budget, a runner that can stop a sub-check
         search = options.findings and options.property is None
         results = _check_in_pool(program, sites, options, cancel, context, budget, search)
     else:
@@ -170,13 +172,17 @@ class _Budget:
         left = self.left()
         return left is not None and left <= 0
 
-    def options(self) -> Options:
-        """The options of a sub-check starting now: its own timeout no longer
+    def options(self, used_s: float = 0.0) -> Options:
+        """The options of a sub-check starting now, that has already used
+        ``used_s`` of its own timeout (a trial in this process stopped to
+        move it into a process): its own timeout less that, and no longer
         than what is left of the whole."""
         left = self.left()
-        if left is None:
-            return self._options
         own = self._options.timeout_s
+        if own is not None and used_s:
+            own = max(0.001, own - used_s)
+        if left is None:
+            return self._options if own == self._options.timeout_s else replace(self._options, timeout_s=own)
         return replace(self._options, timeout_s=max(0.001, left if own is None else min(own, left)),
                        total_timeout_s=None)
 
@@ -213,10 +219,12 @@ def _check_in_process(program, sites, options, cancel, context, budget):
 
 
 FINDINGS = "findings"  # the pool's task that searches for deadlocks and run-time errors
-# Beside this process's own sub-checks, pool processes start only once a check
-# has run this long: most small programs are done by then and never pay for one
-# (a process needs about 0.4 s, Python and z3, before it can take a site), and
-# a longer check has them ready soon enough to share its work (bench/workers_bench.py).
+# Pool processes start only once a check has run this long: most small programs
+# are done by then and never pay for one (a spawned process needs about 0.4 s,
+# Python and z3, before it can take a site; a forked one, milliseconds and a
+# copy of this process's pages), and a longer check has them soon enough to
+# share its work (bench/workers_bench.py). Until then this process checks sites
+# itself, under the memory cap if there is one: the trial of _check_in_pool.
 POOL_AFTER_S = 0.1
 
 
@@ -268,6 +276,7 @@ class _Process:
         self.proc.start()
         child.close()
         self.site = None
+        self.started = 0.0
 
     def give(self, site, options) -> None:
         self.site = site
@@ -298,6 +307,7 @@ class _Local:
     def __init__(self, mpc, program, context):
         self.conn, self._send = mpc.Pipe(duplex=False)
         self.program, self.context, self.site = program, context, None
+        self.started = 0.0
         self.token = CancelToken()
         self.thread = None
 
@@ -336,23 +346,37 @@ class _Local:
 
 def _check_in_pool(program, sites, options, cancel, context, budget, search=False):
     """Sub-checks, up to ``options.workers`` at once, results in the order
-    they finish. Where processes fork (:func:`_start_method`), with a
-    memory limit or more than one worker every sub-check runs in a pool
-    process (``workers`` of them; under a memory limit a fresh one per
-    sub-check, capped), and with neither, on a thread of this process.
+    they finish.
+
+    Where processes fork (:func:`_start_method`): with neither a memory
+    limit nor more than one worker, every sub-check runs on a thread of this
+    process. Otherwise the check starts with a *trial*: for its first
+    ``POOL_AFTER_S`` this process checks sites one after another on a thread,
+    under the memory limit (this process's address space capped at it for
+    the while, as a pool process's is); a check done by then starts no
+    process. Past it, the trial's running sub-check is stopped and its site
+    goes to a pool process with what is left of its time budget, and the
+    sites not yet checked go to ``workers`` pool processes (under a memory
+    limit a fresh one per sub-check, capped). No process is forked while a
+    sub-check runs on a thread here (a z3 call in progress would leave the
+    child's copy of z3 locked): the pool waits for the trial's thread to end,
+    and spawns its processes instead if it has not within ``GRACE_S``. A
+    process whose address space is already over half the limit makes no
+    trial.
+
     Where they spawn, this process checks one site after another (on a
     thread) while ``workers - 1`` pool processes beside it take the sites
     it has not started yet, each once it is ready (and again after each
-    answer); they start when the check has run ``POOL_AFTER_S`` (most small
-    programs are done by then), and one left without a site exits; under a
-    memory limit every sub-check runs in a pool process. (A process is
-    never forked while a sub-check runs on a thread here: a z3 call in
-    progress would leave the child's copy of z3 locked.) Deadline, cancel
-    and crash as every runner (:mod:`distaff.analysis.executor`): a cancel
-    stops the running sub-checks, one past its allowance (its budget and
-    ``GRACE_S``) is stopped (TIMEOUT; a process is killed, a thread is
-    cancelled and left to end at its next poll while the next site starts),
-    one whose process dies or that raises is CRASHED.
+    answer); they start when the check has run ``POOL_AFTER_S``, and one
+    left without a site exits; under a memory limit every sub-check runs in
+    a pool process.
+
+    Deadline, cancel and crash as every runner
+    (:mod:`distaff.analysis.executor`): a cancel stops the running
+    sub-checks, one past its allowance (its budget and ``GRACE_S``) is
+    stopped (TIMEOUT; a process is killed, a thread is cancelled and left to
+    end at its next poll while the next site starts), one whose process dies
+    or that raises is CRASHED.
 
     With ``search``, the search for findings is one more task, started beside
     the last sub-checks (yielded as ``(None, findings, True)``), unless a
@@ -363,25 +387,61 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
 
     method = _start_method()
     mpc = mp.get_context(method)
+    t0 = time.monotonic()
+    pool_from = t0 + POOL_AFTER_S
+    cap = None  # this process's memory cap while its trial runs
     if method == "fork":
         here = not options.max_memory_mb and options.workers <= 1
         processes = 0 if here else options.workers
+        trial_until = None if here else pool_from
+        if trial_until is not None and options.max_memory_mb:
+            now_mb = address_space_mb()
+            if now_mb is None or now_mb * 2 > options.max_memory_mb:
+                trial_until = None  # too close to the limit already: every sub-check in a process
+            else:
+                cap = MemoryCap(options.max_memory_mb)
+        if trial_until is None and not here:
+            pool_from = t0
     else:
         here = not options.max_memory_mb  # a memory limit needs a process per sub-check
         processes = options.workers - 1 if here else options.workers
+        trial_until = None
+        pool_from = t0 + (POOL_AFTER_S if here else 0.0)
     pending = list(sites) + ([FINDINGS] if search else [])
     running: dict = {}  # connection -> the _Local or _Process checking a site
     idle: dict = {}  # connection -> a _Process without a site (starting, or done with its last)
     local = None  # this process's latest sub-check
-    pool_from = time.monotonic() + (POOL_AFTER_S if here else 0.0)
+    threads: list = []  # the threads of this process's sub-checks
+    used: dict = {}  # site -> seconds of its budget a stopped trial used
     watch = Watch()
     complete = False
 
     def start(worker, site) -> None:
-        launch = budget.options()  # what is left of the whole check's time when it starts
+        launch = budget.options(used.get(site, 0.0))  # what is left of its time when it starts
+        worker.started = time.monotonic()
         worker.give(site, launch)
         running[worker.conn] = worker
         watch.start(worker.conn, launch.timeout_s)
+
+    def end_trial() -> None:
+        """The trial's time is up: its sub-check, unless it has answered,
+        goes back to the sites a process will take; once its thread has
+        ended, processes fork (or spawn, if it does not end)."""
+        nonlocal local, mpc, cap
+        if local is not None and local.conn in running and not local.conn.poll():
+            running.pop(local.conn)
+            watch.done(local.conn)
+            local.stop()
+            pending.insert(0, local.site)
+            used[local.site] = used.get(local.site, 0.0) + time.monotonic() - local.started
+        ends = time.monotonic() + GRACE_S
+        for thread in threads:  # the stopped one, and any stopped past its allowance
+            thread.join(max(0.0, ends - time.monotonic()))
+        if any(thread.is_alive() for thread in threads):
+            mpc = mp.get_context("spawn")
+        if cap is not None:
+            _restore_when_ended(cap, threads)
+            cap = None
 
     def ready(process):
         """A process said it is ready, or died first (then the next site is
@@ -421,17 +481,23 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
                 for site in pending:
                     yield budget.ran_out(site, context)
                 pending.clear()
-            if here and pending and not (local is not None and local.busy()):
+            trying = trial_until is not None and time.monotonic() < trial_until
+            if trial_until is not None and not trying:
+                end_trial()
+                trial_until = None
+            if (here or trying) and pending and not (local is not None and local.busy()):
                 local = _Local(mpc, program, context)
                 start(local, pending.pop(0))
+                threads.append(local.thread)
             busy = sum(isinstance(w, _Process) for w in running.values())
-            while len(idle) < len(pending) and busy + len(idle) < processes \
+            while trial_until is None and len(idle) < len(pending) and busy + len(idle) < processes \
                     and time.monotonic() >= pool_from:
                 process = _Process(mpc, program, context)
                 idle[process.conn] = process
             if not (pending or running):  # the search was dropped, or the budget answered the rest
                 break
-            for conn in wait(list(running) + list(idle), timeout=0.1):
+            timeout = 0.1 if trial_until is None else max(0.0, min(0.1, trial_until - time.monotonic()))
+            for conn in wait(list(running) + list(idle), timeout=timeout):
                 if conn in idle:
                     yield from ready(idle.pop(conn))
                     continue
@@ -466,7 +532,25 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
             process.release()
         if local is not None and local.thread is not None:
             local.thread.join(GRACE_S)  # a stopped sub-check ends soon; the caller may go on to check more
+        if cap is not None:
+            _restore_when_ended(cap, threads)
         mp.active_children()  # reaps the processes that have exited: none is left a zombie
+
+
+def _restore_when_ended(cap: MemoryCap, threads: list) -> None:
+    """Give back this process's memory limit once the trial's threads have
+    ended: now, or from a thread that waits for them (a z3 call that ignores
+    interrupts stays under the cap until it returns)."""
+    alive = [t for t in threads if t.is_alive()]
+    if not alive:
+        cap.restore()
+        return
+
+    def wait_then_restore() -> None:
+        for thread in alive:
+            thread.join()
+        cap.restore()
+    threading.Thread(target=wait_then_restore, daemon=True, name="distaff-memory-cap").start()
 
 
 def check_text(text: str, path: str, options: Options, cancel: CancelToken | None = None,

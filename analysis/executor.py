@@ -69,6 +69,33 @@ def limit_memory(mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
+def address_space_mb() -> int | None:
+    """This process's address space now, in MB (what ``RLIMIT_AS`` counts);
+    None where ``/proc`` does not say."""
+    try:
+        with open("/proc/self/statm") as fh:
+            pages = int(fh.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return (pages * resource.getpagesize()) >> 20
+
+
+class MemoryCap:
+    """:func:`limit_memory` for a while, in a process that goes on after it:
+    ``restore()`` gives back the limit the process had (an unprivileged
+    process may raise its soft limit again, up to the hard one)."""
+
+    def __init__(self, mb: int):
+        self._before = resource.getrlimit(resource.RLIMIT_AS)
+        self._on = mb > 0
+        limit_memory(mb)
+
+    def restore(self) -> None:
+        if self._on:
+            resource.setrlimit(resource.RLIMIT_AS, self._before)
+            self._on = False
+
+
 def out_of_memory(message: str) -> bool:
     """Whether a failure's message (a traceback's last line, z3's text) says
     memory ran out."""

@@ -67,7 +67,8 @@ class ProgressListener(Protocol):
 
 
 # what check_source checks with unless told: the command line's defaults, the
-# memory cap among them (each sub-check in a process of its own, stopped at its budget)
+# memory cap among them (each sub-check past the first 0.1 s in a process of its own,
+# stopped at its budget)
 DEFAULT_OPTIONS = Options(max_memory_mb=DEFAULT_MEMORY_MB)
 
 
@@ -102,7 +103,10 @@ def check_source(text: str, options: Options = DEFAULT_OPTIONS, *, path: str = "
     * budgets: with ``options.max_memory_mb`` (by default
       :data:`~distaff.analysis.options.DEFAULT_MEMORY_MB`, as on the command
       line) each sub-check runs in a forked process capped there and killed
-      half a second past its time budget, whatever z3 is doing; with 0 and a
+      half a second past its time budget, whatever z3 is doing, but for
+      those done within the check's first 0.1 s: they run in this process,
+      its address space capped for that while (a trial, which one whose
+      process is already over half the cap leaves out); with 0 and a
       time budget, on a thread of this process, left to end at its next poll
       once its budget and that half second are past (this call returns on
       time either way);

@@ -213,11 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="runs per assertion (default none)")
     check.add_argument("--workers", type=_workers, default="auto", metavar="N|auto",
                        help="assertions checked at once (default auto: one per core), each in a process of its "
-                       "own; with --max-memory 0 and 1 worker, in this process")
+                       "own once the check has run 0.1 s (before, in this process); with --max-memory 0 and 1 "
+                       "worker, all in this process")
     check.add_argument("--max-memory", dest="max_memory_mb", type=_count(0), default=None, metavar="MB",
                        help=f"memory (address space) of each sub-check, which runs in a process of its own "
-                            f"(default {DEFAULT_MEMORY_MB}; 0: no cap, sub-checks run in this process); one over "
-                            f"it stops and its assertion is undecided (memory limit)")
+                            f"unless it ends within the check's first 0.1 s (default {DEFAULT_MEMORY_MB}; 0: no "
+                            f"cap, sub-checks run in this process); one over it stops and its assertion is "
+                            f"undecided (memory limit)")
     check.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                        help="run the sub-checks (one per assertion) on this Dask scheduler's "
                        "workers instead of here; they need distaff installed (pip install "

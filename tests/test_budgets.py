@@ -42,10 +42,14 @@ def verdicts(options: Options) -> tuple[list[AssertionResult], float]:
     return out, time.monotonic() - t0
 
 
-@pytest.mark.parametrize("memory,workers", [(2048, 1), (2048, 2), (0, 1)],
-                         ids=["forked", "forked-two-workers", "thread"])
-def test_a_sub_check_that_ignores_its_deadline_is_stopped(monkeypatch, memory, workers):
+@pytest.mark.parametrize("memory,workers,trial", [(2048, 1, 0.0), (2048, 2, 0.0), (0, 1, 0.1), (2048, 1, 0.2)],
+                         ids=["forked", "forked-two-workers", "thread", "trial-then-spawned"])
+def test_a_sub_check_that_ignores_its_deadline_is_stopped(monkeypatch, memory, workers, trial):
+    """(A deaf sub-check in the trial, this process's first ``trial``
+    seconds, does not end when stopped: the pool spawns its processes then,
+    and they check the rest.)"""
     monkeypatch.setattr(engine, "run", _deaf)
+    monkeypatch.setattr(engine, "POOL_AFTER_S", trial)
     out, took = verdicts(Options(total_timeout_s=1.0, max_memory_mb=memory, workers=workers, findings=False))
     # every assertion is answered, undecided for the time, and the check ends
     # within the budget and the runner's grace (noise on a shared machine aside)

@@ -1,7 +1,8 @@
-"""Limits that hold on the command line: ``--max-memory MB`` runs each
-sub-check in a process of its own with that much address space; one that
-needs more stops there, and its assertion is undecided ("memory limit"),
-never a crash of the whole check."""
+"""Limits that hold on the command line: ``--max-memory MB`` gives each
+sub-check that much address space (in a process of its own, or in the
+command's process capped for its first 0.1 s); one that needs more stops
+there, and its assertion is undecided ("memory limit"), never a crash of the
+whole check."""
 
 from __future__ import annotations
 
