@@ -412,12 +412,13 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     idle: dict = {}  # connection -> a _Process without a site (starting, or done with its last)
     local = None  # this process's latest sub-check
     threads: list = []  # the threads of this process's sub-checks
-    used: dict = {}  # site -> seconds of its budget a stopped trial used
+    tried: dict = {}  # site -> when its stopped trial started: its budget counts from then
     watch = Watch()
     complete = False
 
     def start(worker, site) -> None:
-        launch = budget.options(used.get(site, 0.0))  # what is left of its time when it starts
+        since = tried.get(site)  # what is left of its time when it starts
+        launch = budget.options(0.0 if since is None else time.monotonic() - since)
         worker.started = time.monotonic()
         worker.give(site, launch)
         running[worker.conn] = worker
@@ -433,7 +434,7 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
             watch.done(local.conn)
             local.stop()
             pending.insert(0, local.site)
-            used[local.site] = used.get(local.site, 0.0) + time.monotonic() - local.started
+            tried.setdefault(local.site, local.started)
         ends = time.monotonic() + GRACE_S
         for thread in threads:  # the stopped one, and any stopped past its allowance
             thread.join(max(0.0, ends - time.monotonic()))

@@ -161,9 +161,10 @@ def test_a_site_still_running_when_the_trial_ends_moves_to_a_process_with_what_i
     took = time.monotonic() - t0
     assert sorted(r.span.line for r in out) == [26, 27, 28]
     assert all(r.status is Status.UNKNOWN and r.reason is Reason.TIMEOUT for r in out)
-    # the first site ran 0.4 s here, then in a process for the rest of its 1.5 s
+    # the first site ran 0.4 s here, then in a process for what was left of its 1.5 s
+    # when the process took it (less on a loaded machine, where the fork takes longer)
     assert [line for line, _ in budgets] == [26, 27, 28]
-    assert 0.9 < budgets[0][1] < 1.2 and budgets[1][1] == budgets[2][1] == 1.5
+    assert 0.0 < budgets[0][1] <= 1.1 and budgets[1][1] == budgets[2][1] == 1.5
     assert len(started) == 3  # under the cap, a process per site
     assert took < 3 * 1.5 + 3.0, took
 
