@@ -99,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join(lines) + "\n"
     args.out.write_text(text)
     print(text)
+    for _, tree, _ in trees:  # the --before worktree: removed, as regress_bench removes its own
+        if tree is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
     return 0
 
 
