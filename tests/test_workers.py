@@ -13,12 +13,16 @@ import threading
 import time
 
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import given as drawn
 
 from distaff.analysis import check as engine
 from distaff.analysis.check import CancelToken, Options, check
 from distaff.analysis.executor import address_space_mb
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.report import AssertionResult, Reason, Status
+from tests.differential import cprog as C
+from tests.differential import gen
 from tests.explore.expectations import PROGRAMS
 
 # three sites whose checks never finish on their own: each lasts its timeout
@@ -194,3 +198,24 @@ def test_a_process_already_near_its_cap_makes_no_trial(monkeypatch, given):
     monkeypatch.setattr(engine, "address_space_mb", lambda: 1500)
     out = results(PROGRAMS / "median.c", Options(mode="baseline", max_memory_mb=2048))
     assert len(out) == 5 and len(given) == 5
+
+
+@settings(max_examples=12, deadline=None, database=None, phases=gen.PHASES,
+          suppress_health_check=list(HealthCheck))
+@drawn(program=gen.programs())
+def test_the_trial_and_the_pool_agree_with_this_process_on_generated_programs(program):
+    """Sites checked in the trial, moved out of it half-way, or given to
+    forked processes: the same verdicts and runs as one after another here.
+    (A trial of 20 ms ends in the middle of some of these checks: 7 of the
+    13 sites given to processes in one run of it had been started here.)"""
+    text = C.to_c(program)
+    parsed = parse_program(text, "gen.c")
+
+    def answers(options):
+        return sorted((r.span.line, r.status, r.stats.runs) for r in check(parsed, options)
+                      if isinstance(r, AssertionResult))
+    here = answers(Options(timeout_s=60.0, max_memory_mb=0, workers=1))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "POOL_AFTER_S", 0.02)
+        pooled = answers(Options(timeout_s=60.0, max_memory_mb=roomy_cap(), workers=2))
+    assert pooled == here, text
