@@ -202,6 +202,13 @@ def trees(before: str | None) -> list[tuple[str, Path | None, str]]:
     return out
 
 
+def remove_trees(compared: list[tuple[str, Path | None, str]]) -> None:
+    """Remove the worktrees :func:`trees` checked out."""
+    for _, tree, _ in compared:
+        if tree is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", default=None, help="git revision to run beside this checkout")

@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from regress_bench import answer_of as regress_answer  # noqa: E402
 from regress_bench import check_json  # noqa: E402
+from regress_bench import remove_trees  # noqa: E402
 from regress_bench import trees as compared  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", *summary, ""]
     args.out.write_text("\n".join(lines))
     print("\n".join(summary))
+    remove_trees(trees)
     return 0
 
 

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from regress_bench import remove_trees  # noqa: E402
 from regress_bench import trees as compared  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,9 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join(lines) + "\n"
     args.out.write_text(text)
     print(text)
-    for _, tree, _ in trees:  # the --before worktree: removed, as regress_bench removes its own
-        if tree is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+    remove_trees(trees)
     return 0
 
 
