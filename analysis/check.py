@@ -182,7 +182,7 @@ class _Budget:
         if own is not None and used_s:
             own = max(0.001, own - used_s)
         if left is None:
-            return self._options if own == self._options.timeout_s else replace(self._options, timeout_s=own)
+            return replace(self._options, timeout_s=own)
         return replace(self._options, timeout_s=max(0.001, left if own is None else min(own, left)),
                        total_timeout_s=None)
 
@@ -276,7 +276,6 @@ class _Process:
         self.proc.start()
         child.close()
         self.site = None
-        self.started = 0.0
 
     def give(self, site, options) -> None:
         self.site = site
@@ -312,7 +311,7 @@ class _Local:
         self.thread = None
 
     def give(self, site, options) -> None:
-        self.site = site
+        self.site, self.started = site, time.monotonic()
         self.thread = threading.Thread(target=self._run, args=(site, options), daemon=True,
                                        name="distaff-local-subcheck")
         self.thread.start()
@@ -388,20 +387,18 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     method = _start_method()
     mpc = mp.get_context(method)
     t0 = time.monotonic()
-    pool_from = t0 + POOL_AFTER_S
     cap = None  # this process's memory cap while its trial runs
     if method == "fork":
         here = not options.max_memory_mb and options.workers <= 1
         processes = 0 if here else options.workers
-        trial_until = None if here else pool_from
+        trial_until = None if here else t0 + POOL_AFTER_S
         if trial_until is not None and options.max_memory_mb:
             now_mb = address_space_mb()
             if now_mb is None or now_mb * 2 > options.max_memory_mb:
                 trial_until = None  # too close to the limit already: every sub-check in a process
             else:
                 cap = MemoryCap(options.max_memory_mb)
-        if trial_until is None and not here:
-            pool_from = t0
+        pool_from = t0  # processes are started once no trial runs
     else:
         here = not options.max_memory_mb  # a memory limit needs a process per sub-check
         processes = options.workers - 1 if here else options.workers
@@ -411,7 +408,7 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     running: dict = {}  # connection -> the _Local or _Process checking a site
     idle: dict = {}  # connection -> a _Process without a site (starting, or done with its last)
     local = None  # this process's latest sub-check
-    threads: list = []  # the threads of this process's sub-checks
+    threads: list = []  # the threads of the trial's sub-checks
     tried: dict = {}  # site -> when its stopped trial started: its budget counts from then
     watch = Watch()
     complete = False
@@ -419,7 +416,6 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     def start(worker, site) -> None:
         since = tried.get(site)  # what is left of its time when it starts
         launch = budget.options(0.0 if since is None else time.monotonic() - since)
-        worker.started = time.monotonic()
         worker.give(site, launch)
         running[worker.conn] = worker
         watch.start(worker.conn, launch.timeout_s)
@@ -489,7 +485,8 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
             if (here or trying) and pending and not (local is not None and local.busy()):
                 local = _Local(mpc, program, context)
                 start(local, pending.pop(0))
-                threads.append(local.thread)
+                if trying:
+                    threads.append(local.thread)
             busy = sum(isinstance(w, _Process) for w in running.values())
             while trial_until is None and len(idle) < len(pending) and busy + len(idle) < processes \
                     and time.monotonic() >= pool_from:
