@@ -83,10 +83,10 @@ from distaff.analysis.cluster import check_on_cluster, findings_on_cluster
 from distaff.analysis.context import Context, ContextThread, context_at
 from distaff.analysis.explore.races import finding_key
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.options import DEFAULT_MEMORY_MB, GUIDED_MODES, MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
+from distaff.analysis.options import DEFAULT_FINDINGS_TIMEOUT_S, DEFAULT_MEMORY_MB, GUIDED_MODES, MODES, OPTIMISATIONS, UNREACH_CALL, CancelToken, Options
 from distaff.analysis.executor import (CANCELLED, GRACE_S, Lost, MemoryCap, Watch, address_space_mb, crashed,
-                                       limit_memory, lost_to, overran)
-from distaff.analysis.report import AssertionResult, Finding, Reason, Status
+                                       limit_memory, lost_to, overran, search_lost)
+from distaff.analysis.report import AssertionResult, Finding, FindingsSearch, Reason, SearchEnd, Status
 from distaff.analysis.subcheck import check_assertion, check_findings, run, undecided
 
 # --------------------------------------------------------------------------
@@ -114,6 +114,7 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
         msg = f"syntax error at line {first.span.line}"
         for site in sites:
             yield undecided(site, options, Reason.SKIPPED, msg, context)
+        yield FindingsSearch(SearchEnd.SKIPPED, f"not run: {msg}")
         return
     if options.property == UNREACH_CALL:
         wanted = [s for s in sites if s.kind is ir.AssertKind.UNREACH_CALL]
@@ -133,12 +134,14 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
     else:
         results = _check_in_process(program, sites, options, cancel, context, budget)
     complete = False  # some sub-check explored every run (so met every finding)
+    search: FindingsSearch | None = None  # how the pool's search, run beside the sub-checks, ended
     answered = set()
     for result, findings, done in results:
         yield from fresh(findings)
-        complete = complete or done
-        if result is None:  # the pool's search for findings, run beside the sub-checks
+        if isinstance(result, FindingsSearch):
+            search = result
             continue
+        complete = complete or done
         yield result
         answered.add(result.id)
         if options.property is not None and result.status is Status.VIOLATED:
@@ -147,13 +150,22 @@ def check(program: ir.Program, options: Options, cancel: CancelToken | None = No
             for site in sites:
                 if site.id not in answered:
                     yield undecided(site, options, Reason.SKIPPED, why, context)
+            yield FindingsSearch(SearchEnd.OFF, why)
             return
-    if not complete and options.findings and options.property is None \
-            and not (cancel is not None and cancel.cancelled) and not budget.spent():
-        if options.scheduler is not None:
-            yield from fresh(findings_on_cluster(program, budget.options(), cancel, context))
-        else:
-            yield from fresh(check_findings(program, budget.options(), cancel, context))
+    if not options.findings or options.property is not None:
+        search = FindingsSearch(SearchEnd.OFF, "not asked for" if not options.findings
+                                else f"not part of the property {options.property}")
+    elif complete:
+        search = FindingsSearch(SearchEnd.COVERED, "not needed: an assertion's check explored every run")
+    elif search is None and cancel is not None and cancel.cancelled:
+        search = FindingsSearch(SearchEnd.CANCELLED, "cancelled")
+    elif search is None and budget.spent():
+        search = FindingsSearch(SearchEnd.CUT, "not run: the check's time budget ran out first")
+    elif search is None:
+        run_search = findings_on_cluster if options.scheduler is not None else check_findings
+        search, findings = run_search(program, budget.search_options(), cancel, context)
+        yield from fresh(findings)
+    yield search
 
 
 class _Budget:
@@ -185,6 +197,16 @@ class _Budget:
             return replace(self._options, timeout_s=own)
         return replace(self._options, timeout_s=max(0.001, left if own is None else min(own, left)),
                        total_timeout_s=None)
+
+    def search_options(self) -> Options:
+        """The options of the search for findings starting now: its own
+        budget (``findings_timeout_s``), no longer than a sub-check's
+        (``timeout_s``) nor than what is left of the whole."""
+        left = self.left()
+        own = min((t for t in (self._options.findings_timeout_s, self._options.timeout_s) if t is not None),
+                  default=None)
+        timeout = own if left is None else max(0.001, left if own is None else min(own, left))
+        return replace(self._options, timeout_s=timeout, total_timeout_s=None)
 
     def ran_out(self, site, context):
         return _lost(site, self._options, Lost(Reason.TIMEOUT, "not checked: the check's time budget ran out first"),
@@ -230,9 +252,9 @@ POOL_AFTER_S = 0.1
 
 def _lost(site, options, lost: Lost, context):
     """What a task that gave no result yields: an undecided assertion, or for
-    the search for findings, a search check() need not run again."""
+    the search for findings, how it ended (check() does not run it again)."""
     if site == FINDINGS:
-        return None, [], True
+        return search_lost(lost), [], True
     return undecided(site, options, lost.reason, lost.message, context), [], False
 
 
@@ -251,7 +273,8 @@ def _pool_worker(conn, program, context) -> None:
             try:
                 limit_memory(options.max_memory_mb)
                 if site == FINDINGS:
-                    conn.send(("ok", (None, check_findings(program, options, None, context), True)))
+                    search, findings = check_findings(program, options, None, context)
+                    conn.send(("ok", (search, findings, True)))
                 else:
                     conn.send(("ok", run(program, site, options, None, context)))
             except BaseException as e:  # noqa: BLE001 - reported to the parent as a crash
@@ -319,7 +342,8 @@ class _Local:
     def _run(self, site, options) -> None:
         try:
             if site == FINDINGS:
-                answer = ("ok", (None, check_findings(self.program, options, self.token, self.context), True))
+                search, findings = check_findings(self.program, options, self.token, self.context)
+                answer = ("ok", (search, findings, True))
             else:
                 answer = ("ok", run(self.program, site, options, self.token, self.context))
         except Exception as e:  # noqa: BLE001 - reported as a crash, as a pool process's
@@ -378,7 +402,8 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
     or that raises is CRASHED.
 
     With ``search``, the search for findings is one more task, started beside
-    the last sub-checks (yielded as ``(None, findings, True)``), unless a
+    the last sub-checks with its own budget (yielded as ``(FindingsSearch,
+    findings, True)``, also when it was cut, cancelled or crashed), unless a
     sub-check explored every run first (it met every finding then); it is
     stopped when one does while it runs, and check() then runs no other."""
     import multiprocessing as mp
@@ -415,7 +440,10 @@ def _check_in_pool(program, sites, options, cancel, context, budget, search=Fals
 
     def start(worker, site) -> None:
         since = tried.get(site)  # what is left of its time when it starts
-        launch = budget.options(0.0 if since is None else time.monotonic() - since)
+        if site == FINDINGS:
+            launch = budget.search_options()
+        else:
+            launch = budget.options(0.0 if since is None else time.monotonic() - since)
         worker.give(site, launch)
         running[worker.conn] = worker
         watch.start(worker.conn, launch.timeout_s)
@@ -571,6 +599,6 @@ def disk_includes(name: str, from_path: str) -> str | None:
 
 
 __all__ = [
-    "DEFAULT_MEMORY_MB", "GUIDED_MODES", "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Context", "ContextThread", "Options", "check",
+    "DEFAULT_FINDINGS_TIMEOUT_S", "DEFAULT_MEMORY_MB", "GUIDED_MODES", "MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Context", "ContextThread", "Options", "check",
     "check_assertion", "check_findings", "check_text", "context_at",
 ]

@@ -40,7 +40,7 @@ import threading
 import uuid
 from dataclasses import replace
 
-from distaff.analysis.executor import CANCELLED, Lost, Watch, crashed, overran
+from distaff.analysis.executor import CANCELLED, Lost, Watch, crashed, overran, search_lost
 from distaff.analysis.options import CancelToken
 from distaff.analysis.subcheck import check_findings, run, undecided
 
@@ -134,7 +134,7 @@ _running_lock = threading.Lock()
 def remote_sub_check(program, site, options, context, check_id: str, key: str):
     """One sub-check as the Dask task ``key``: ``("ok", (result, findings,
     complete))`` or ``("crash", message)``; with ``site`` None the exploration
-    for findings only, ``("ok", findings)``. Announces its start (for the
+    for findings only, ``("ok", (search, findings))``. Announces its start (for the
     client's overrun watch); :func:`stop_on_worker` cancels it."""
     token = CancelToken()
     with _running_lock:
@@ -183,13 +183,13 @@ def check_on_cluster(program, sites, options, cancel, context):
             yield answer
 
 
-def findings_on_cluster(program, options, cancel, context) -> list:
+def findings_on_cluster(program, options, cancel, context):
     """The exploration for deadlocks and run-time errors without a target
-    (:func:`distaff.analysis.subcheck.check_findings`) as one task: its findings, or none
-    when it was cancelled, overran its budget or crashed (as a local one that
-    stops early reports what it met, and nothing says it stopped)."""
+    (:func:`distaff.analysis.subcheck.check_findings`) as one task, within
+    ``options.timeout_s``: how it ended, and its findings (none when it was
+    cancelled, overran its budget or crashed, which the first says)."""
     [(_, answer)] = _run_tasks(program, [None], options, cancel, context)
-    return [] if isinstance(answer, Lost) else answer
+    return (search_lost(answer, options.timeout_s), []) if isinstance(answer, Lost) else answer
 
 
 def _run_tasks(program, sites, options, cancel, context):

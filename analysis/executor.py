@@ -28,7 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from distaff.analysis.report import Reason
+from distaff.analysis.report import FindingsSearch, Reason, SearchEnd
 
 # what a runner adds to the engine's own time budget before it steps in: the
 # engine stops within about 50 ms of its deadline (its watcher interrupts z3),
@@ -46,6 +46,14 @@ class Lost:
 
 
 CANCELLED = Lost(Reason.CANCELLED, "cancelled")
+
+
+def search_lost(lost: Lost, budget_s: float | None = None) -> FindingsSearch:
+    """The search for findings that gave no result: cut (its time or memory
+    ran out), cancelled, or crashed."""
+    end = {Reason.CANCELLED: SearchEnd.CANCELLED, Reason.TIMEOUT: SearchEnd.CUT,
+           Reason.MEMORY: SearchEnd.CUT}.get(lost.reason, SearchEnd.CRASHED)
+    return FindingsSearch(end, lost.message, budget_s=budget_s)
 
 
 def overran(who: str, allowance_s: float | None = None) -> Lost:

@@ -27,6 +27,8 @@ OBSERVER_MODES = ("rf",)
 # the address-space cap (MB) of a sub-check's process by default, on the command
 # line and in the language server (``Options.max_memory_mb`` 0: none)
 DEFAULT_MEMORY_MB = 2048
+# seconds the search for findings may take by default (Options.findings_timeout_s)
+DEFAULT_FINDINGS_TIMEOUT_S = 10.0
 UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 
 # The optimisations Options.optimisations switches off by name, each counted
@@ -59,6 +61,9 @@ class Options:
     # each sub-check gets what is left when it starts; None is no limit
     total_timeout_s: float | None = None
     findings: bool = True  # the search for deadlocks and run-time errors (see check)
+    # wall time of that search, from its start (it starts beside the last
+    # sub-checks or after them); None is no limit but total_timeout_s
+    findings_timeout_s: float | None = DEFAULT_FINDINGS_TIMEOUT_S
     # "unreach-call": the error calls are one property, as in SV-COMP (see check)
     property: str | None = None
     max_runs: int | None = None
@@ -96,4 +101,4 @@ class CancelToken:
         return self._event.is_set()
 
 
-__all__ = ["DEFAULT_MEMORY_MB", "GUIDED_MODES", "MODES", "OBSERVER_MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]
+__all__ = ["DEFAULT_FINDINGS_TIMEOUT_S", "DEFAULT_MEMORY_MB", "GUIDED_MODES", "MODES", "OBSERVER_MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]

@@ -229,6 +229,44 @@ class Finding:
     depends_on: tuple[str, ...] = ()
 
 
+class SearchEnd(enum.Enum):
+    """How the search for findings (deadlocks, stuck threads, run-time errors
+    outside any assertion's check) ended. Only FINISHED and COVERED mean every
+    finding within the bound was met; the rest say why it may have missed some."""
+
+    FINISHED = "finished"  # it explored every run (within the unwind bound)
+    COVERED = "covered"  # not run: a sub-check explored every run, and met every finding on the way
+    CUT = "cut"  # its budget ran out first (Options.findings_timeout_s, or what --timeout left)
+    CANCELLED = "cancelled"
+    CRASHED = "crashed"  # its worker died; ``message`` says how
+    OFF = "off"  # not asked for (Options.findings False, or a property check)
+    SKIPPED = "skipped"  # not run: the program has syntax errors
+
+    @property
+    def complete(self) -> bool:
+        return self in (SearchEnd.FINISHED, SearchEnd.COVERED)
+
+
+@dataclass(frozen=True, slots=True)
+class FindingsSearch:
+    """How the search for findings went: ``end``, in words ``message``; its
+    ``runs`` and wall ``time_s`` (0 when it did not run), ``budget_s`` what it
+    was given (None: no limit), ``bounded`` when the unwind bound stopped a
+    thread on some run (finished within the bound, not over every execution).
+    check() yields exactly one, after every assertion."""
+
+    end: SearchEnd
+    message: str = ""
+    runs: int = 0
+    time_s: float = 0.0
+    budget_s: float | None = None
+    bounded: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return self.end.complete
+
+
 # --------------------------------------------------------------------------
 # JSON
 
@@ -273,6 +311,6 @@ def stats_from_json(d) -> Stats:
 
 
 __all__ = [
-    "AssertionResult", "BoundStop", "Finding", "FindingKind", "Input", "Reason", "Stats", "Status",
+    "AssertionResult", "BoundStop", "Finding", "FindingKind", "FindingsSearch", "SearchEnd", "Input", "Reason", "Stats", "Status",
     "Step", "StatementSummary", "Trace", "asdict", "to_json", "trace_from_json", "stats_from_json",
 ]

@@ -22,7 +22,7 @@ from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
 from distaff.analysis.explore.reduction import Baseline, Reduction
 from distaff.analysis.options import GUIDED_MODES, MODES, OBSERVER_MODES, CancelToken, Options
-from distaff.analysis.report import AssertionResult, BoundStop, Finding, Reason, Stats, Status
+from distaff.analysis.report import AssertionResult, BoundStop, Finding, FindingsSearch, Reason, SearchEnd, Stats, Status
 from distaff.analysis.static.budget import Budget, bounded
 from distaff.analysis.summaries.guided import AssertionGuided
 from distaff.analysis.symex.engine import FREE_ITERATIONS
@@ -337,11 +337,23 @@ def undecided(site: ir.AssertionSite, options: Options, reason: Reason, message:
 
 
 def check_findings(program: ir.Program, options: Options, cancel: CancelToken | None = None,
-                   context: Context | None = None) -> list[Finding]:
-    """Explore a program without assertions for deadlocks and run-time errors."""
+                   context: Context | None = None) -> tuple[FindingsSearch, list[Finding]]:
+    """Explore a program without assertions for deadlocks and run-time errors,
+    within ``options.timeout_s`` (the search's own budget, which check()
+    sets): how the search ended, and what it found (all of it, however it
+    ended)."""
+    start = time.monotonic()
     _, last, findings = _explore(program, None, options, cancel, context)
     last.explorer.close()
-    return findings
+    ex = last.result
+    took = round(time.monotonic() - start, 3)
+    if ex.stop is None:
+        end, message = SearchEnd.FINISHED, "explored every run" + (" within the bound" if ex.cut else "")
+    elif ex.stop is Reason.CANCELLED:
+        end, message = SearchEnd.CANCELLED, "cancelled"
+    else:
+        end, message = SearchEnd.CUT, f"stopped after {took:g} s: {ex.stop_message or ex.stop.value}"
+    return FindingsSearch(end, message, ex.stats.runs, took, options.timeout_s, ex.cut), findings
 
 
 __all__ = ["check_assertion", "check_findings", "deepening_bounds", "explorer_for", "reduction_for", "run",

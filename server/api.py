@@ -40,7 +40,7 @@ from distaff.analysis.frontend.build_flags import BuildFlags
 from distaff.analysis.ir import DataModel
 from distaff.analysis.link import not_entered
 from distaff.analysis.options import DEFAULT_MEMORY_MB, CancelToken, Options
-from distaff.analysis.report import AssertionResult
+from distaff.analysis.report import AssertionResult, FindingsSearch
 from distaff.server import render
 from distaff.server.projects import LinkedProgram
 from distaff.server.render import FileReport
@@ -128,17 +128,28 @@ def check_source(text: str, options: Options = DEFAULT_OPTIONS, *, path: str = "
     context = context_from(program, where, ingredients) if where else None
     if progress is not None:
         progress.start_file(path, len(program.assertions()))
-    assertions, findings = [], []
     start = time.monotonic()
-    for item in engine.check(program, options, cancel, context=context):
+    assertions, findings, search = _collect(engine.check(program, options, cancel, context=context), progress)
+    return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, where,
+                      render.text_digest(text), ingredients, options, search=search)
+
+
+def _collect(items, progress: ProgressListener | None, shown=lambda item: item):
+    """The assertions, findings and the search's end among a check's
+    ``items`` (each passed through ``shown``), telling ``progress`` of each
+    assertion as it comes."""
+    assertions, findings, search = [], [], None
+    for item in items:
+        item = shown(item)
         if isinstance(item, AssertionResult):
             assertions.append(item)
             if progress is not None:
                 progress.decided(item)
+        elif isinstance(item, FindingsSearch):
+            search = item
         else:
             findings.append(item)
-    return FileReport(path, tuple(assertions), tuple(findings), time.monotonic() - start, where,
-                      render.text_digest(text), ingredients, options)
+    return assertions, findings, search
 
 
 def check_linked(program: LinkedProgram, options: Options = DEFAULT_OPTIONS, *, cancel: CancelToken | None = None,
@@ -159,20 +170,12 @@ def check_linked(program: LinkedProgram, options: Options = DEFAULT_OPTIONS, *, 
         items = not_entered(linked.program, options, program.unentered)
     else:
         items = engine.check(linked.program, options, cancel)
-    assertions, findings = [], []
     start = time.monotonic()
-    for item in items:
-        item = linked.shown(item)
-        if isinstance(item, AssertionResult):
-            assertions.append(item)
-            if progress is not None:
-                progress.decided(item)
-        else:
-            findings.append(item)
+    assertions, findings, search = _collect(items, progress, linked.shown)
     texts = dict(program.texts)
     digests = tuple((f, render.text_digest(texts[f])) for f in linked.files if f in texts)
     return FileReport(program.path, tuple(assertions), tuple(findings), time.monotonic() - start, (),
-                      dict(digests).get(program.path, ""), (True, True), options, digests)
+                      dict(digests).get(program.path, ""), (True, True), options, digests, search)
 
 
 def report_json(report: FileReport) -> dict:

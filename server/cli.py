@@ -144,6 +144,11 @@ def _seconds(text: str) -> float:
     return s
 
 
+def _seconds_or_none(text: str) -> float | str:
+    """Seconds, or ``none`` (no limit)."""
+    return "none" if text.strip().lower() == "none" else _seconds(text)
+
+
 def _add_data_model(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-model", choices=[m.value for m in DataModel], default=None,
                    help="integer and pointer widths (default lp64)")
@@ -205,6 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-findings", dest="findings", action="store_false", default=None,
                        help="no search for deadlocks and run-time errors beyond the assertions' own "
                        "(it runs when no assertion's check explored every run)")
+    check.add_argument("--findings-timeout", type=_seconds_or_none, default=None, metavar="S|none",
+                       help="seconds the search for deadlocks and run-time errors may take, from its start "
+                       f"(default {engine.DEFAULT_FINDINGS_TIMEOUT_S:g}; none: no limit but --timeout); "
+                       "the summary says whether it finished")
     check.add_argument("--property", choices=(engine.UNREACH_CALL,), default=None,
                        help="unreach-call: the error calls (reach_error(), __VERIFIER_error()) are one "
                        "property, as in SV-COMP: the check stops at the first one reached; assert() and "
@@ -289,6 +298,9 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
         "data_model": DataModel(args.data_model) if args.data_model else None,
     }
     opts = replace(base, **{k: v for k, v in given.items() if v is not None})
+    search_s = getattr(args, "findings_timeout", None)
+    if search_s is not None:
+        opts = replace(opts, findings_timeout_s=None if search_s == "none" else search_s)
     unknown = sorted(set(args.disable) - engine.OPTIMISATIONS)
     if unknown:
         raise UsageError(f"distaff check: --disable: unknown optimisation {unknown[0]!r} "
@@ -422,6 +434,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     reports = []
     started = _STARTED  # (from the process's start, for the command: the imports count too)
     with Progress(sys.stderr) as progress:
+        if args.format == "text":  # each verdict as it is decided; the findings and summary after
+            progress.echo = lambda path, a: print("\n".join(render.assertion_lines(a, FileReport(path), options)),
+                                                  flush=True)
         for job in programs:
             left = options
             if options.total_timeout_s is not None:  # one budget for the whole command
@@ -435,7 +450,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             reports.append(report)
             if args.format == "text":
                 progress.clear()
-                print("\n".join(render.text_lines(report, options)), flush=True)
+                print("\n".join(render.text_lines(report, options, assertions=False)), flush=True)
             if args.playback is not None:
                 if isinstance(job, LinkedProgram):
                     lines = [f"{a.span}: note: no reproducer: the program is linked from several files "
@@ -629,14 +644,19 @@ class Progress:
     tqdm only when the stream is a terminal and once a file took ``delay``
     seconds; nothing at all is written otherwise. :meth:`start_file` clears
     the line of the file before it, as does leaving the ``with`` block, so
-    the results printed after it are never mixed with it."""
+    the results printed after it are never mixed with it. With ``echo``,
+    each assertion decided is handed to it as it comes (``echo(path,
+    result)``, the text output's lines printed at once), the line taken away
+    while it prints."""
+
+    echo = None
 
     FORMAT = "distaff: checking {desc}: {n_fmt}/{total_fmt} assertions{postfix}, {elapsed} |{bar}|"
 
     def __init__(self, stream, delay: float = 1.0, interval: float = 0.5):
         self.stream, self.delay, self.interval = stream, delay, interval
         self.active = bool(getattr(stream, "isatty", lambda: False)())
-        self._bar, self._runs = None, 0
+        self._bar, self._runs, self._path = None, 0, ""
         self._lock = threading.Lock()  # the ticker and the checking thread both update the bar
         self._stop = threading.Event()
         self._ticker = None
@@ -655,6 +675,7 @@ class Progress:
 
     def start_file(self, path: str, total: int) -> None:
         self.clear()
+        self._path = path
         if not self.active:
             return
         from tqdm import tqdm
@@ -668,6 +689,10 @@ class Progress:
 
     def decided(self, result: AssertionResult) -> None:
         with self._lock:
+            if self.echo is not None:
+                if self._bar is not None:
+                    self._bar.clear()
+                self.echo(self._path, result)
             if self._bar is not None:
                 self._runs += result.stats.runs
                 self._postfix(self._bar.n + 1)

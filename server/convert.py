@@ -13,9 +13,9 @@ from lsprotocol import types as lsp
 from distaff.analysis import ir
 from distaff.analysis.ir import AssertionSite, Span
 from distaff.analysis.options import Options
-from distaff.analysis.report import AssertionResult, Finding, Status, Trace
+from distaff.analysis.report import AssertionResult, Finding, FindingsSearch, Status, Trace
 from distaff.server.documents import Snapshot
-from distaff.server.wording import assertion_message, finding_message, input_names
+from distaff.server.wording import assertion_message, finding_message, input_names, search_note
 
 SOURCE = "distaff"
 CONTEXT_SOURCE = "distaff (context)"
@@ -153,6 +153,21 @@ def front_end_diagnostic(snapshot: Snapshot, finding: ir.Finding) -> lsp.Diagnos
         severity=SEVERITY[severity],
         code=finding.kind.value,
         source=SOURCE,
+    )
+
+
+def search_diagnostic(snapshot: Snapshot, search: FindingsSearch, source: str = SOURCE) -> lsp.Diagnostic | None:
+    """A search for findings that did not finish, said on the first line (the
+    findings shown may not be all); None when it finished or was not needed."""
+    note = search_note(search)
+    if not note:
+        return None
+    return lsp.Diagnostic(
+        range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+        message=note[0].upper() + note[1:],
+        severity=lsp.DiagnosticSeverity.Information,
+        code="findings-search-unfinished",
+        source=source,
     )
 
 

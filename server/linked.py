@@ -41,7 +41,7 @@ from lsprotocol import types as lsp
 from distaff.analysis.frontend.build_flags import find_compile_commands, flags_for
 from distaff.analysis.link import LinkError, not_entered
 from distaff.analysis.project import listed
-from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, FindingsSearch, Reason, Status
 from distaff.server import convert, wording
 from distaff.server.cache import DECIDED, ProgramDigest, options_key, program_digest
 from distaff.server.documents import Snapshot
@@ -342,6 +342,7 @@ class LinkedChecks:
         outcomes.options = options
         outcomes.results = {k: r for k, r in outcomes.results.items() if r.status in DECIDED}
         outcomes.findings = []
+        outcomes.search = None
         outcomes.run_id = None
         request = CheckRequest(state.key, state.generation, PROGRAM, program, options, None,
                                expected=len(program.assertions()))
@@ -385,6 +386,8 @@ class LinkedChecks:
                 if item.kind in (FindingKind.SYNTAX, FindingKind.UNSUPPORTED):
                     return  # the program's own findings, published from the linking
                 outcomes.findings.append(item)
+            elif isinstance(item, FindingsSearch):
+                outcomes.search = item
             else:
                 return
             self.publish_linked(state)
@@ -394,7 +397,7 @@ class LinkedChecks:
         outcomes.checking = False
         program = state.program.linked.program
         if event.outcome is DONE:
-            if state.digest is not None:
+            if state.digest is not None and outcomes.findings_known:
                 self.cache.put_findings(state.digest, run.request.options, outcomes.findings)
             outcomes.complete = all((r := outcomes.results.get(s.id)) is not None and r.status in DECIDED
                                     for s in program.assertions())
@@ -435,6 +438,10 @@ class LinkedChecks:
                          key=lambda r: (r.span.line, r.span.col))
         diags += [convert.assertion_diagnostic(snap, r, outcomes.options, fold=fold) for r in results]
         diags += [convert.finding_diagnostic(snap, f, fold=fold) for f in outcomes.findings if _in(path, f.span.file)]
+        if outcomes.search is not None and _in(path, state.program.path):
+            unfinished = convert.search_diagnostic(snap, outcomes.search)
+            if unfinished is not None:
+                diags.append(unfinished)
         if outcomes.problem and _in(path, state.program.path):
             diags.append(convert.problem_diagnostic(snap, outcomes.problem))
         return diags

@@ -14,7 +14,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from distaff.analysis.options import Options
-from distaff.analysis.report import AssertionResult, Finding
+from distaff.analysis.report import AssertionResult, Finding, FindingsSearch, SearchEnd
 from distaff.server.cache import ProgramDigest, options_key
 from distaff.server.documents import ParsedDocument, Snapshot
 
@@ -32,11 +32,19 @@ class Outcomes:
     checking: bool = False
     results: dict[str, AssertionResult] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    search: FindingsSearch | None = None  # how the run's search for findings ended (None: not yet, or cached)
     problem: str = ""
     complete: bool = False  # every assertion decided and the run's findings known
     options: Options | None = None  # what the results were checked with (their words quote its limits)
     label: str = ""  # for a context: where it starts
     approximate: bool = True
+
+    @property
+    def findings_known(self) -> bool:
+        """The run's findings are all there are, to keep for this text: its
+        search for findings finished or was not needed (or nothing said)."""
+        s = self.search
+        return s is None or s.complete or s.end is SearchEnd.OFF
 
     @property
     def key(self) -> str:

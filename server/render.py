@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from distaff.analysis.check import Options
 from distaff.analysis.ir import Span
 from distaff.server import wording
-from distaff.server.wording import FINDING_NOUNS, finding_message, input_names, plural
+from distaff.server.wording import FINDING_NOUNS, finding_message, input_names, plural, search_note
 from distaff.analysis.report import (
-    AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace, to_json,
+    AssertionResult, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status, Trace, to_json,
 )
 
 JSON_VERSION = 2
@@ -49,7 +49,9 @@ class FileReport:
     ``options`` what the file was checked with (a command's ``total_timeout_s``:
     what was left of it when the file started); ``linked`` the files of a
     program linked from several, ``(path, sha256)`` each (``path`` is then the
-    file whose ``main`` starts it), empty for a file checked alone.
+    file whose ``main`` starts it), empty for a file checked alone;
+    ``search`` how the search for findings ended (None: not known, a report
+    read back from elsewhere).
     """
 
     path: str
@@ -61,6 +63,7 @@ class FileReport:
     ingredients: tuple[bool, bool] = (True, True)
     options: Options = Options()
     linked: tuple[tuple[str, str], ...] = ()
+    search: FindingsSearch | None = None
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -157,19 +160,35 @@ def summary_line(report: FileReport) -> str:
     left = sorted(a.span.line for a in report.assertions if a.reason is Reason.TIMEOUT)
     if left:
         text += f"; time ran out, undecided: line{'s' if len(left) > 1 else ''} {', '.join(map(str, left))}"
+    note = search_note(report.search)
+    if note:
+        text += f"; {note}"
     return text
 
 
-def text_lines(report: FileReport, options: Options) -> list[str]:
+def search_json(search: FindingsSearch) -> dict:
+    out = to_json(search)
+    out["complete"] = search.complete
+    return out
+
+
+def assertion_lines(a: AssertionResult, report: FileReport, options: Options) -> list[str]:
+    """One assertion's verdict as a GCC-style line, then its trace."""
+    severity, msg = assertion_message(a, options, report)
+    lines = [f"{_where(a.span, report.path)}: {severity}: {msg}"]
+    if a.trace is not None:
+        lines += trace_lines(a.trace, report.path)
+    return lines
+
+
+def text_lines(report: FileReport, options: Options, assertions: bool = True) -> list[str]:
     """One file's result as GCC-style lines, problems in source order, each
-    followed by its trace, then the summary line."""
+    followed by its trace, then the summary line. ``assertions`` False: the
+    findings and the summary only (the command line printed each assertion
+    as it was decided)."""
     blocks: list[tuple[tuple, list[str]]] = []
-    for a in sorted_assertions(report):
-        severity, msg = assertion_message(a, options, report)
-        lines = [f"{_where(a.span, report.path)}: {severity}: {msg}"]
-        if a.trace is not None:
-            lines += trace_lines(a.trace, report.path)
-        blocks.append((_order(a.span), lines))
+    for a in sorted_assertions(report) if assertions else ():
+        blocks.append((_order(a.span), assertion_lines(a, report, options)))
     for f in sorted_findings(report):
         severity, msg = finding_message(f)
         lines = [f"{_where(f.span, report.path)}: {severity}: {msg}"]
@@ -197,6 +216,7 @@ def options_json(options: Options) -> dict:
     return {
         "mode": options.mode, "unwind": options.unwind, "timeout_s": options.timeout_s,
         "total_timeout_s": options.total_timeout_s, "findings": options.findings,
+        "findings_timeout_s": options.findings_timeout_s,
         "max_runs": options.max_runs, "data_model": options.data_model.value,
         "workers": options.workers, "spurious_wakeups": options.spurious_wakeups,
         "max_memory_mb": options.max_memory_mb,
@@ -244,6 +264,8 @@ def file_json(report: FileReport, options: Options) -> dict:
         "findings": [finding_json(f, report) for f in sorted_findings(report)],
         "stats": to_json(report.stats),
     }
+    if report.search is not None:
+        out["findings_search"] = search_json(report.search)
     if report.positions:
         out["context"] = report.context
         out["from"] = [list(p) for p in report.positions]
@@ -372,6 +394,18 @@ def _sarif_result(rule: str, level: str, kind: str, message: str, span: Span, pa
     return result
 
 
+def _search_notifications(reports: list[FileReport]) -> list[dict]:
+    """A warning for each file whose search for findings did not finish."""
+    out = []
+    for r in reports:
+        note = search_note(r.search)
+        if note:
+            out.append({"level": "warning", "descriptor": {"id": "findings-search"},
+                        "message": {"text": f"{r.path}: {note}"},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(r.path)}}}]})
+    return out
+
+
 def sarif_log(reports: list[FileReport], options: Options, version: str) -> dict:
     """A SARIF 2.1.0 log of one run of distaff over ``reports``: every
     assertion is a result (holding ones with kind ``pass``), every finding too."""
@@ -406,7 +440,10 @@ def sarif_log(reports: list[FileReport], options: Options, version: str) -> dict
             "artifacts": [{"location": {"uri": artifact_uri(p)}} for p in dict.fromkeys(
                 p for r in reports for p in r.files)],
             "invocations": [{"executionSuccessful": True,
-                             "properties": {"options": options_json(options)}}],
+                             "toolExecutionNotifications": _search_notifications(reports),
+                             "properties": {"options": options_json(options),
+                                            "findings_search": {r.path: search_json(r.search) for r in reports
+                                                                if r.search is not None}}}],
             "results": results,
         }],
     }

@@ -36,7 +36,7 @@ from lsprotocol import types as lsp
 
 from distaff.analysis import ir
 from distaff.analysis.options import Options
-from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, FindingsSearch, Reason, Status
 from distaff.server import convert
 from distaff.server.api import write_reproducer
 from distaff.server.cache import DECIDED, ProgramDigest, ResultCache, options_key, program_digest
@@ -307,6 +307,7 @@ class Session(LinkedChecks):
             # what the last run left undecided is checked again; its findings come again
             outcomes.results = {k: r for k, r in outcomes.results.items() if r.status in DECIDED}
             outcomes.findings = []
+            outcomes.search = None
         else:
             approximate = getattr(context, "approximate", getattr(context, "naive", True))
             outcomes = st.context = Outcomes(CONTEXT, version, options=options, label=label,
@@ -365,6 +366,8 @@ class Session(LinkedChecks):
                 if item.kind in (FindingKind.SYNTAX, FindingKind.UNSUPPORTED):
                     return  # the parse of this text reported them already
                 outcomes.findings.append(item)
+            elif isinstance(item, FindingsSearch):
+                outcomes.search = item
             else:
                 return
             self.publish(st)
@@ -374,7 +377,7 @@ class Session(LinkedChecks):
         outcomes.checking = False
         program = st.current.program
         if event.outcome is DONE:
-            if outcomes.kind == PROGRAM and st.digest is not None:
+            if outcomes.kind == PROGRAM and st.digest is not None and outcomes.findings_known:
                 self.cache.put_findings(st.digest, run.request.options, outcomes.findings)
             outcomes.complete = all(
                 (r := outcomes.results.get(s.id)) is not None and r.status in DECIDED
@@ -441,6 +444,10 @@ class Session(LinkedChecks):
             out.append(convert.assertion_diagnostic(snap, r, outcomes.options, fold=fold, source=source, prefix=prefix(r.context)))
         for f in outcomes.findings:
             out.append(convert.finding_diagnostic(snap, f, fold=fold, source=source, prefix=prefix()))
+        if outcomes.search is not None:
+            unfinished = convert.search_diagnostic(snap, outcomes.search, source)
+            if unfinished is not None:
+                out.append(unfinished)
         if outcomes.problem:
             out.append(convert.problem_diagnostic(snap, outcomes.problem, source))
         return out

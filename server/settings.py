@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from distaff.analysis.check import MODES, Options
-from distaff.analysis.options import DEFAULT_MEMORY_MB
+from distaff.analysis.options import DEFAULT_FINDINGS_TIMEOUT_S, DEFAULT_MEMORY_MB
 
 CHECK_ON = ("save", "change", "manual")
 TRACE_IN_MESSAGE = ("auto", "always", "never")
@@ -41,6 +41,9 @@ class Settings:
     * ``spurious_wakeups`` (``spuriousWakeups``, on by default): condition
       waits may also return without a signal, as POSIX allows
       (``Options.spurious_wakeups``).
+    * ``findings_timeout_s`` (``findingsTimeout``): seconds the search for
+      deadlocks and run-time errors after the assertions may take; 0 or null
+      is no limit but ``timeout`` (``Options.findings_timeout_s``).
     """
 
     check_on: str = "save"
@@ -53,6 +56,7 @@ class Settings:
     trace_in_message: str = "auto"
     races: bool = False
     spurious_wakeups: bool = True
+    findings_timeout_s: float | None = DEFAULT_FINDINGS_TIMEOUT_S
 
     def options(self) -> Options:
         """The engine options these settings ask for."""
@@ -64,6 +68,7 @@ class Settings:
             report_races=self.races,
             spurious_wakeups=self.spurious_wakeups,
             max_memory_mb=self.max_memory_mb,
+            findings_timeout_s=self.findings_timeout_s,
         )
 
 
@@ -114,6 +119,7 @@ _KEYS = {
     "traceInMessage": ("trace_in_message", _one_of(TRACE_IN_MESSAGE)),
     "races": ("races", _flag),
     "spuriousWakeups": ("spurious_wakeups", _flag),
+    "findingsTimeout": ("findings_timeout_s", _timeout),
 }
 
 # Settings under distaff.* that belong to the editor extensions, not the server.

@@ -16,7 +16,8 @@ the counts of a file's results are phrased here too.
 from __future__ import annotations
 
 from distaff.analysis.check import Options
-from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Stats, Status, Trace
+from distaff.analysis.report import (AssertionResult, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats,
+                                     Status, Trace)
 from distaff.analysis.subcheck import CONFIRMED, CONFIRMED_TEXT
 from distaff.analysis.symex.unmodelled import phrase
 
@@ -216,3 +217,15 @@ def counts_line(results) -> str:
     c = counts(results)
     words = {"holds": "hold", "violated": "fail", Reason.BOUND.value: "not reached within the bound"}
     return ", ".join(f"{n} {words.get(k, k)}" for k, n in sorted(c.items())) or "no assertions"
+
+
+def search_note(search: FindingsSearch | None) -> str:
+    """What to tell of a search for findings that did not finish (empty when
+    it finished, was not needed or not asked for): the findings shown may
+    not be all there are."""
+    if search is None or search.complete or search.end in (SearchEnd.OFF, SearchEnd.SKIPPED):
+        return ""
+    if search.end is SearchEnd.CUT and search.budget_s is not None and search.runs:
+        return (f"the search for deadlocks and run-time errors stopped at its time budget of {search.budget_s:.1f} s "
+                f"after {plural(search.runs, 'run')}")
+    return f"the search for deadlocks and run-time errors did not finish: {search.message}"

@@ -239,6 +239,8 @@ def test_the_compiled_and_the_pure_core_check_alike(mode):
         "            out.append([p, r.id, r.status.name, r.stats.runs, r.stats.steps, r.stats.events,\n"
         "                        t and [(s.tid, s.span.line, s.action) for s in t.steps], t and [(i.name, i.value) for i in t.inputs],\n"
         "                        [(s.span.line, s.expr, s.pruned_runs) for s in r.summaries]])\n"
+        "        elif hasattr(r, 'end'):\n"
+        "            out.append([p, 'search', r.end.name])\n"
         "        else:\n"
         "            out.append([p, r.kind.name, r.message])\n"
         "print(json.dumps(out))\n")

@@ -11,7 +11,7 @@ from lsprotocol import types as lsp
 
 from distaff.analysis.check import Options, check
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.report import AssertionResult, FindingKind
+from distaff.analysis.report import AssertionResult, Finding, FindingKind
 from distaff.server import convert
 from distaff.server.documents import Snapshot
 from tests.cli.test_cli import run
@@ -64,7 +64,7 @@ def test_a_race_replays_to_the_same_trace(capsys, tmp_path):
 def test_a_race_is_a_warning_at_the_second_access_related_to_the_first():
     text = RACY.read_text()
     found = [i for i in check(parse_program(text, str(RACY)), Options(report_races=True))
-             if not isinstance(i, AssertionResult) and i.kind is FindingKind.DATA_RACE]
+             if isinstance(i, Finding) and i.kind is FindingKind.DATA_RACE]
     race = next(f for f in found if "read at line 12" in f.message)
     snap = Snapshot.of(RACY.as_uri(), 1, text)
     d = convert.finding_diagnostic(snap, race, fold=False)

@@ -21,6 +21,7 @@ import distaff
 from distaff import CancelToken, ContextError, FindingKind, Options, Reason, Status, check_source
 from distaff.analysis.ir import DataModel
 from distaff.analysis.options import MODES
+from distaff.analysis.report import SearchEnd
 from distaff.server import api, cli, render
 from tests.cli.test_cli import ROOT
 
@@ -164,6 +165,7 @@ def test_the_schemas_enumerate_what_the_code_writes():
     assert set(defs["mode"]["enum"]) == set(MODES)
     assert set(defs["options"]["properties"]["data_model"]["enum"]) == {m.value for m in DataModel}
     assert set(defs["options"]["required"]) == set(render.options_json(Options()))
+    assert set(defs["findings_search"]["properties"]["end"]["enum"]) == {e.value for e in SearchEnd}
     sarif = api.schema("sarif")["$defs"]
     assert sarif["ruleId"]["enum"] == [r.id for r in render._RULES]
 

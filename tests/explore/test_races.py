@@ -15,7 +15,7 @@ from distaff.analysis.check import MODES, Options, check
 from distaff.analysis.subcheck import explorer_for
 from distaff.analysis.explore.races import RACE_MARK, exploration_options, finding_key
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.report import AssertionResult, FindingKind
+from distaff.analysis.report import AssertionResult, Finding, FindingKind
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "programs" / "races"
 SOURCES = sorted(p.name for p in PROGRAMS.glob("*.c"))
@@ -44,7 +44,7 @@ def expected(name: str) -> set:
 def races(name: str, mode: str, report: bool = True):
     items = list(check(program(name), Options(mode=mode, report_races=report)))
     results = [i for i in items if isinstance(i, AssertionResult)]
-    return [i for i in items if not isinstance(i, AssertionResult) and i.kind is FindingKind.DATA_RACE], results
+    return [i for i in items if isinstance(i, Finding) and i.kind is FindingKind.DATA_RACE], results
 
 
 def shown(findings) -> set:
@@ -139,7 +139,7 @@ def test_a_race_is_reported_once_per_check_across_sub_checks():
     prog = parse_program(text, "two_asserts.c")
     assert len(prog.assertions()) == 2
     items = list(check(prog, Options(mode="baseline", report_races=True)))
-    found = [i for i in items if not isinstance(i, AssertionResult) and i.kind is FindingKind.DATA_RACE]
+    found = [i for i in items if isinstance(i, Finding) and i.kind is FindingKind.DATA_RACE]
     # the increment's two pairs, and the new read at line 13 against the increment's write;
     # both sub-checks meet all three, each is yielded once
     assert len(found) == len({finding_key(f) for f in found}) == 3

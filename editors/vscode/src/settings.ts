@@ -33,6 +33,7 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: "traceInMessage", default: "auto", choices: ["auto", "always", "never"] },
   { key: "races", default: false },
   { key: "spuriousWakeups", default: true },
+  { key: "findingsTimeout", default: 10, minimum: 0, nullable: true },
 ];
 
 export type ServerSettings = Record<string, string | number | boolean | null>;
