@@ -92,6 +92,20 @@ class _Pass:
     result: object
 
 
+def wrap_up_s(timeout_s: float) -> float:
+    """What a sub-check of budget ``timeout_s`` keeps back from its
+    exploration to answer in time: the engine polls its budget between
+    steps, and one step on terms of hundreds of thousands of nodes (values
+    built by repeated arithmetic on each other) can take most of a second;
+    a sub-check past its budget and the runner's grace is stopped, and its
+    answer lost."""
+    return min(WRAP_UP_S, WRAP_UP_SHARE * timeout_s)
+
+
+# at most this much, and this share of a sub-check's budget, is kept back (wrap_up_s)
+WRAP_UP_S, WRAP_UP_SHARE = 1.0, 0.1
+
+
 def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "_Pass", list]:
     """Explore with iterative deepening over the unwind bound (optimisation
     ``deepening``): a pass at each of :func:`deepening_bounds`, each with
@@ -111,7 +125,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     for k in bounds:
         timeout = options.timeout_s
         if timeout is not None:
-            timeout = max(0.001, timeout - (time.monotonic() - start))
+            timeout = max(0.001, timeout - wrap_up_s(timeout) - (time.monotonic() - start))
         max_runs = None if options.max_runs is None else max(1, options.max_runs - runs_before)
         opts = replace(options, unwind=k, timeout_s=timeout, max_runs=max_runs)
         with bounded(_static_budget(opts, cancel)):  # the static analyses it runs share its budget
@@ -197,6 +211,7 @@ def _counted(result: AssertionResult, counters: dict) -> AssertionResult:
 
 
 def _run(program, site, options, cancel, context):
+    started = time.monotonic()
     finished, last, findings = _explore(program, site, options, cancel, context)
     ex = last.result
     complete = ex.violation is None and ex.stop is None
@@ -209,7 +224,9 @@ def _run(program, site, options, cancel, context):
         complete = False  # the search for findings must still run
     summaries = getattr(reduction, "statement_summaries", None)  # mode dpor-ag
     if summaries is not None and options.summary_text:
-        result = replace(result, summaries=tuple(summaries()))
+        # within the sub-check's budget: a verdict printed late is a verdict lost to its runner
+        deadline = started + options.timeout_s if options.timeout_s is not None else None
+        result = replace(result, summaries=tuple(summaries(deadline=deadline)))
         # printing them is counted after the exploration's stats were taken
         result = _counted(result, {k: v for k, v in reduction.counters().items() if k.startswith("summary_simplif")})
     del reduction, summaries

@@ -33,6 +33,8 @@ _BIN = {
 
 
 MAX_TEXT = 300
+# most distinct terms a summary may have to be printed (Printer.small)
+PRINT_NODES = 20_000
 
 _COMPARE = {
     z3.Z3_OP_SLEQ: "<=", z3.Z3_OP_SLT: "<", z3.Z3_OP_SGEQ: ">=", z3.Z3_OP_SGT: ">",
@@ -96,6 +98,26 @@ class Printer:
         self.sizes = {}
         for g in program.globals:
             self.sizes[g.name] = type_size(g.type)
+
+    def small(self, phi, nodes: int | None = None) -> bool:
+        """Has ``phi`` at most ``nodes`` (default :data:`PRINT_NODES`) distinct
+        terms? Printing walks every one of them more than once, however
+        little of it is printed: a summary of values built by repeated
+        arithmetic on each other (``i = i + j`` in a loop) can have millions."""
+        if isinstance(phi, bool):
+            return True
+        cap = PRINT_NODES if nodes is None else nodes
+        args = self.T.args
+        seen, todo = set(), [phi.as_ast()]
+        while todo:
+            a = todo.pop()
+            if a.value in seen:
+                continue
+            seen.add(a.value)
+            if len(seen) > cap:
+                return False
+            todo.extend(args(a))
+        return True
 
     def text(self, phi, budget: int = 400, readable_ms: int = 0) -> str:
         """``phi`` as C; past ``budget`` printed operations the rest is ``...``.

@@ -32,6 +32,7 @@ class Part:
     sleep: frozenset
     phi: Any
     accesses: frozenset
+    size: int = 1  # distinct AST nodes of phi, or an upper bound of them (tracked only with a max_size)
 
 
 @dataclass(slots=True)
@@ -43,18 +44,23 @@ class Entry:
 
 
 def size(phi, limit: int) -> int:
-    """Distinct AST nodes of ``phi``, counted up to ``limit + 1``."""
+    """Distinct AST nodes of ``phi``, counted up to ``limit + 1`` (on z3's
+    raw ASTs: the Python API makes an object per child visited, which cost
+    seconds per summary of a few thousand nodes)."""
     if isinstance(phi, bool):
         return 1
-    seen = set()
-    todo = [phi]
+    ctx = phi.ctx_ref()
+    app = z3.Z3_APP_AST
+    seen: set = set()
+    todo = [phi.as_ast()]
     while todo and len(seen) <= limit:
-        x = todo.pop()
-        i = x.get_id()
+        a = todo.pop()
+        i = z3.Z3_get_ast_id(ctx, a)
         if i in seen:
             continue
         seen.add(i)
-        todo.extend(x.children())
+        if z3.Z3_get_ast_kind(ctx, a) == app:
+            todo.extend(z3.Z3_get_app_arg(ctx, a, k) for k in range(z3.Z3_get_app_num_args(ctx, a)))
     return len(seen)
 
 
@@ -93,22 +99,31 @@ class SummaryTable:
         if phi is False:
             return
         e = self.entry(key)
+        n = 1
+        if self.max_size:
+            n = size(phi, self.max_size)
+            if n > self.max_size:
+                self._count("summary_size_drops")
+                return
         for p in e.parts:
             if p.sleep == sleep:
                 if p.phi is True:
                     return
                 merged = True if phi is True else z3.Or(p.phi, phi)
-                if self.max_size and size(merged, self.max_size) > self.max_size:
-                    self._count("summary_size_drops")
-                    return
+                if self.max_size:
+                    # a DAG's nodes: at most both sides' and the new root; counted only past the bound
+                    bound = 1 if merged is True else p.size + n + 1
+                    if bound > self.max_size:
+                        bound = size(merged, self.max_size)
+                        if bound > self.max_size:
+                            self._count("summary_size_drops")
+                            return
+                    p.size = bound
                 p.phi = merged
                 p.accesses = p.accesses | accesses
                 self._count("summary_merges")
                 return
-        if self.max_size and size(phi, self.max_size) > self.max_size:
-            self._count("summary_size_drops")
-            return
-        e.parts.append(Part(sleep, phi, accesses))
+        e.parts.append(Part(sleep, phi, accesses, n))
         self._count("summary_entries")
 
     def usable(self, key, sleep: frozenset):

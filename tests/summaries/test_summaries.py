@@ -13,7 +13,7 @@ from distaff.analysis.frontend import parse_program
 from distaff.analysis.summaries import translate
 from distaff.analysis.summaries.cprint import Printer
 from distaff.analysis.summaries.evaluate import InstanceMemo, ReadsMemo, instantiate, memory_reads
-from distaff.analysis.summaries.table import SummaryTable
+from distaff.analysis.summaries.table import SummaryTable, size
 from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, Variables, parse
 from distaff.analysis.symex.values import Values
 
@@ -234,3 +234,37 @@ def test_instantiations_under_constant_values_are_remembered():
     before = len(memo.entries)
     assert not isinstance(instantiate(r == 0, frozenset(), st, E, X, None, memo), bool)
     assert len(memo.entries) == before
+
+
+def test_sizes_count_distinct_nodes_up_to_the_limit_and_merges_keep_a_bound():
+    ctx = z3.Context()
+    xs = [z3.BitVec(f"x{i}", 32, ctx) for i in range(40)]
+    shared = xs[0] + xs[1]
+    phi = z3.And(shared == 1, shared == xs[2])  # `shared` counted once
+    nodes = {phi.get_id()}
+    todo = [phi]
+    while todo:
+        for c in todo.pop().children():
+            if c.get_id() not in nodes:
+                nodes.add(c.get_id())
+                todo.append(c)
+    assert size(phi, 1000) == len(nodes)
+    assert size(phi, 3) == 4  # stops one past the limit
+    assert size(True, 10) == 1
+    t = SummaryTable(max_size=60)
+    for k in range(30):  # each disjunct is small; their disjunction outgrows the bound
+        t.add("a", frozenset(), xs[k] == xs[k + 1], frozenset())
+    phi, _, _ = t.usable("a", frozenset())
+    assert size(phi, 1000) <= 60 and t.counts["summary_size_drops"] >= 1
+    assert 0 < t.counts["summary_merges"] < 29
+
+
+def test_printing_skips_what_is_too_large_and_stops_at_the_deadline():
+    printer, X, read = _printing()
+    big = z3.Sum([X.reg(0, 0, "main", f"v{i}", 32) for i in range(40)]) == read
+    assert printer.small(big) and not printer.small(big, nodes=20)
+    program = parse_program(PROGRAM, "p.c")
+    ex = explorer_for(program, Options(mode="dpor-ag"), program.assertions()[0])
+    ex.run()
+    assert ex.reduction.statement_summaries()  # the program has summaries to show...
+    assert ex.reduction.statement_summaries(deadline=0.0) == []  # ...but not past the sub-check's budget
