@@ -186,10 +186,18 @@ class AtomicLowering:
 
     def rmw_value(self, op: str, old: Expr, v: Expr, node: ts.Node) -> Expr:
         """``old OP v`` in the operand's type; on a pointer, ``+``/``-`` count
-        bytes, as GCC's builtins do."""
+        bytes, as GCC's builtins do. On a signed integer the arithmetic wraps
+        around (C11 7.17.7.5: "there are no undefined results"; GCC's builtins
+        compute as the machine's add does): it is done in the unsigned type of
+        the same width. (``x++`` on an ``_Atomic`` object is ordinary
+        arithmetic, 6.5.16.2: it is not lowered here.)"""
         if isinstance(old.type, PtrType):
             off = cast(v, self.ct.ptrdiff_t)
             return PtrAdd(old, off if op == "+" else unary("-", off, off.type), old.type)
+        t = old.type
+        if isinstance(t, IntType) and t.signed:
+            u = IntType(t.bits, False)
+            return cast(self.rmw_value(op, cast(old, u), cast(v, u), node), t)
         if op == "~&":
             anded = self.arith("&", old, v, node)
             return unary("~", anded, anded.type)

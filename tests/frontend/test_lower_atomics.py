@@ -12,7 +12,7 @@ from distaff.analysis.frontend import lower_source, parse_program
 from distaff.analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, WRITES_THROUGH_ARGUMENTS
 from distaff.analysis.frontend.lower_string import STRING_FUNCS
 from distaff.analysis.ir import Assign, Intrinsic, Kind, Load, Op, Store
-from distaff.analysis.report import AssertionResult, Status
+from distaff.analysis.report import AssertionResult, Finding, Status
 from tests.explore.expectations import PROGRAMS, read
 from tests.frontend.test_lower_semantics import GCC, interpreted, native
 
@@ -177,3 +177,36 @@ def test_programs_get_the_verdicts_their_headers_give(name, mode) -> None:
     assert got
     want = {"holds": Status.HOLDS, "violated": Status.VIOLATED}
     assert got == {line: want[exp.verdict_at(line)] for line in got}
+
+
+WRAPS = """
+#include <stdatomic.h>
+#include <assert.h>
+#include <limits.h>
+atomic_int x = INT_MAX;
+atomic_schar c = 127;
+long long big = LLONG_MIN;
+int main(void) {
+    int old = atomic_fetch_add(&x, 1);
+    assert(old == INT_MAX && x == INT_MIN);
+    assert(__atomic_add_fetch(&x, -1, __ATOMIC_SEQ_CST) == INT_MAX);
+    signed char o = atomic_fetch_add_explicit(&c, 1, memory_order_relaxed);
+    assert(o == 127 && c == -128);
+    __sync_fetch_and_sub(&big, 1);
+    assert(big == LLONG_MAX);
+    return 0;
+}
+"""
+
+
+def test_atomic_arithmetic_on_signed_integers_wraps_around() -> None:
+    # C11 7.17.7.5: no undefined results; `x++` on an _Atomic int stays ordinary arithmetic
+    program = parse_program(WRAPS, "wraps.c")
+    items = list(check(program, Options(mode="baseline", timeout_s=60)))
+    assert {r.span.line: r.status for r in items if isinstance(r, AssertionResult)} == {
+        10: Status.HOLDS, 11: Status.HOLDS, 13: Status.HOLDS, 15: Status.HOLDS}
+    assert not [f for f in items if isinstance(f, Finding)]
+    ordinary = parse_program("#include <stdatomic.h>\n#include <limits.h>\natomic_int x = INT_MAX;\n"
+                             "int main(void) { x++; return 0; }\n", "inc.c")
+    [overflow] = [f for f in check(ordinary, Options(mode="baseline")) if isinstance(f, Finding)]
+    assert overflow.message == "signed integer overflow in addition"
