@@ -57,7 +57,15 @@ the ones found online, and the pass at its end is skipped. Counted:
 ``rf_unobserved_pairs`` (pairs of blind writes a run left unordered, over all
 runs), ``rf_runs_without_blind_writes``.
 
-Switchable (``Options.optimisations``): ``sleep_sets`` (off: a node still
+A store of what the memory holds already (an exchange that writes back the
+1 a test-and-set lock holds, a flag set again) is a read for the dependence
+(``silent_stores``, counted as such): either order of two of them, or of one
+and a read, leaves every value as it was, and against a write that changes the
+value it still conflicts as the read it is. In another order it may change
+the value: then it is a write there, in that run's footprints.
+
+Switchable (``Options.optimisations``): ``silent_stores`` (off: every store
+is a write), ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
 sets -- only the first initial of a reversing sequence is added),
 ``dpor_order`` (off: a node with a free choice takes its lowest thread),
@@ -349,6 +357,7 @@ class Dpor(Reduction):
     name = "dpor"
     pivot_on_single = True
     record_effects = False
+    silent_stores = True
 
     def __init__(self, program=None, options=None, site=None, observers: bool = False) -> None:
         self.program = program

@@ -152,6 +152,8 @@ class Explorer:
                                  spurious_wakeups=opts.spurious_wakeups,
                                  concrete_loops=opts.enabled("concrete_loops"), awaits=opts.enabled("awaits"),
                                  thread_cuts=opts.enabled("thread_cuts"),
+                                 silent_stores=(self.reduction.silent_stores and opts.enabled("silent_stores")
+                                                and not opts.report_races),
                                  pivot_on_single=self.reduction.pivot_on_single,
                                  observer=self.reduction.on_event, placed_accesses=opts.report_races,
                                  context_hooks=self.context_hooks, guards=self._guards())

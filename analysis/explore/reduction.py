@@ -28,11 +28,14 @@ and may add options later (DPOR's backtrack sets) or prune a run
 ``next_choice`` may still give an option at a node on the stack (mode dpor-ag
 asks it to know when the exploration only unwinds).
 
-Two attributes configure the engine: ``pivot_on_single`` (a scheduling point
-with one enabled thread is a node too, e.g. to check a summary there) and
+Three attributes configure the engine: ``pivot_on_single`` (a scheduling
+point with one enabled thread is a node too, e.g. to check a summary there),
 ``record_effects`` (every executed instruction leaves an
 :class:`~distaff.analysis.symex.state.Effect` in ``state.effects``, from which
-weakest preconditions can be computed backwards). Each state also offers
+weakest preconditions can be computed backwards) and ``silent_stores`` (a
+store of what the memory holds already is recorded as a read: see
+:class:`~distaff.analysis.symex.engine.Engine`; only for a reduction whose
+dependence is read off the run it is in, not carried to other runs). Each state also offers
 ``control_key()``, the global control state for a summary table.
 
 :class:`Baseline` explores every option: Algorithm 1 of the
@@ -106,6 +109,7 @@ class Reduction:
     name: ClassVar[str] = "baseline"
     pivot_on_single: ClassVar[bool] = False
     record_effects: ClassVar[bool] = False
+    silent_stores: ClassVar[bool] = False
 
     def start(self, explorer) -> None:
         self.explorer = explorer

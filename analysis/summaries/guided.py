@@ -182,6 +182,9 @@ class AssertionGuided(Dpor):
 
     name = "dpor-ag"
     record_effects = True
+    # the accesses recorded below a control state (RVar/WVar) stand for the
+    # events of pruned runs, in which a store silent here may change memory
+    silent_stores = False
 
     def __init__(self, program: Any, options: Any, site: Any) -> None:
         super().__init__(program, options, site)

@@ -140,6 +140,9 @@ class Engine:
     ``fixed_inputs`` (symbol name -> value) fixes the inputs as they are made.
     ``placed_accesses`` records with each access where it was made
     (:class:`~distaff.analysis.symex.state.PlacedAccess`, for the race detector).
+    ``silent_stores`` notes a store of the value the memory holds already
+    (byte for byte the same constant or term) as a read of it: nothing
+    another thread can see changes.
     ``context_hooks`` are a program context's answers for what its runs do
     not know (:class:`distaff.analysis.context.initial.ContextHooks`); they
     count from when they are true (the context's state is built)."""
@@ -147,6 +150,7 @@ class Engine:
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget: Budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
+                 silent_stores: bool = False,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True):
@@ -160,6 +164,8 @@ class Engine:
         # pcs, distaff.analysis.static.guards) executes it as a check
         self.guards = guards
         self.thread_cuts = thread_cuts  # a thread past the bound stops, not the run (see cut_thread)
+        # a store of what the memory holds already is noted as a read (counted as silent_stores)
+        self.silent_stores = silent_stores
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
         self._creates: dict[tuple, bool] = {}  # (function, head, back edge) -> the loop creates threads
@@ -1162,16 +1168,22 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     v = E.ev(st, tid, i.value)
     n = type_size(i.type)
     oid, off = E.resolve(st, p, n, True)
-    if st.threads[tid].laps:  # a round may store only what the memory holds already
+    silent = False
+    if st.threads[tid].laps or E.silent_stores:
         old = st.memory.peek(oid, off, n) if isinstance(off, int) else None
-        if old is None or not _awaits.same(old, v):
+        silent = old is not None and _awaits.same(old, v)
+        if not silent:  # a round may store only what the memory holds already
             _awaits.drop(st, tid)
     st.memory.store(oid, off, n, v, E.values, E.layout)
     if E.context_hooks:  # a store through a primary object writes its aliases too
         E.context_hooks.after_store(E, st, oid, off, n, v)
     f = st.wframe(tid)
     f.pc += 1
-    E.note_access(st, True, p, n, i.kind)
+    if silent and E.silent_stores and i.kind is Kind.GLOBAL:
+        E.counters["silent_stores"] = E.counters.get("silent_stores", 0) + 1
+        E.note_access(st, False, p, n, i.kind)
+    else:
+        E.note_access(st, True, p, n, i.kind)
     st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type), op=("write", p, n))
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
