@@ -86,7 +86,8 @@ class Footprint(Record):
     (``op`` an :class:`distaff.analysis.ir.Op` value, ``"end"`` or ``"exit"``).
     ``creates``/``joins`` are the thread ids created and joined. ``exit``: the
     event ended the process. ``unknown``: what the event did is not known
-    (dependent with everything)."""
+    (dependent with everything). ``silent``: those of ``reads`` that were
+    stores of what the memory held (see :func:`moved_first`)."""
 
     tid: int
     reads: tuple = ()
@@ -96,9 +97,11 @@ class Footprint(Record):
     joins: tuple = ()
     exit: bool = False
     unknown: bool = False
+    silent: tuple = ()
 
     def __init__(self, tid: int, reads: tuple = (), writes: tuple = (), syncs: tuple = (),
-                 creates: tuple = (), joins: tuple = (), exit: bool = False, unknown: bool = False) -> None:
+                 creates: tuple = (), joins: tuple = (), exit: bool = False, unknown: bool = False,
+                 silent: tuple = ()) -> None:
         object.__setattr__(self, "tid", tid)
         object.__setattr__(self, "reads", reads)
         object.__setattr__(self, "writes", writes)
@@ -107,6 +110,7 @@ class Footprint(Record):
         object.__setattr__(self, "joins", joins)
         object.__setattr__(self, "exit", exit)
         object.__setattr__(self, "unknown", unknown)
+        object.__setattr__(self, "silent", silent)
 
     @staticmethod
     def pending(tid: int) -> "Footprint":
@@ -120,12 +124,16 @@ class Footprint(Record):
             if not isinstance(a, int):
                 return None
         return (self.tid, self.reads, self.writes, tuple((o, b) for o, b, _ in self.syncs),
-                self.creates, self.joins, self.exit, self.unknown)
+                self.creates, self.joins, self.exit, self.unknown, self.silent)
 
 
 def moved_first(fp: Footprint) -> Footprint:
     """The footprint a step may have when a reversal runs it before the step
-    it raced with: a lock attempt that blocked may then take the mutex."""
+    it raced with: a lock attempt that blocked may then take the mutex, and
+    a store that wrote what the memory held (``silent``, read there) may
+    write something new."""
+    if fp.silent:
+        fp = replace(fp, writes=fp.writes + fp.silent, silent=())
     if not any(_looks(op, b) for op, _, b in fp.syncs):
         return fp
     syncs = tuple((_MOVED.get(op, op), o, False) if _looks(op, b) else (op, o, b) for op, o, b in fp.syncs)
@@ -135,9 +143,11 @@ def moved_first(fp: Footprint) -> Footprint:
 def footprint_of(event: Event, ended: bool) -> Footprint:
     """The footprint of an engine :class:`~distaff.analysis.symex.state.Event`;
     ``ended``: the process ended with it."""
-    reads, writes, syncs, creates, joins = [], [], [], [], []
+    reads, writes, syncs, creates, joins, silent = [], [], [], [], [], []
     for a in event.accesses:
         (writes if a.write else reads).append((a.addr, a.size))
+        if a.silent:
+            silent.append((a.addr, a.size))
     for s in event.syncs:
         if s.op == "thread_create":
             creates.append(s.obj)
@@ -146,7 +156,7 @@ def footprint_of(event: Event, ended: bool) -> Footprint:
         syncs.append((s.op, s.obj, s.blocked))
     unknown = not (reads or writes or syncs or ended)
     return Footprint(event.tid, tuple(reads), tuple(writes), tuple(syncs), tuple(creates), tuple(joins),
-                     ended, unknown)
+                     ended, unknown, tuple(silent))
 
 
 # distinct footprints :meth:`Dependence.footprint` remembers before it starts afresh
@@ -182,7 +192,7 @@ class Dependence:
         for a in event.accesses:
             if type(a.addr) is not int:  # a z3 address compares by building a term, not by value
                 return footprint_of(event, ended)
-            accesses.append((a.write, a.addr, a.size))
+            accesses.append((a.write, a.addr, a.size, a.silent))
         syncs = []
         for s in event.syncs:
             if type(s.obj) is not int:

@@ -649,7 +649,7 @@ class Dpor(Reduction):
         else:
             w = self.steps[witness]
             taken = {s.index for s in v}
-            v += [later, e]
+            v += [Step(later.index, later.tid, later.seq, moved_first(later.fp), later.clock, later.wakes, later.sclock), e]
             v += [s for s in self.steps[j + 1:witness]
                   if s.index != later.index and s.index not in taken and vclock.covers(w.clock, s.tid, s.seq)]
             v.append(w)

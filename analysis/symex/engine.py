@@ -923,12 +923,14 @@ class Engine:
         v = st.memory.load(oid, off, n, self.values, self.layout, fresh)
         return v, oid, off
 
-    def note_access(self, st: State, write: bool, addr: Val, size: int, kind: Kind = Kind.GLOBAL) -> None:
+    def note_access(self, st: State, write: bool, addr: Val, size: int, kind: Kind = Kind.GLOBAL,
+                    silent: bool = False) -> None:
         """Record a memory access in the current event, unless the front end
-        proved the instruction thread-local (``kind`` LOCAL)."""
+        proved the instruction thread-local (``kind`` LOCAL); ``silent``: a
+        store noted as a read (``silent_stores``)."""
         if st.event is not None and kind is Kind.GLOBAL:
             if not self.placed_accesses:
-                st.event.accesses.append(Access(write, addr, size))
+                st.event.accesses.append(Access(write, addr, size, silent))
             else:
                 tid = st.current if st.current is not None else 0
                 atomic = st.threads[tid].atomic > 0 if tid < len(st.threads) else False
@@ -1181,7 +1183,7 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     f.pc += 1
     if silent and E.silent_stores and i.kind is Kind.GLOBAL:
         E.counters["silent_stores"] = E.counters.get("silent_stores", 0) + 1
-        E.note_access(st, False, p, n, i.kind)
+        E.note_access(st, False, p, n, i.kind, silent=True)
     else:
         E.note_access(st, True, p, n, i.kind)
     st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type), op=("write", p, n))

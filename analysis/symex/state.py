@@ -264,16 +264,20 @@ class StepRecord(Record):
 @dataclass(slots=True, init=False)
 class Access(Record):
     """A memory access of an event: ``write`` or read of ``size`` bytes at
-    ``addr`` (a pointer value, possibly symbolic)."""
+    ``addr`` (a pointer value, possibly symbolic). ``silent``: a read that is
+    a store of what the memory held (the engine's ``silent_stores``), which
+    in another order may write."""
 
     write: bool
     addr: Val
     size: int
+    silent: bool
 
-    def __init__(self, write: bool, addr: Val, size: int) -> None:
+    def __init__(self, write: bool, addr: Val, size: int, silent: bool = False) -> None:
         self.write = write
         self.addr = addr
         self.size = size
+        self.silent = silent
 
 
 @dataclass(slots=True, init=False)
@@ -295,6 +299,7 @@ class PlacedAccess(Access):
         self.write = write
         self.addr = addr
         self.size = size
+        self.silent = False
         self.span = span
         self.tid = tid
         self.atomic = atomic
