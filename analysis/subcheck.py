@@ -103,7 +103,7 @@ def wrap_up_s(timeout_s: float) -> float:
 
 
 # at most this much, and this share of a sub-check's budget, is kept back (wrap_up_s)
-WRAP_UP_S, WRAP_UP_SHARE = 1.0, 0.1
+WRAP_UP_S, WRAP_UP_SHARE = 0.5, 0.05
 
 
 def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "_Pass", list]:
