@@ -181,8 +181,9 @@ class _Budget:
         return None if self.deadline is None else self.deadline - time.monotonic()
 
     def spent(self) -> bool:
+        """Too little is left to start anything (:data:`MIN_START_S`)."""
         left = self.left()
-        return left is not None and left <= 0
+        return left is not None and left < MIN_START_S
 
     def options(self, used_s: float = 0.0) -> Options:
         """The options of a sub-check starting now, that has already used
@@ -241,6 +242,10 @@ def _check_in_process(program, sites, options, cancel, context, budget):
 
 
 FINDINGS = "findings"  # the pool's task that searches for deadlocks and run-time errors
+# a sub-check or search is not started with less of the whole check's time than
+# this: it could do nothing but time out (a sub-check keeps back a little of its
+# budget to answer in time, so one that ran to its end leaves a sliver)
+MIN_START_S = 0.1
 # Pool processes start only once a check has run this long: most small programs
 # are done by then and never pay for one (a spawned process needs about 0.4 s,
 # Python and z3, before it can take a site; a forked one, milliseconds and a

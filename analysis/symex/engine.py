@@ -934,7 +934,8 @@ class Engine:
             else:
                 tid = st.current if st.current is not None else 0
                 atomic = st.threads[tid].atomic > 0 if tid < len(st.threads) else False
-                st.event.accesses.append(PlacedAccess(write, addr, size, self.span, tid, atomic, st.steps, st.pc))
+                st.event.accesses.append(PlacedAccess(write, addr, size, silent, self.span, tid, atomic, st.steps,
+                                                      st.pc))
 
     # ==================================================================
     # control

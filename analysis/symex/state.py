@@ -271,7 +271,7 @@ class Access(Record):
     write: bool
     addr: Val
     size: int
-    silent: bool
+    silent: bool = False
 
     def __init__(self, write: bool, addr: Val, size: int, silent: bool = False) -> None:
         self.write = write
@@ -294,12 +294,12 @@ class PlacedAccess(Access):
     steps: Any = None
     pc: Any = None
 
-    def __init__(self, write: bool, addr: Val, size: int, span: Span = NO_SPAN, tid: int = 0,
-                 atomic: bool = False, steps: Any = None, pc: Any = None) -> None:
+    def __init__(self, write: bool, addr: Val, size: int, silent: bool = False, span: Span = NO_SPAN,
+                 tid: int = 0, atomic: bool = False, steps: Any = None, pc: Any = None) -> None:
         self.write = write
         self.addr = addr
         self.size = size
-        self.silent = False
+        self.silent = silent
         self.span = span
         self.tid = tid
         self.atomic = atomic
