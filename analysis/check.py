@@ -190,24 +190,26 @@ class _Budget:
         ``used_s`` of its own timeout (a trial in this process stopped to
         move it into a process): its own timeout less that, and no longer
         than what is left of the whole."""
-        left = self.left()
         own = self._options.timeout_s
         if own is not None and used_s:
             own = max(0.001, own - used_s)
-        if left is None:
-            return replace(self._options, timeout_s=own)
-        return replace(self._options, timeout_s=max(0.001, left if own is None else min(own, left)),
-                       total_timeout_s=None)
+        return self._within(own)
 
     def search_options(self) -> Options:
         """The options of the search for findings starting now: its own
         budget (``findings_timeout_s``), no longer than a sub-check's
         (``timeout_s``) nor than what is left of the whole."""
-        left = self.left()
         own = min((t for t in (self._options.findings_timeout_s, self._options.timeout_s) if t is not None),
                   default=None)
-        timeout = own if left is None else max(0.001, left if own is None else min(own, left))
-        return replace(self._options, timeout_s=timeout, total_timeout_s=None)
+        return self._within(own)
+
+    def _within(self, own: float | None) -> Options:
+        """The options with ``timeout_s`` ``own``, no longer than what is left of the whole."""
+        left = self.left()
+        if left is None:
+            return replace(self._options, timeout_s=own)
+        return replace(self._options, timeout_s=max(0.001, left if own is None else min(own, left)),
+                       total_timeout_s=None)
 
     def ran_out(self, site, context):
         return _lost(site, self._options, Lost(Reason.TIMEOUT, "not checked: the check's time budget ran out first"),

@@ -162,24 +162,19 @@ def search_diagnostic(snapshot: Snapshot, search: FindingsSearch, source: str = 
     note = search_note(search)
     if not note:
         return None
-    return lsp.Diagnostic(
-        range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-        message=note[0].upper() + note[1:],
-        severity=lsp.DiagnosticSeverity.Information,
-        code="findings-search-unfinished",
-        source=source,
-    )
+    return _first_line(note[0].upper() + note[1:], lsp.DiagnosticSeverity.Information,
+                       "findings-search-unfinished", source)
 
 
 def problem_diagnostic(snapshot: Snapshot, message: str, source: str = SOURCE) -> lsp.Diagnostic:
     """A check that went wrong as a whole (crash, deadline), on the first line."""
-    return lsp.Diagnostic(
-        range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-        message=message,
-        severity=lsp.DiagnosticSeverity.Warning,
-        code="check-failed",
-        source=source,
-    )
+    return _first_line(message, lsp.DiagnosticSeverity.Warning, "check-failed", source)
+
+
+def _first_line(message: str, severity: lsp.DiagnosticSeverity, code: str, source: str) -> lsp.Diagnostic:
+    """A diagnostic about the whole check, at the start of the file."""
+    return lsp.Diagnostic(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)), message=message,
+                          severity=severity, code=code, source=source)
 
 
 # --------------------------------------------------------------------------

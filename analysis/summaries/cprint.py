@@ -20,6 +20,7 @@ from __future__ import annotations
 import z3
 
 from distaff.analysis.ir import type_size
+from distaff.analysis.summaries.table import size
 from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, parse
 
 _BIN = {
@@ -104,20 +105,8 @@ class Printer:
         terms? Printing walks every one of them more than once, however
         little of it is printed: a summary of values built by repeated
         arithmetic on each other (``i = i + j`` in a loop) can have millions."""
-        if isinstance(phi, bool):
-            return True
         cap = PRINT_NODES if nodes is None else nodes
-        args = self.T.args
-        seen, todo = set(), [phi.as_ast()]
-        while todo:
-            a = todo.pop()
-            if a.value in seen:
-                continue
-            seen.add(a.value)
-            if len(seen) > cap:
-                return False
-            todo.extend(args(a))
-        return True
+        return size(phi, cap) <= cap
 
     def text(self, phi, budget: int = 400, readable_ms: int = 0) -> str:
         """``phi`` as C; past ``budget`` printed operations the rest is ``...``.
