@@ -120,7 +120,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     last pass's explorer is open: the caller closes it when done with it."""
     bounds = deepening_bounds(options.unwind) if options.enabled("deepening") else [options.unwind]
     start = time.monotonic()
-    finished, findings, runs_before = None, [], 0
+    finished, findings, runs_before, abandoned = None, [], 0, 0
     work = Stats()  # the engine's work in the passes before the last
     for k in bounds:
         timeout = options.timeout_s
@@ -131,6 +131,16 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
         with bounded(_static_budget(opts, cancel)):  # the static analyses it runs share its budget
             explorer = explorer_for(program, opts, site, cancel, context)
             ex = explorer.run()
+        if ex.symmetry_broken:  # a run told twins apart: this bound again, without them
+            explorer.close()
+            options = replace(options, optimisations=options.optimisations + (("symmetry", False),))
+            abandoned += 1
+            opts = replace(opts, optimisations=options.optimisations)
+            if opts.timeout_s is not None:
+                opts = replace(opts, timeout_s=max(0.001, opts.timeout_s - ex.stats.time_s))
+            with bounded(_static_budget(opts, cancel)):
+                explorer = explorer_for(program, opts, site, cancel, context)
+                ex = explorer.run()
         findings.extend(ex.findings)
         last = _Pass(k, opts, explorer, ex)
         if ex.violation is not None or ex.stop is not None or not ex.cut or k == bounds[-1]:
@@ -139,6 +149,9 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
         finished = last
         runs_before += ex.stats.runs
         work = work + ex.stats
+    if abandoned:
+        s = last.result.stats
+        last.result.stats = replace(s, counters=tuple(sorted(s.counters + (("symmetry_abandoned", abandoned),))))
     if options.enabled("deepening"):
         extra = (("deepening_passes", bounds.index(last.unwind) + 1), ("deepening_runs", runs_before))
         s = last.result.stats

@@ -542,9 +542,10 @@ class Dpor(Reduction):
                     continue
                 s = steps.items[j]
                 base = vclock.join(base, s.clock)
-                if any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
+                if last is None or any(op == "barrier_wait" for op, _, _ in s.fp.syncs):
                     # which signal woke a condition waiter depends on the
-                    # schedule; that a barrier round ended first does not
+                    # schedule; that a barrier round ended first, or that a
+                    # twin started first (a thread's first step), does not
                     sbase = vclock.join(sbase, s.sclock)
         dep = self.dep
         clock, sclock = base, sbase

@@ -38,6 +38,7 @@ from distaff.analysis.explore.watcher import WATCHER
 from distaff.analysis.record import Record
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.static.guards import guards
+from distaff.analysis.static.symmetry import SymmetryBroken, interchangeable_sites
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.heap import keep_heap, quiet_collector
 from distaff.analysis.symex.pivots import (
@@ -59,7 +60,9 @@ class ExploreResult(Record):
     stopped a thread or a run on some path, whatever that path's end (a run
     that blocked or was dropped at a failed assumption after a thread was
     stopped counts): ``(function, line, what, times)``; empty exactly when
-    the bound stopped nothing, the exploration's part of a proof."""
+    the bound stopped nothing, the exploration's part of a proof.
+    ``symmetry_broken``: a run told twins apart (:mod:`distaff.analysis.symex.twins`);
+    nothing of this exploration counts, it is to be run again without them."""
 
     violation: Trace | None = None
     violation_message: str = ""
@@ -72,11 +75,12 @@ class ExploreResult(Record):
     stats: Stats = field(default_factory=Stats)
     mode: str = "baseline"
     cut_sites: tuple = ()
+    symmetry_broken: bool = False
 
     def __init__(self, violation: Trace | None = None, violation_message: str = "",
                  violation_depends: tuple[str, ...] = (), reached: bool = False, stop: Reason | None = None,
                  stop_message: str = "", findings: list | None = None, stats: Stats | None = None,
-                 mode: str = "baseline", cut_sites: tuple = ()) -> None:
+                 mode: str = "baseline", cut_sites: tuple = (), symmetry_broken: bool = False) -> None:
         self.violation = violation
         self.violation_message = violation_message
         self.violation_depends = violation_depends
@@ -87,6 +91,7 @@ class ExploreResult(Record):
         self.stats = Stats() if stats is None else stats
         self.mode = mode
         self.cut_sites = cut_sites
+        self.symmetry_broken = symmetry_broken
 
     @property
     def cut(self) -> bool:
@@ -156,7 +161,8 @@ class Explorer:
                                                 and not opts.report_races),
                                  pivot_on_single=self.reduction.pivot_on_single,
                                  observer=self.reduction.on_event, placed_accesses=opts.report_races,
-                                 context_hooks=self.context_hooks, guards=self._guards())
+                                 context_hooks=self.context_hooks, guards=self._guards(),
+                                 twin_sites=self._twin_sites())
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
         s0 = time.monotonic()
         self.reduction.start(self)
@@ -181,6 +187,9 @@ class Explorer:
             self._stopped(why or Reason.SOLVER, "" if why else f"the solver gave up: {gave_up}")
         except EngineLimit as limit:
             self._stopped(Reason.UNSUPPORTED, str(limit))
+        except SymmetryBroken as broken:  # the caller explores again without twins
+            self.result.symmetry_broken = True
+            self._stopped(Reason.UNSUPPORTED, f"twins told apart: {broken}")
         except RecursionError:
             self._stopped(Reason.UNSUPPORTED, "expression too deep")
         except Exception as e:  # noqa: BLE001 - an engine bug must not take the caller down
@@ -219,6 +228,15 @@ class Explorer:
             static_time_s=round(self.static_s, 6),
         )
         return r
+
+    def _twin_sites(self) -> frozenset:
+        """Create sites whose threads are explored up to their permutation
+        (optimisation ``symmetry``): in every mode but the baseline, which
+        explores every interleaving, and not when reporting races."""
+        opts = self.options
+        if not opts.enabled("symmetry") or self.reduction.name == "baseline" or opts.report_races:
+            return frozenset()
+        return interchangeable_sites(self.program)
 
     def _guards(self) -> dict[str, frozenset[int]] | None:
         """The branches that execute the target when it is an error call."""

@@ -79,6 +79,7 @@ from distaff.analysis.ir import (
 )
 from distaff.analysis.liveness import live_registers
 from distaff.analysis.symex import awaits as _awaits
+from distaff.analysis.symex import twins as _twins
 from distaff.analysis.symex import intrinsics, libc, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.symex.pivots import (
@@ -143,6 +144,8 @@ class Engine:
     ``silent_stores`` notes a store of the value the memory holds already
     (byte for byte the same constant or term) as a read of it: nothing
     another thread can see changes.
+    ``twin_sites``: the create sites whose threads may be twins, explored up
+    to their permutation (:mod:`distaff.analysis.symex.twins`).
     ``context_hooks`` are a program context's answers for what its runs do
     not know (:class:`distaff.analysis.context.initial.ContextHooks`); they
     count from when they are true (the context's state is built)."""
@@ -153,8 +156,11 @@ class Engine:
                  silent_stores: bool = False,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
-                 guards: dict[str, frozenset[int]] | None = None, awaits: bool = True):
+                 guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
+                 twin_sites: frozenset = frozenset()):
         self.program = program
+        # create sites whose threads may be twins (distaff.analysis.symex.twins)
+        self.twin_sites = twin_sites
         # rounds of a loop that change nothing are explored once (symex/awaits.py)
         self.awaits = awaits
         self.locks_observable = _awaits.locks_observable(program) if awaits else True
@@ -518,12 +524,24 @@ class Engine:
 
     def _finish_event(self, st: State) -> None:
         ev = st.event
+        if st.twins is not None and ev is not None:
+            self._twin_step(st, ev)
         st.events = (ev, st.events)
         st.event_count += 1
         st.event = None
         self.events += 1
         if self.observer is not None:
             self.observer(ev, st)
+
+    def _twin_step(self, st: State, ev: Event) -> None:
+        """A twin's first step lets the twin waiting for it start; a parent
+        of twins must not tell them apart (distaff.analysis.symex.twins)."""
+        tw = st.twins
+        if ev.tid in tw.unstarted:
+            st.twins = tw = _twins.started(tw, ev.tid)
+            q = self.layout.make(st.threads[ev.tid].qobj, 1)
+            sync.wake(st, [i for i, (a, _) in enumerate(st.wq) if isinstance(a, int) and a == q])
+        _twins.check_parent_step(tw, ev, self.layout, self.values)
 
     def _end_block(self, st: State) -> None:
         self._finish_event(st)

@@ -406,6 +406,7 @@ class State:
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
         "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached", "awaiting",
+        "twins",
     )
 
     def __init__(self) -> None:
@@ -452,6 +453,7 @@ class State:
         self.free_iterations = 0  # loop iterations not counted against the bound (Engine.back_edge)
         self.reached = False  # this run executed the target assertion (Engine.reach)
         self.awaiting = 0  # threads blocked in an await (distaff.analysis.symex.awaits)
+        self.twins: Any = None  # a Twins (distaff.analysis.symex.twins), immutable, or None
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -494,6 +496,7 @@ class State:
         s.free_iterations = self.free_iterations
         s.reached = self.reached
         s.awaiting = self.awaiting
+        s.twins = self.twins
         return s
 
     # ------------------------------------------------------------------
@@ -552,9 +555,11 @@ class State:
         The global control state (assertion-guided paper §3.1, unrolled): per
         thread its status, wait phase, whether it woke spuriously, and call stack (function, pc, back-edge
         counters per frame), plus the synchronization state (mutex owners, the
-        wait queue with concrete addresses, barrier arrivals)."""
+        wait queue with concrete addresses, barrier arrivals), and the run's
+        twins when it has any."""
         threads = tuple(t.key if t.key is not None else _thread_key(t) for t in self.threads)
         wq = tuple((a if isinstance(a, int) else str(a), t) for a, t in self.wq)
         bars = tuple(sorted((a, arrived) for a, (_, arrived) in self.barriers.items())) if self.barriers else ()
-        return (threads, _sorted_items(self.locks), wq, bars, _sorted_items(self.sems),
-                _sorted_items(self.mutex_kinds), _sorted_items(self.onces, True), _sorted_items(self.rwlocks, True))
+        key = (threads, _sorted_items(self.locks), wq, bars, _sorted_items(self.sems),
+               _sorted_items(self.mutex_kinds), _sorted_items(self.onces, True), _sorted_items(self.rwlocks, True))
+        return key if self.twins is None else key + (self.twins,)

@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
 from distaff.analysis.ir import IntType, Op, PtrType, bits_of
-from distaff.analysis.symex import awaits
+from distaff.analysis.symex import awaits, twins
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import BLOCKED, ENABLED, ENDED, Effect, State, SyncOp
 from distaff.analysis.symex.trace import lvalue
@@ -246,6 +246,13 @@ def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     E.note_access(st, True, hp, hsize)
     _note(st, Op.THREAD_CREATE, new)
     st.add_step(tid, i.span, f"create {st.threads[new].name}")
+    if E.twin_sites:
+        cf = st.threads[tid].frames[-1]
+        if (cf.func.name, cf.pc) in E.twin_sites and isinstance(oid, int):
+            st.twins, twin = twins.created(st.twins, tid, f.name, arg, new, oid)
+            if twin is not None:  # it starts once its twin has
+                E.counters["twin_waits"] = E.counters.get("twin_waits", 0) + 1
+                block(st, new, E.layout.make(st.threads[twin].qobj, 1), f"{st.threads[twin].name} to start")
     _next(E, st, tid, i, 0)
 
 
@@ -282,6 +289,8 @@ def _join(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             value = V.convert(value, value.size() if not isinstance(value, int) else pb, size * 8, True)
         st.memory.store(oid, off, size, value, V, E.layout)
         E.note_access(st, True, rp, size)
+    if st.twins is not None:
+        st.twins = twins.joined(st.twins, tid, target)
     _note(st, Op.THREAD_JOIN, target)
     st.add_step(tid, i.span, f"join {tt.name}")
     _next(E, st, tid, i, 0)
