@@ -146,12 +146,15 @@ class Trace:
     """A counterexample: the inputs and the steps that lead to the finding.
     ``schedule`` is the sequence of thread ids chosen at each interleaving
     point and ``choices`` the branch outcomes: with the inputs they replay the
-    run deterministically."""
+    run deterministically. ``free_waits``: the run's condition waits returned
+    at the schedule's choice (:mod:`distaff.analysis.symex.sync`); a replay
+    runs them so."""
 
     inputs: tuple[Input, ...]
     steps: tuple[Step, ...]
     schedule: tuple[int, ...] = ()
     choices: tuple[int, ...] = ()
+    free_waits: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +304,7 @@ def trace_from_json(d) -> Trace | None:
         steps=tuple(Step(s["tid"], s["thread"], _span(s["span"]), s["action"]) for s in d["steps"]),
         schedule=tuple(d.get("schedule", ())),
         choices=tuple(d.get("choices", ())),
+        free_waits=bool(d.get("free_waits", False)),
     )
 
 

@@ -233,8 +233,10 @@ def _run(program, site, options, cancel, context):
     if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
         result = _deepest_finished(program, site, finished, last, result, context)
     reduction = last.explorer.reduction
-    if not reduction.visited_every_state():
-        complete = False  # the search for findings must still run
+    engine = last.explorer.engine
+    if not reduction.visited_every_state() or (
+            engine is not None and (engine.counters.get("free_waits") or engine.counters.get("free_wait_awaits"))):
+        complete = False  # the search for findings must still run (a free wait meets no lost wake-up)
     summaries = getattr(reduction, "statement_summaries", None)  # mode dpor-ag
     if summaries is not None and options.summary_text:
         # within the sub-check's budget: a verdict printed late is a verdict lost to its runner
@@ -242,7 +244,7 @@ def _run(program, site, options, cancel, context):
         result = replace(result, summaries=tuple(summaries(deadline=deadline)))
         # printing them is counted after the exploration's stats were taken
         result = _counted(result, {k: v for k, v in reduction.counters().items() if k.startswith("summary_simplif")})
-    del reduction, summaries
+    del reduction, summaries, engine
     last.explorer.close()
     return result, findings, complete
 

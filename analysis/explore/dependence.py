@@ -21,8 +21,9 @@ whether it ended the process. Two events of different threads are
   two read locks of one rwlock that were granted commute;
 * threads: a create with every event of the created thread, a join with
   every event of the joined thread;
-* the event that ends the process (``exit``, ``main`` returning) with every
-  event of another thread, and an *unknown* footprint (an event cut short
+* the event that ends the process (``exit``, ``main`` returning), and one
+  whose assumption narrowed symbolic inputs (a step of another thread before
+  it may see inputs it rules out), with every event of another thread, and an *unknown* footprint (an event cut short
   before its visible operation completed) with everything.
 
 Dependence orders events (happens-before). A *race* is a dependent pair whose
@@ -153,6 +154,8 @@ def footprint_of(event: Event, ended: bool) -> Footprint:
             creates.append(s.obj)
         elif s.op == "thread_join":
             joins.append(s.obj)
+        elif s.op == "assume":  # it narrowed the inputs: as the process's end (symex.intrinsics.assume)
+            ended = True
         syncs.append((s.op, s.obj, s.blocked))
     unknown = not (reads or writes or syncs or ended)
     return Footprint(event.tid, tuple(reads), tuple(writes), tuple(syncs), tuple(creates), tuple(joins),

@@ -38,7 +38,9 @@ from distaff.analysis.explore.watcher import WATCHER
 from distaff.analysis.record import Record
 from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.static.guards import guards
-from distaff.analysis.static.symmetry import SymmetryBroken, interchangeable_sites
+from distaff.analysis.static.symmetry import interchangeable_sites
+from distaff.analysis.symex.awaits import in_wait
+from distaff.analysis.symex.twins import SymmetryBroken
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.heap import keep_heap, quiet_collector
 from distaff.analysis.symex.pivots import (
@@ -162,7 +164,8 @@ class Explorer:
                                  pivot_on_single=self.reduction.pivot_on_single,
                                  observer=self.reduction.on_event, placed_accesses=opts.report_races,
                                  context_hooks=self.context_hooks, guards=self._guards(),
-                                 twin_sites=self._twin_sites())
+                                 twin_sites=self._twin_sites(),
+                                 free_waits=opts.enabled("free_waits") and self.target is not None)
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
         s0 = time.monotonic()
         self.reduction.start(self)
@@ -387,7 +390,8 @@ class Explorer:
         function distaff does not model is not vouched for: it becomes an
         UNSUPPORTED finding saying so."""
         kind = FindingKind.ERROR if leaf.kind is LeafKind.ERROR else FindingKind.DEADLOCK
-        if kind is FindingKind.DEADLOCK and state.awaiting:  # some thread spins forever
+        if kind is FindingKind.DEADLOCK and state.awaiting and any(
+                t.phase == "await" and not in_wait(t) for t in state.threads):  # some thread spins forever
             kind = FindingKind.STUCK
         span = leaf.span or ir.NO_SPAN
         depends = depends_on(state)

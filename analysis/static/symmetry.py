@@ -23,7 +23,7 @@ What stays for run time (:class:`distaff.analysis.symex.sync`): the twins'
 arguments are equal; only the parent joins them; once the parent joins one
 twin it does nothing visible but join the others until all are joined (which
 twin it waits for first is a name). A run that breaks one of these raises
-:class:`SymmetryBroken` and the exploration starts again without twins.
+:class:`distaff.analysis.symex.twins.SymmetryBroken` and the exploration starts again without twins.
 """
 
 from __future__ import annotations
@@ -34,10 +34,6 @@ from distaff.analysis.ir import Addr, Cast, Const, Intrinsic, Load, ObjKind, Op,
 
 Site = tuple[str, int]  # (function, pc) of a THREAD_CREATE
 _MEMO = ProgramMemo(4)
-
-
-class SymmetryBroken(Exception):
-    """A run did what tells twins apart (see the module docstring)."""
 
 
 def _base(e) -> Addr | None:
@@ -149,4 +145,4 @@ def _only_joined(f: ir.Function, regs: set[str]) -> bool:
     return True
 
 
-__all__ = ["Site", "SymmetryBroken", "interchangeable_sites"]
+__all__ = ["Site", "interchangeable_sites"]

@@ -195,8 +195,9 @@ def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
     st.wthread(tid).laps = others + (Lap(f.uid, pc, regs, held(st, tid)),)
 
 
-def block(E: Engine, st: State, tid: int, reads: tuple, span: ir.Span) -> None:
-    """The thread awaits a change of what it read (its round was futile)."""
+def block(E: Engine, st: State, tid: int, reads: tuple, span: ir.Span, text: str = "") -> None:
+    """The thread awaits a change of what it read (its round was futile).
+    ``text``: the trace's words for it, ``{}`` standing for what is watched."""
     w = st.wthread(tid)
     w.status = BLOCKED
     w.phase = "await"
@@ -204,7 +205,18 @@ def block(E: Engine, st: State, tid: int, reads: tuple, span: ir.Span) -> None:
     names = watched_names(E, st, reads)
     w.waits_for = f"{names} to change" if names else "a change"
     st.awaiting += 1
-    st.add_step(tid, span, f"spins: nothing changed since the last round; waits for {w.waits_for}")
+    st.add_step(tid, span, text.format(names or "something") if text else
+                f"spins: nothing changed since the last round; waits for {w.waits_for}")
+
+
+def in_wait(t) -> bool:
+    """An awaiting thread inside a condition wait (``sync``'s free waits),
+    which re-acquires its mutex when it goes on, not a spinning one."""
+    f = t.frames[-1] if t.frames else None
+    if f is None or f.pc >= len(f.func.body):
+        return False
+    i = f.func.body[f.pc]
+    return type(i) is ir.Intrinsic and i.op is ir.Op.COND_WAIT and t.phase_arg != 0
 
 
 def watched_names(E: Engine, st: State, reads: tuple) -> str:
@@ -230,7 +242,7 @@ def wake(E: Engine, st: State) -> bool:
         if t.phase == "await" and t.status == BLOCKED and compare(st, t.watch) != UNCHANGED:
             w = st.wthread(t.tid)
             w.status = ENABLED
-            w.phase = None
+            w.phase = "cond" if in_wait(t) else None
             w.watch = ()
             w.waits_for = ""
             st.awaiting -= 1
@@ -239,5 +251,5 @@ def wake(E: Engine, st: State) -> bool:
     return woke
 
 
-__all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "locks_observable",
+__all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "in_wait", "locks_observable",
            "note_read", "note_wait", "judge", "anchor", "same", "wake", "compare"]

@@ -144,7 +144,9 @@ class Engine:
     ``silent_stores`` notes a store of the value the memory holds already
     (byte for byte the same constant or term) as a read of it: nothing
     another thread can see changes.
-    ``twin_sites``: the create sites whose threads may be twins, explored up
+    ``free_waits``: condition waits return at the schedule's choice (see
+    :mod:`distaff.analysis.symex.sync`; with spurious wake-ups and awaits;
+    the explorer asks for it only for an assertion). ``twin_sites``: the create sites whose threads may be twins, explored up
     to their permutation (:mod:`distaff.analysis.symex.twins`).
     ``context_hooks`` are a program context's answers for what its runs do
     not know (:class:`distaff.analysis.context.initial.ContextHooks`); they
@@ -157,8 +159,11 @@ class Engine:
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
-                 twin_sites: frozenset = frozenset()):
+                 twin_sites: frozenset = frozenset(), free_waits: bool = False):
         self.program = program
+        # a condition wait returns whenever the schedule says, signalled or
+        # not (sync's docstring): with spurious wake-ups and awaits
+        self.free_waits = free_waits and spurious_wakeups and awaits
         # create sites whose threads may be twins (distaff.analysis.symex.twins)
         self.twin_sites = twin_sites
         # rounds of a loop that change nothing are explored once (symex/awaits.py)
@@ -521,6 +526,7 @@ class Engine:
         f = t.frames[-1]
         instr = f.func.body[f.pc] if f.pc < len(f.func.body) else None
         st.event = Event(st.event_count, tid, f.func.name, f.pc, instr.span if instr else f.func.span)
+        st.block_symbols = st.symbols
 
     def _finish_event(self, st: State) -> None:
         ev = st.event
@@ -567,19 +573,20 @@ class Engine:
             return Leaf(LeafKind.INFEASIBLE, f"{timed.name} gives up its timed wait", None, timed.tid)
         # the finding points at a thread spinning forever, else at one stuck on
         # a lock, condition or barrier rather than at a join that only waits for it
-        waiting.sort(key=lambda t: (t.phase != "await", t.waits_for.endswith(" to end"), t.tid))
+        spins = {t.tid for t in waiting if t.phase == "await" and not _awaits.in_wait(t)}
+        waiting.sort(key=lambda t: (t.tid not in spins, t.waits_for.endswith(" to end"), t.tid))
         parts = []
         for t in sorted(waiting, key=lambda t: t.tid):
             f = t.frames[-1]
             line = f.func.body[f.pc].span.line if f.pc < len(f.func.body) else f.func.span.line
-            if t.phase == "await":  # "t#1 spins forever at line 14: `flag` never changes"
+            if t.tid in spins:  # "t#1 spins forever at line 14: `flag` never changes"
                 parts.append(f"{t.name} spins forever at line {line}: {t.waits_for.removesuffix(' to change')} "
                              f"never change{'s' if ' and ' not in t.waits_for else ''}")
             else:
                 parts.append(f"{t.name} waits for {t.waits_for} (line {line})")
         first = waiting[0].frames[-1]
         span = first.func.body[first.pc].span if first.pc < len(first.func.body) else first.func.span
-        head = "stuck: " if waiting[0].phase == "await" else "deadlock: "
+        head = "stuck: " if waiting[0].tid in spins else "deadlock: "
         return Leaf(LeafKind.DEADLOCK, head + "; ".join(parts), span, waiting[0].tid)
 
     @staticmethod

@@ -16,7 +16,7 @@ from distaff.analysis import ir
 from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
 from distaff.analysis.symex import awaits, libc, sync
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
-from distaff.analysis.symex.state import Effect, State
+from distaff.analysis.symex.state import Effect, State, SyncOp
 from distaff.analysis.symex.unmodelled import unsupported_here
 from distaff.analysis.symex.values import mask
 
@@ -46,11 +46,30 @@ def _label(i: ir.Intrinsic) -> str:
 
 
 def assume(E: Engine, st: State, c) -> None:
+    """Go on only where ``c`` holds. An assumption on symbolic values narrows
+    the inputs for the rest of the run: a step of another thread before it may
+    see inputs it rules out (and fail an assertion there), so for the
+    dependence it is like the end of the process, dependent with every step
+    (noted as the synchronization ``assume``) -- unless every symbol it
+    narrows was made in this very block, where no other thread can have
+    seen it (``x = nondet(); assume(x > 0);``)."""
     if c is True:
         return
     if c is False or not E.is_sat(st, c):
         raise LeafReached(Leaf(LeafKind.INFEASIBLE, span=E.span))
     E.constrain(st, c)
+    if st.event is not None and not E.values.symbols(c) <= _made_in_block(st):
+        st.event.syncs.append(SyncOp("assume", 0))
+
+
+def _made_in_block(st: State) -> set[str]:
+    """Names of the symbols made since the current block started."""
+    out = set()
+    cell, stop = st.symbols, st.block_symbols
+    while cell is not None and cell is not stop:
+        sym, cell = cell
+        out.add(sym.name)
+    return out
 
 
 def _assert(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:

@@ -406,7 +406,7 @@ class State:
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
         "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached", "awaiting",
-        "twins",
+        "twins", "block_symbols",
     )
 
     def __init__(self) -> None:
@@ -454,6 +454,7 @@ class State:
         self.reached = False  # this run executed the target assertion (Engine.reach)
         self.awaiting = 0  # threads blocked in an await (distaff.analysis.symex.awaits)
         self.twins: Any = None  # a Twins (distaff.analysis.symex.twins), immutable, or None
+        self.block_symbols: Any = None  # ``symbols`` when the current block started (Engine.start_block)
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -497,6 +498,7 @@ class State:
         s.reached = self.reached
         s.awaiting = self.awaiting
         s.twins = self.twins
+        s.block_symbols = self.block_symbols
         return s
 
     # ------------------------------------------------------------------

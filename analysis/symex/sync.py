@@ -34,6 +34,20 @@ Operations (each a global instruction, so a scheduling point comes before it):
   thread and run). Waking at once loses nothing, as the thread's
   re-acquisition can still come at any later point of the schedule and no
   signal would have told it apart.
+
+  When only assertions are at stake (a sub-check with a target, spurious
+  wake-ups and awaits on: ``Engine.free_waits``), that is all a wait is: it
+  releases ``m`` and returns whenever the schedule has it re-acquire ``m``,
+  signal or none, since a wake-up may come at any time; every run of it is
+  one in which every wait returned, and every run in which they all did is
+  among them. Signals then wake nobody (a program context's threads that
+  start blocked in a wait excepted). A round through the wait that changed
+  nothing (``while (empty) wait`` finding the queue as empty as before) is
+  not run again: the thread awaits a change of what it read, as a spin loop
+  does, and only then re-acquires ``m``. What this leaves out is a wait that never returns because no signal
+  comes (a lost wake-up): such a sub-check does not count as having met
+  every finding, and the search for deadlocks, which has no target, waits
+  for signals (counted as ``free_waits`` and ``free_wait_awaits``).
 * ``barrier_init(b, n)``; ``barrier_wait(b)``: the n-th arriving thread
   wakes the others, resets the barrier and returns
   ``PTHREAD_BARRIER_SERIAL_THREAD`` (-1); the others wait and return 0.
@@ -472,6 +486,9 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
                                i.span, tid))
     spurious = timed_out = _gives_up(E, st, i)  # a timed wait that gives up wakes at once
     pc = t.frames[-1].pc
+    if E.free_waits and not timed_out:
+        _free_wait(E, st, tid, i, pc, c, m)
+        return
     suppressed = anchored = False
     if not spurious and E.spurious_wakeups:
         # woken at once without a signal; when it re-acquires the mutex is up
@@ -508,6 +525,32 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}{waking})")
         block(st, tid, c, f"a signal on {cname}")  # w stays this run's copy of the thread
     w.phase, w.phase_arg = "cond", m
+
+
+def _free_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic, pc: int, c: int, m: int) -> None:
+    """A wait that returns whenever the schedule has its thread re-acquire
+    ``m`` (module docstring, ``Engine.free_waits``); after a futile round
+    the thread first awaits a change of what it read."""
+    kind, reads = awaits.judge(E, st, tid, pc)
+    chosen = notify_all(E, st, m)  # (forks only on symbolic queue addresses)
+    awaits.anchor(E, st, tid, pc)
+    del st.locks[m]
+    wake(st, chosen)
+    _note(st, Op.MUTEX_UNLOCK, m)
+    cname, mname = _name(E, st, c), _name(E, st, m)
+    w = st.wthread(tid)
+    w.phase, w.phase_arg, w.atomic = "cond", m, 0
+    if kind == awaits.UNCHANGED:
+        E.counters["free_wait_awaits"] = E.counters.get("free_wait_awaits", 0) + 1
+        # (nothing changed since its last wait: it returns once something it read has)
+        awaits.block(E, st, tid, reads, i.span, f"wait on {cname} (unlock {mname}), woken spuriously once "
+                                                "{} changes")
+        w.phase_arg = m  # (awaits.wake sends it back to re-acquire m)
+        w.waits_for = f"a signal on {cname}"  # (what a deadlock's message says, as with signals)
+        return
+    E.counters["free_waits"] = E.counters.get("free_waits", 0) + 1
+    # (a return without a signal is a POSIX execution whether or not one came)
+    st.add_step(tid, i.span, f"wait on {cname} (unlock {mname}), woken spuriously")
 
 
 def _signal(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:

@@ -14,6 +14,7 @@ z3 model of the path condition and yields a :class:`distaff.analysis.report.Trac
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
@@ -131,7 +132,8 @@ def finish_trace(E: Engine, st: State, leaf: Leaf) -> Trace:
     condition, and for a run-time error a last step naming it."""
     if leaf.kind is LeafKind.ERROR and leaf.tid is not None:
         st.add_step(leaf.tid, leaf.span or ir.NO_SPAN, leaf.message)
-    return build_trace(st, E.layout, small_model(E, st))
+    trace = build_trace(st, E.layout, small_model(E, st))
+    return replace(trace, free_waits=True) if E.free_waits else trace
 
 
 SMALL = 1000

@@ -13,7 +13,7 @@ What would tell twins apart is checked as runs go (the rest is static): a
 thread other than the parent joining a twin, and the parent doing anything
 visible, other than joining the twins or loading their handles, between its
 first join of a twin and its join of the last one. Either raises
-:class:`~distaff.analysis.static.symmetry.SymmetryBroken`: the exploration
+:class:`SymmetryBroken`: the exploration
 starts again without twins (counted as ``symmetry_abandoned``).
 
 Counted: ``twin_waits`` (threads that waited for their twin to start).
@@ -23,7 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from distaff.analysis.static.symmetry import SymmetryBroken
+
+
+class SymmetryBroken(Exception):
+    """A run did what tells twins apart (see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,4 +103,4 @@ def check_parent_step(tw: Twins, ev, layout, values) -> None:
         raise SymmetryBroken("the parent of twins acts between its joins of them")
 
 
-__all__ = ["Twins", "check_parent_step", "created", "joined", "started"]
+__all__ = ["SymmetryBroken", "Twins", "check_parent_step", "created", "joined", "started"]

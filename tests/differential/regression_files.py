@@ -83,6 +83,15 @@ def stuck_expected(text: str) -> bool | None:
 _OPEN = re.compile(r"^\s*\*\s*OPEN: ", re.M)
 
 
+_SPURIOUS = re.compile(r"^\s*\*\s*SPURIOUS: yes\b", re.M)
+
+
+def spurious(text: str) -> bool:
+    """Whether the file is checked with spurious wake-ups on both sides (a
+    line ``* SPURIOUS: yes``: its oracle's verdicts need them)."""
+    return _SPURIOUS.search(text) is not None
+
+
 def is_open(text: str) -> bool:
     """Whether the file is a known discrepancy not fixed yet (a line
     ``* OPEN: ...`` in its comment): the engine still gets it wrong."""

@@ -200,7 +200,7 @@ def test_regression(path, mode, request):
     if regression_files.is_open(text):
         request.applymarker(pytest.mark.xfail(strict=False, reason="open: the engine still gets it wrong"))
     want, deadlock = regression_files.expectations(text)
-    ev = compare.run_engine(text, mode)
+    ev = compare.run_engine(text, mode, spurious=regression_files.spurious(text))
     got = {line: [r.status.label for r in ev.assertions.get(line, [])] for line in want}
     assert got == {line: [status] for line, status in want.items()}
     for line, (r,) in ev.assertions.items():

@@ -242,7 +242,8 @@ def _replay(program, trace, label, inputs) -> None:
             if m.group(1) not in program.conds:
                 return state
             c = program.conds.index(m.group(1))
-            spurious = action.endswith(", woken spuriously")
+            # (a free wait that awaited says "woken spuriously once `g` changes")
+            spurious = ", woken spuriously" in action
             op, step = advance(state, t, lambda op: op[0] == O.WAIT and op[1] == c, what,
                                lambda state: 1 if spurious else 0)
         elif m := _WOKEN.match(action):

@@ -2,7 +2,7 @@
  * condition variables. The consumer waits in a loop until the slot is full,
  * so it always takes the value the producer put.
  * VERDICT: holds
- * RUNS: baseline=112
+ * RUNS: baseline=42
  */
 #include <pthread.h>
 #include <assert.h>

@@ -1,0 +1,5 @@
+#ifndef STATS_H
+#define STATS_H
+void stats_count(int job);
+int stats_jobs(void);
+#endif

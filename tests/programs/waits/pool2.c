@@ -1,0 +1,43 @@
+/* Two workers take two jobs from a queue under a mutex and a condition
+ * variable, then stop when main broadcasts.
+ * VERDICT: holds */
+#include <pthread.h>
+#include <assert.h>
+#define WORKERS 2
+#define JOBS 2
+int queue[JOBS];
+int head, tail, stopping, total;
+pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t ready = PTHREAD_COND_INITIALIZER;
+void *worker(void *arg) {
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        while (head == tail && !stopping)
+            pthread_cond_wait(&ready, &lock);
+        if (head == tail) {
+            pthread_mutex_unlock(&lock);
+            return 0;
+        }
+        total += queue[head++];
+        pthread_mutex_unlock(&lock);
+    }
+}
+int main(void) {
+    pthread_t t[WORKERS];
+    for (int i = 0; i < WORKERS; i++)
+        pthread_create(&t[i], 0, worker, 0);
+    for (int j = 1; j <= JOBS; j++) {
+        pthread_mutex_lock(&lock);
+        queue[tail++] = j;
+        pthread_cond_signal(&ready);
+        pthread_mutex_unlock(&lock);
+    }
+    pthread_mutex_lock(&lock);
+    stopping = 1;
+    pthread_cond_broadcast(&ready);
+    pthread_mutex_unlock(&lock);
+    for (int i = 0; i < WORKERS; i++)
+        pthread_join(t[i], 0);
+    assert(total == 3);
+    return 0;
+}
