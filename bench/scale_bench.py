@@ -52,7 +52,7 @@ def main() -> int:
     lines = [
         "# The scale issue's programs",
         "",
-        f"`python bench/scale_bench.py --timeout {args.timeout:g}` on {platform.machine()} "
+        f"`python bench/scale_bench.py --timeout {args.timeout:g} --modes {args.modes}` on {platform.machine()} "
         f"{platform.system()}, Python {platform.python_version()}, {date.today()}. Each cell: verdict, runs, "
         "the sub-check's time (s); *on* is the default (twins and free waits), *off* is "
         "`--disable symmetry --disable free_waits`. The command's wall time is the last figure.",
