@@ -122,15 +122,19 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     start = time.monotonic()
     finished, findings, runs_before, abandoned = None, [], 0, 0
     work = Stats()  # the engine's work in the passes before the last
+
+    def explore_with(opts):
+        with bounded(_static_budget(opts, cancel)):  # the static analyses it runs share its budget
+            explorer = explorer_for(program, opts, site, cancel, context)
+            return explorer, explorer.run()
+
     for k in bounds:
         timeout = options.timeout_s
         if timeout is not None:
             timeout = max(0.001, timeout - wrap_up_s(timeout) - (time.monotonic() - start))
         max_runs = None if options.max_runs is None else max(1, options.max_runs - runs_before)
         opts = replace(options, unwind=k, timeout_s=timeout, max_runs=max_runs)
-        with bounded(_static_budget(opts, cancel)):  # the static analyses it runs share its budget
-            explorer = explorer_for(program, opts, site, cancel, context)
-            ex = explorer.run()
+        explorer, ex = explore_with(opts)
         if ex.symmetry_broken:  # a run told twins apart: this bound again, without them
             explorer.close()
             options = replace(options, optimisations=options.optimisations + (("symmetry", False),))
@@ -138,9 +142,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             opts = replace(opts, optimisations=options.optimisations)
             if opts.timeout_s is not None:
                 opts = replace(opts, timeout_s=max(0.001, opts.timeout_s - ex.stats.time_s))
-            with bounded(_static_budget(opts, cancel)):
-                explorer = explorer_for(program, opts, site, cancel, context)
-                ex = explorer.run()
+            explorer, ex = explore_with(opts)
         findings.extend(ex.findings)
         last = _Pass(k, opts, explorer, ex)
         if ex.violation is not None or ex.stop is not None or not ex.cut or k == bounds[-1]:

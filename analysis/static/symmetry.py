@@ -107,12 +107,9 @@ def _handles_only_joined(program: ir.Program, key: tuple, creators: set[str], ca
             if not mine:
                 continue
             touched = True
-            if isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE and _base(i.args[0]) is not None \
-                    and _key(f.name, _base(i.args[0])) == key \
-                    and not any(mine_e is not i.args[0] for mine_e in mine):
+            if isinstance(i, Intrinsic) and i.op is Op.THREAD_CREATE and _only(mine, i.args[0], f.name, key):
                 continue
-            if isinstance(i, Load) and _base(i.addr) is not None and _key(f.name, _base(i.addr)) == key \
-                    and len(mine) == 1 and mine[0] is i.addr:
+            if isinstance(i, Load) and _only(mine, i.addr, f.name, key):
                 loaded.add(i.dst.name)
                 continue
             return False
@@ -121,6 +118,12 @@ def _handles_only_joined(program: ir.Program, key: tuple, creators: set[str], ca
         if loaded and not _only_joined(f, loaded):
             return False
     return True
+
+
+def _only(mine: list, e, func: str, key: tuple) -> bool:
+    """``e`` is the one expression of ``mine`` and an address into ``key``'s object."""
+    b = _base(e)
+    return len(mine) == 1 and mine[0] is e and b is not None and _key(func, b) == key
 
 
 def _reads(i) -> list:

@@ -329,6 +329,11 @@ class Engine:
         """The address naming the wait queue of ``tid``'s joiners."""
         return self.layout.make(st.threads[tid].qobj)
 
+    def start_queue(self, st: State, tid: int) -> int:
+        """The address naming the wait queue of ``tid``'s twins, which start
+        after its first step (:mod:`distaff.analysis.symex.twins`)."""
+        return self.layout.make(st.threads[tid].qobj, 1)
+
     def _fresh(self, st: State, tid: int, label: str, bits: int, signed: bool, span, is_input=True,
                thread_name: str | None = None, origin: str = "") -> Val:
         tname = thread_name if thread_name is not None else st.threads[tid].name
@@ -545,8 +550,7 @@ class Engine:
         tw = st.twins
         if ev.tid in tw.unstarted:
             st.twins = tw = _twins.started(tw, ev.tid)
-            q = self.layout.make(st.threads[ev.tid].qobj, 1)
-            sync.wake(st, [i for i, (a, _) in enumerate(st.wq) if isinstance(a, int) and a == q])
+            sync.wake_queue(st, self.start_queue(st, ev.tid))
         _twins.check_parent_step(tw, ev, self.layout, self.values)
 
     def _end_block(self, st: State) -> None:

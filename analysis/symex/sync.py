@@ -44,10 +44,11 @@ Operations (each a global instruction, so a scheduling point comes before it):
   start blocked in a wait excepted). A round through the wait that changed
   nothing (``while (empty) wait`` finding the queue as empty as before) is
   not run again: the thread awaits a change of what it read, as a spin loop
-  does, and only then re-acquires ``m``. What this leaves out is a wait that never returns because no signal
-  comes (a lost wake-up): such a sub-check does not count as having met
-  every finding, and the search for deadlocks, which has no target, waits
-  for signals (counted as ``free_waits`` and ``free_wait_awaits``).
+  does, and only then re-acquires ``m``. What this leaves out is a wait
+  that never returns because no signal comes (a lost wake-up): such a
+  sub-check does not count as having met every finding, and the search for
+  deadlocks, which has no target, waits for signals (counted as
+  ``free_waits`` and ``free_wait_awaits``).
 * ``barrier_init(b, n)``; ``barrier_wait(b)``: the n-th arriving thread
   wakes the others, resets the barrier and returns
   ``PTHREAD_BARRIER_SERIAL_THREAD`` (-1); the others wait and return 0.
@@ -166,6 +167,11 @@ def wake(st: State, indices) -> list[int]:
     return woken
 
 
+def wake_queue(st: State, q: int) -> list[int]:
+    """Wake every thread waiting on the concrete queue address ``q``."""
+    return wake(st, [i for i, (a, _) in enumerate(st.wq) if isinstance(a, int) and a == q])
+
+
 def block(st: State, tid: int, queue, waits_for: str) -> None:
     t = st.wthread(tid)
     t.status = BLOCKED
@@ -178,8 +184,7 @@ def end_thread(E: Engine, st: State, tid: int, retval) -> None:
     """``tid`` has returned from its initial frame or called pthread_exit: it
     ends and its joiners wake (their queue address is concrete, so this never
     forks). Ends the process when the thread is main (not in a context)."""
-    q = E.thread_queue(st, tid)
-    woken = wake(st, [i for i, (a, _) in enumerate(st.wq) if isinstance(a, int) and a == q])
+    woken = wake_queue(st, E.thread_queue(st, tid))
     t = st.wthread(tid)
     t.status = ENDED
     t.retval = retval
@@ -266,7 +271,7 @@ def _create(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
             st.twins, twin = twins.created(st.twins, tid, f.name, arg, new, oid)
             if twin is not None:  # it starts once its twin has
                 E.counters["twin_waits"] = E.counters.get("twin_waits", 0) + 1
-                block(st, new, E.layout.make(st.threads[twin].qobj, 1), f"{st.threads[twin].name} to start")
+                block(st, new, E.start_queue(st, twin), f"{st.threads[twin].name} to start")
     _next(E, st, tid, i, 0)
 
 
@@ -544,8 +549,7 @@ def _free_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic, pc: int, c: int,
         E.counters["free_wait_awaits"] = E.counters.get("free_wait_awaits", 0) + 1
         # (nothing changed since its last wait: it returns once something it read has)
         awaits.block(E, st, tid, reads, i.span, f"wait on {cname} (unlock {mname}), woken spuriously once "
-                                                "{} changes")
-        w.phase_arg = m  # (awaits.wake sends it back to re-acquire m)
+                                                "{} changes")  # (phase_arg m: awaits.wake sends it to re-acquire)
         w.waits_for = f"a signal on {cname}"  # (what a deadlock's message says, as with signals)
         return
     E.counters["free_waits"] = E.counters.get("free_waits", 0) + 1
