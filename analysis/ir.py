@@ -789,6 +789,12 @@ def successors(instrs: tuple[Instr, ...], pc: int) -> tuple[int, ...]:
     return (pc + 1,) if pc + 1 < len(instrs) else ()
 
 
+def loop_heads(func: "Function") -> frozenset[int]:
+    """The pcs of ``func`` a back edge goes to (``target <= pc``)."""
+    body = func.body
+    return frozenset(t for pc in range(len(body)) for t in successors(body, pc) if t <= pc)
+
+
 # --------------------------------------------------------------------------
 # Objects, functions, threads, program
 

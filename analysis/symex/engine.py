@@ -182,6 +182,7 @@ class Engine:
         self._creates: dict[tuple, bool] = {}  # (function, head, back edge) -> the loop creates threads
         self._derived: dict[str, frozenset] = {}
         self._derived_branch: dict[tuple, bool] = {}
+        self._heads: dict[str, frozenset[int]] = {}  # function -> its loop heads (targets of back edges)
         self._temps: dict[int, tuple] = {}  # id of a program expression -> (it, its temporaries)
         self.spurious_wakeups = spurious_wakeups  # a condition wait may return unsignalled, once per thread
         self.park_blocked = park_blocked  # the "park_blocked" optimisation (see _park_blocked)
@@ -745,6 +746,7 @@ class Engine:
             return
         instr = f.func.body[f.pc]
         self.span = instr.span
+        pc = f.pc
         try:
             _dispatch(self, st, tid, instr)
         except PivotReached:
@@ -758,6 +760,25 @@ class Engine:
                 return
             raise
         self._commit_choices(st)
+        if self.awaits:
+            self._entered(st, tid, f, pc)
+
+    def _entered(self, st: State, tid: int, f: Frame, pc: int) -> None:
+        """The step from ``pc`` of frame ``f`` entered a loop head other than
+        by a back edge (going forward, calling, returning): a round starts
+        there, so the loop's first iteration is a round as much as the ones
+        after a back edge (:mod:`distaff.analysis.symex.awaits`)."""
+        t = st.threads[tid]
+        if not t.frames:
+            return
+        g = t.frames[-1]
+        if g.uid == f.uid and g.pc <= pc:
+            return
+        heads = self._heads.get(g.func.name)
+        if heads is None:
+            heads = self._heads[g.func.name] = ir.loop_heads(g.func)
+        if g.pc in heads:
+            _awaits.anchor(self, st, tid, g.pc)
 
     def _defer(self, st: State, tid: int, leaf: Leaf) -> bool:
         """Keep an abort or crash in local code pending when it follows the
