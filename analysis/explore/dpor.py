@@ -64,7 +64,17 @@ and a read, leaves every value as it was, and against a write that changes the
 value it still conflicts as the read it is. In another order it may change
 the value: then it is a write there, in that run's footprints.
 
-Switchable (``Options.optimisations``): ``silent_stores`` (off: every store
+Ghost rounds. A round of a loop that changed nothing though what it read
+changed meanwhile -- a compare-and-swap that failed because another thread
+wrote first -- is marked by the engine (``Event.ghost_from``,
+:mod:`distaff.analysis.symex.awaits`). Taking it out of the run leaves a run
+of the program that ends in the same state, so the round's steps become
+ghosts (``Step.ghost``): later steps neither race with them nor are ordered
+after them. Their own races with earlier steps were reversed when they were
+logged (a round put before the write it read from may succeed there). Not
+for a round that used a synchronization object beyond an atomic region.
+
+Switchable (``Options.optimisations``): ``ghost_rounds``, ``silent_stores`` (off: every store
 is a write), ``sleep_sets`` (off: a node still
 never re-explores its own finished children), ``wakeup_trees`` (off: source
 sets -- only the first initial of a reversing sequence is added),
@@ -74,7 +84,7 @@ the run, not only those sharing a conflict key, :mod:`distaff.analysis.explore.s
 ``footprint_memo`` (off: each event's footprint and conflict keys are made
 afresh, :meth:`Dependence.footprint`).
 Counted:
-``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``,
+``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``, ``ghost_rounds``, ``ghost_steps``,
 ``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with),
 ``footprint_hits``.
 """
@@ -114,6 +124,7 @@ class Step(Record):
     clock: tuple[int, ...] | None
     wakes: tuple = ()
     sclock: tuple[int, ...] = ()  # happens-before through edges no schedule can reverse
+    ghost: bool = False  # in a round that changed nothing (see ghost rounds in the module docstring)
 
     def __init__(self, index: int, tid: int, seq: int, fp: Footprint, clock: tuple[int, ...] | None,
                  wakes: tuple = (), sclock: tuple[int, ...] = ()) -> None:
@@ -124,6 +135,7 @@ class Step(Record):
         self.clock = clock
         self.wakes = wakes
         self.sclock = sclock
+        self.ghost = False
 
 
 # what a node has before on_pivot gives it its own (only ever read: a node is
@@ -159,6 +171,8 @@ def dpor_node(node: Node) -> DporNode:
 
 # leaves at which the run stops with the last step's thread: a failed
 # assumption, a run-time error, another assertion failing (an abort)
+# the synchronization a ghost round may use: an atomic region (a compare-and-swap)
+_REGION_OPS: Final = frozenset({"atomic_begin", "atomic_end"})
 _RUN_KILLERS: Final = frozenset({LeafKind.INFEASIBLE, LeafKind.ERROR, LeafKind.STOPPED})
 
 
@@ -358,6 +372,7 @@ class Dpor(Reduction):
     pivot_on_single = True
     record_effects = False
     silent_stores = True
+    ghost_rounds = True
 
     def __init__(self, program=None, options=None, site=None, observers: bool = False) -> None:
         self.program = program
@@ -376,6 +391,7 @@ class Dpor(Reduction):
         self.use_order = on("dpor_order")
         self.use_index = on("dpor_step_index")
         self.use_memo = on("footprint_memo")
+        self.use_ghosts = on("ghost_rounds")
         self.steps = StepLog(lambda fp: None)  # keyed once the layout is known (start)
         self.origin: list[Node] = []
         self.pending: tuple | None = None  # (event index, sleep, wakeup subtree) for the next node
@@ -569,7 +585,7 @@ class Dpor(Reduction):
         for j in reversed(near):
             s = items[j]
             t = s.tid
-            if t == tid:
+            if t == tid or s.ghost:
                 continue
             if joins and t in joins:
                 sclock = vclock.join(sclock, s.sclock)
@@ -600,6 +616,8 @@ class Dpor(Reduction):
         sclock = vclock.tick(sclock, tid, seq)
         step = Step(k, tid, seq, fp, clock, wakes, sclock)
         steps.append(step)
+        if event.ghost_from >= 0 and self.use_ghosts:
+            self._ghost(tid, event.ghost_from)
         if observers:  # the run's end reverses them, or finds them again (on_run_end)
             self.found.append(racing)
             self.blind_at.append(blind)
@@ -618,6 +636,29 @@ class Dpor(Reduction):
                 if q != tid and fps is not None and not any(dep.dependent(f, fp) for f in fps):
                     sleep[q] = fps
         self.pending = (k + 1, sleep, list(st.child_wut))  # shared below: insert copies
+
+    def _ghost(self, tid: int, start: int) -> None:
+        """Thread ``tid``'s events after the ``start``-th, up to the one just
+        logged, were a round that changed nothing: later events neither race
+        with them nor are ordered after them. Not when one of them used a
+        synchronization object (beyond an atomic region)."""
+        items = self.steps.items
+        round_ = []
+        for s in reversed(items):
+            if s.index <= start:
+                break
+            if s.tid != tid:
+                continue
+            fp = s.fp
+            if fp.writes or fp.creates or fp.joins or fp.exit or fp.unknown or \
+                    any(op not in _REGION_OPS for op, _, _ in fp.syncs):
+                return
+            round_.append(s)
+        for s in round_:
+            s.ghost = True
+        if round_:
+            self.count("ghost_rounds")
+            self.count("ghost_steps", len(round_))
 
     def _wakes(self, before: State, after: State, fp: Footprint) -> tuple:
         """Threads blocked before the event and enabled after it, woken by a
@@ -789,7 +830,7 @@ class Dpor(Reduction):
             for j in reversed(self.near(fp, k)):
                 s = items[j]
                 t = s.tid
-                if t == tid:
+                if t == tid or s.ghost:
                     continue
                 witness = -1
                 if seen is not None and dep.blind_race(s.fp, fp):

@@ -110,6 +110,8 @@ class Reduction:
     pivot_on_single: ClassVar[bool] = False
     record_effects: ClassVar[bool] = False
     silent_stores: ClassVar[bool] = False
+    # the engine marks rounds that changed nothing for on_event (Event.ghost_from)
+    ghost_rounds: ClassVar[bool] = False
 
     def start(self, explorer) -> None:
         self.explorer = explorer

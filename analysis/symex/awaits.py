@@ -11,7 +11,8 @@ and GenMC's blocked spin loops do). Spin loops then need no unwind bound, and
 a program whose threads only spin like this has a finite state space: a proof.
 
 How a thread keeps track. It holds *laps*: for each *anchor* it passed -- a
-loop head it took a back edge to, or a condition wait it called -- the values
+loop head it came to (by a back edge, or entering the loop: the first
+iteration is a round too), or a condition wait it called -- the values
 of the registers live there, the locks it held, and every value it has read
 from shared memory since (object, offset, size, value). A step that may change
 anything else drops every lap (:func:`drop`): a store of a value the memory did
@@ -31,7 +32,8 @@ Back at an anchor with a lap there (:func:`judge`), the round was futile:
   signal wakes it.
 * ``CHANGED``: some location changed since it was read; the next round may see
   something new. It does not count against the bound (each such round needs
-  another thread's step). A round through a condition wait that returned
+  another thread's step), and DPOR may leave it out of the run (its
+  ghost rounds: the engine marks the round's last event). A round through a condition wait that returned
   does not count either (it needed a signal, or a spurious wake-up that saw a
   change).
 
@@ -86,7 +88,9 @@ class Lap(Record):
     """A round in progress: the thread passed the anchor (``frame`` uid,
     ``pc``) with ``regs`` in the registers live there and ``locks`` held,
     and has read ``reads`` ((object id, offset, size, value, C type), oldest first)
-    since, changing nothing else. ``waited``: a condition wait returned in it."""
+    since, changing nothing else. ``waited``: a condition wait returned in it.
+    ``start``: the index of the event the thread was in when it passed the
+    anchor (the round's visible steps are its events after that one)."""
 
     frame: int
     pc: int
@@ -94,15 +98,17 @@ class Lap(Record):
     locks: tuple
     reads: tuple = ()
     waited: bool = False
+    start: int = 0
 
     def __init__(self, frame: int, pc: int, regs: tuple, locks: tuple, reads: tuple = (),
-                 waited: bool = False) -> None:
+                 waited: bool = False, start: int = 0) -> None:
         object.__setattr__(self, "frame", frame)
         object.__setattr__(self, "pc", pc)
         object.__setattr__(self, "regs", regs)
         object.__setattr__(self, "locks", locks)
         object.__setattr__(self, "reads", reads)
         object.__setattr__(self, "waited", waited)
+        object.__setattr__(self, "start", start)
 
 
 def locks_observable(program: ir.Program) -> bool:
@@ -134,7 +140,7 @@ def note_read(st: State, tid: int, oid: int, off: int, size: int, value: Val, ct
     every lap watches it."""
     t = st.wthread(tid)
     read = (oid, off, size, value, ctype)
-    t.laps = tuple(Lap(lap.frame, lap.pc, lap.regs, lap.locks, lap.reads + (read,), lap.waited) for lap in t.laps)
+    t.laps = tuple(Lap(lap.frame, lap.pc, lap.regs, lap.locks, lap.reads + (read,), lap.waited, lap.start) for lap in t.laps)
 
 
 def note_wait(st: State, tid: int, pc: int) -> None:
@@ -144,7 +150,7 @@ def note_wait(st: State, tid: int, pc: int) -> None:
     t = st.wthread(tid)
     uid = t.frames[-1].uid
     t.laps = tuple(lap if (lap.frame == uid and lap.pc == pc) else
-                   Lap(lap.frame, lap.pc, lap.regs, lap.locks, lap.reads, True) for lap in t.laps)
+                   Lap(lap.frame, lap.pc, lap.regs, lap.locks, lap.reads, True, lap.start) for lap in t.laps)
 
 
 def held(st: State, tid: int) -> tuple:
@@ -185,6 +191,16 @@ def judge(E: Engine, st: State, tid: int, pc: int) -> tuple[int, tuple]:
     return NO_ROUND, ()
 
 
+def lap_start(st: State, tid: int, pc: int) -> int:
+    """``Lap.start`` of the thread's lap at ``pc`` of its top frame (-1: none)."""
+    t = st.threads[tid]
+    uid = t.frames[-1].uid
+    for lap in t.laps:
+        if lap.frame == uid and lap.pc == pc:
+            return lap.start
+    return -1
+
+
 def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
     """A new lap starts at ``pc`` of the thread's top frame (replacing the
     one there; a thread keeps a few anchors at once: a wait inside a loop)."""
@@ -192,7 +208,9 @@ def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
     f = t.frames[-1]
     regs = tuple(f.regs.get(r) for r in E.live_at(f.func, pc))
     others = tuple(lap for lap in t.laps if lap.frame != f.uid or lap.pc != pc)[-2:]
-    st.wthread(tid).laps = others + (Lap(f.uid, pc, regs, held(st, tid)),)
+    # (an event whose global operation is still to come is part of the round)
+    start = st.event_count - 1 if st.event is None or not st.seen_global else st.event.index
+    st.wthread(tid).laps = others + (Lap(f.uid, pc, regs, held(st, tid), (), False, start),)
 
 
 def block(E: Engine, st: State, tid: int, reads: tuple, span: ir.Span, text: str = "") -> None:
@@ -252,4 +270,4 @@ def wake(E: Engine, st: State) -> bool:
 
 
 __all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "in_wait", "locks_observable",
-           "note_read", "note_wait", "judge", "anchor", "same", "wake", "compare"]
+           "note_read", "note_wait", "judge", "anchor", "lap_start", "same", "wake", "compare"]

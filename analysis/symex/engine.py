@@ -148,6 +148,9 @@ class Engine:
     :mod:`distaff.analysis.symex.sync`; with spurious wake-ups and awaits;
     the explorer asks for it only for an assertion). ``twin_sites``: the create sites whose threads may be twins, explored up
     to their permutation (:mod:`distaff.analysis.symex.twins`).
+    ``ghost_rounds``: a round of a loop that changed nothing, though a value
+    it read changed meanwhile (a compare-and-swap that failed), marks its
+    last event (``Event.ghost_from``) for DPOR to leave the round out.
     ``context_hooks`` are a program context's answers for what its runs do
     not know (:class:`distaff.analysis.context.initial.ContextHooks`); they
     count from when they are true (the context's state is built)."""
@@ -159,7 +162,7 @@ class Engine:
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
-                 twin_sites: frozenset = frozenset(), free_waits: bool = False):
+                 twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False):
         self.program = program
         # a condition wait returns whenever the schedule says, signalled or
         # not (sync's docstring): with spurious wake-ups and awaits
@@ -168,6 +171,9 @@ class Engine:
         self.twin_sites = twin_sites
         # rounds of a loop that change nothing are explored once (symex/awaits.py)
         self.awaits = awaits
+        # a round that changed nothing though what it read did (a failed
+        # compare-and-swap) is marked for DPOR to leave out (Event.ghost_from)
+        self.ghost_rounds = ghost_rounds and awaits
         self.locks_observable = _awaits.locks_observable(program) if awaits else True
         self._live: dict[tuple[str, int], tuple[str, ...]] = {}
         self._live_funcs: dict[str, tuple[frozenset[str], ...]] = {}
@@ -1086,6 +1092,8 @@ class Engine:
         changed nothing but what it read did change, or went through a
         condition wait that returned. A new round starts at ``head``."""
         kind, reads = _awaits.judge(self, st, tid, head)
+        if kind == _awaits.CHANGED and self.ghost_rounds and st.event is not None and st.threads[tid].atomic == 0:
+            st.event.ghost_from = _awaits.lap_start(st, tid, head)
         _awaits.anchor(self, st, tid, head)
         if kind == _awaits.UNCHANGED:
             if st.threads[tid].atomic or _awaits.held(st, tid):

@@ -329,7 +329,10 @@ class Event(Record):
     """The visible part of one scheduling step (a block: the thread's next
     global operation and the local instructions after it): what DPOR needs.
     ``index`` is its position in the run; ``func``/``pc``/``span`` locate the
-    global operation that started it."""
+    global operation that started it. ``ghost_from`` (not -1): the event ends
+    a round that changed nothing (symex/awaits.py), which began after the
+    thread's event of that index: the round's events, this one included,
+    may be left out of the run (Dpor's ghost rounds)."""
 
     index: int
     tid: int
@@ -338,6 +341,7 @@ class Event(Record):
     span: Span
     accesses: list[Access] = field(default_factory=list)
     syncs: list[SyncOp] = field(default_factory=list)
+    ghost_from: int = -1
 
     def __init__(self, index: int, tid: int, func: str, pc: int, span: Span, accesses: list[Access] | None = None,
                  syncs: list[SyncOp] | None = None) -> None:
@@ -348,6 +352,7 @@ class Event(Record):
         self.span = span
         self.accesses = [] if accesses is None else accesses
         self.syncs = [] if syncs is None else syncs
+        self.ghost_from = -1
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -213,6 +213,18 @@ class Churn:
 
 
 @dataclass(frozen=True, slots=True)
+class CasAdd:
+    """``do { local = global; } while (!__sync_bool_compare_and_swap(&global,
+    local, local + amount));``: a lock-free increment, at the top level of a
+    routine. A round whose compare-and-swap fails changes nothing (another
+    thread wrote the global in between); no bound applies."""
+
+    target: str
+    amount: int
+    local: str
+
+
+@dataclass(frozen=True, slots=True)
 class Assume:
     """``__VERIFIER_assume(cond);`` in a routine, ``cond`` reading one global:
     a run in which it fails is left out."""
@@ -287,7 +299,7 @@ class Join:
 
 
 Stmt = Union[Assign, Store, Incr, If, Locked, For, Assert, ReturnIf, Create, Join,
-             CondWait, Signal, Atomic, Spin, Churn, Assume, CreateLoop, SemWait, SemPost, RwLocked]
+             CondWait, Signal, Atomic, Spin, Churn, CasAdd, Assume, CreateLoop, SemWait, SemPost, RwLocked]
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,6 +514,9 @@ def _stmt(out: _Lines, d: int, s: Stmt) -> None:
         out.add(d, f"while ({s.target} != {s.value}) {{ }}")
     elif isinstance(s, Churn):
         out.add(d, f"while ({s.target} != {s.value}) {{ {s.local} = {s.local} + 1; }}")
+    elif isinstance(s, CasAdd):
+        out.add(d, f"do {{ {s.local} = {s.target}; }} while (!__sync_bool_compare_and_swap(&{s.target}, "
+                   f"{s.local}, {s.local} + {s.amount}));")
     elif isinstance(s, Assume):
         out.add(d, f"__VERIFIER_assume({expr_c(s.cond)});")
     elif isinstance(s, CreateLoop):

@@ -183,6 +183,8 @@ def visible_ops(body: tuple[C.Stmt, ...]) -> int:
             n += 2 * len(C.globals_read(s.guard)) + 2
         elif isinstance(s, C.Spin):
             n += C.UNWIND + 1
+        elif isinstance(s, C.CasAdd):
+            n += 4
         elif isinstance(s, (C.SemWait, C.SemPost)):
             n += 1
         elif isinstance(s, C.RwLocked):
@@ -479,6 +481,16 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
             loop = C.Spin(target, value)
         routines[r] = C.Routine(routines[r].name, routines[r].locals,
                                 insert(routines[r].body, (), draw(st.integers(0, len(routines[r].body))), loop))
+    cas_targets = ()
+    if draw(st.integers(0, 4)) == 0:
+        # A lock-free increment by a compare-and-swap loop in one or two
+        # routines: rounds whose swap fails change nothing
+        target = draw(st.sampled_from(gnames))
+        cas_targets = (target,)
+        for r in sorted(set(draw(st.lists(st.integers(0, n_routines - 1), min_size=1, max_size=2)))):
+            loop = C.CasAdd(target, draw(st.sampled_from([1, 1, 2])), routines[r].locals[0])
+            routines[r] = C.Routine(routines[r].name, routines[r].locals,
+                                    insert(routines[r].body, (), draw(st.integers(0, len(routines[r].body))), loop))
     if draw(st.integers(0, 5)) == 0:
         # An assumption on a global in a routine (after the thread's first
         # visible step): runs in which it fails are left out, in the engine
@@ -493,7 +505,7 @@ def programs(draw, threads=(2, 2, 3), budgets: dict | None = None) -> C.Program:
                                     insert(body, (), where, C.Assume(cond)))
     sems, rwlocks = (), ()
     # some globals _Atomic: their += and ++ become one atomic step
-    atomics = tuple(g for g in gnames if draw(st.integers(0, 3)) == 0)
+    atomics = tuple(g for g in gnames if draw(st.integers(0, 3)) == 0 and g not in cas_targets)
     if not conds and draw(st.integers(0, 3)) == 0:
         # A semaphore posted and waited for at the top level of routines (a
         # wait no post matches deadlocks, or is cut with a spinning thread).

@@ -311,6 +311,23 @@ class _Compiler:
             self.emit((JUMP, top), "")
             self.patch(at, (BRANCH, lambda L: L[g] != value, len(self.ops)))
             self.emit((SET, g, lambda L: 0), "")
+        elif isinstance(s, C.CasAdd):
+            top = len(self.ops)
+            mine, t = self.slot(s.local), self.slot("$cas")
+            where, k = self.globals[s.target], s.amount
+            self.emit((READ, where, mine), f"read {s.target}")
+            self.emit((ATOMIC_BEGIN,), "atomic begin")
+            self.emit((READ, where, t), f"read {s.target}")
+            at = self.emit(None, "")
+            self.emit((WRITE, where, lambda L: L[mine] + k), f"write {s.target}")
+            self.emit((ATOMIC_END,), "atomic end")
+            self.emit((SET, t, lambda L: 0), "")
+            done = self.emit(None, "")
+            self.patch(at, (BRANCH, lambda L: L[t] == L[mine], len(self.ops)))
+            self.emit((ATOMIC_END,), "atomic end")  # the swap failed: another round
+            self.emit((SET, t, lambda L: 0), "")
+            self.emit((JUMP, top), "")
+            self.patch(done, (JUMP, len(self.ops)))
         elif isinstance(s, C.Churn):
             count = self.slot(f"$s{len(self.ops)}")
             self.emit((SET, count, lambda L: 0), "")

@@ -113,6 +113,26 @@ def test_a_round_that_changes_a_register_counts_against_the_bound():
     assert [(s.function, s.what) for s in r.stops] == [("waiter", "loop")]
 
 
+def test_a_loops_first_round_is_a_round_too():
+    # the first failed exchange of each wait already changed nothing: the
+    # thread awaits from there (30 runs when only a back edge began a round:
+    # each wait then spun once more, and that exchange raced with the rest)
+    results, _ = run("tas_pairs.c", "dpor")
+    [r] = results
+    assert r.status is Status.HOLDS and r.stats.runs == 8 and r.stats.bound_cuts == 0
+
+
+@pytest.mark.parametrize("ghosts", [True, False])
+def test_failed_swaps_are_left_out_of_the_reduction(ghosts):
+    # a round whose compare-and-swap failed changed nothing: later steps
+    # neither race with it nor are ordered after it (Dpor's ghost rounds)
+    results, _ = run("cas_counter.c", "dpor", optimisations=(("ghost_rounds", ghosts),))
+    [r] = results
+    assert r.status is Status.HOLDS and r.stats.bound_cuts == 0
+    assert r.stats.counter("ghost_rounds") == (20 if ghosts else 0)
+    assert r.stats.runs == (30 if ghosts else 35)
+
+
 WHILE_WAIT = """#include <pthread.h>
 #include <assert.h>
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
