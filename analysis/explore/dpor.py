@@ -127,7 +127,7 @@ class Step(Record):
     ghost: bool = False  # in a round that changed nothing (see ghost rounds in the module docstring)
 
     def __init__(self, index: int, tid: int, seq: int, fp: Footprint, clock: tuple[int, ...] | None,
-                 wakes: tuple = (), sclock: tuple[int, ...] = ()) -> None:
+                 wakes: tuple = (), sclock: tuple[int, ...] = (), ghost: bool = False) -> None:
         self.index = index
         self.tid = tid
         self.seq = seq
@@ -135,7 +135,7 @@ class Step(Record):
         self.clock = clock
         self.wakes = wakes
         self.sclock = sclock
-        self.ghost = False
+        self.ghost = ghost
 
 
 # what a node has before on_pivot gives it its own (only ever read: a node is

@@ -344,7 +344,7 @@ class Event(Record):
     ghost_from: int = -1
 
     def __init__(self, index: int, tid: int, func: str, pc: int, span: Span, accesses: list[Access] | None = None,
-                 syncs: list[SyncOp] | None = None) -> None:
+                 syncs: list[SyncOp] | None = None, ghost_from: int = -1) -> None:
         self.index = index
         self.tid = tid
         self.func = func
@@ -352,7 +352,7 @@ class Event(Record):
         self.span = span
         self.accesses = [] if accesses is None else accesses
         self.syncs = [] if syncs is None else syncs
-        self.ghost_from = -1
+        self.ghost_from = ghost_from
 
 
 @dataclass(frozen=True, slots=True, init=False)
