@@ -789,6 +789,27 @@ def successors(instrs: tuple[Instr, ...], pc: int) -> tuple[int, ...]:
     return (pc + 1,) if pc + 1 < len(instrs) else ()
 
 
+def register_loop(func: "Function", head: int) -> bool:
+    """Is the loop at ``head`` (up to its last back edge) made only of
+    register operations, branches, jumps, atomic regions and accesses to
+    shared memory (no call, no thread-local memory, no other built-in)? A
+    round of it then does what its live registers at ``head`` and the shared
+    values it reads say."""
+    body = func.body
+    ends = [pc for pc in range(head, len(body)) if head in successors(body, pc)]
+    if not ends:
+        return False
+    for i in body[head:max(ends) + 1]:
+        if isinstance(i, (Assign, Branch, Jump)):
+            continue
+        if isinstance(i, (Load, Store)) and i.kind is Kind.GLOBAL:
+            continue
+        if isinstance(i, Intrinsic) and i.op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END):
+            continue
+        return False
+    return True
+
+
 def loop_heads(func: "Function") -> frozenset[int]:
     """The pcs of ``func`` a back edge goes to (``target <= pc``)."""
     body = func.body

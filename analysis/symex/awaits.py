@@ -210,7 +210,47 @@ def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
     others = tuple(lap for lap in t.laps if lap.frame != f.uid or lap.pc != pc)[-2:]
     # (an event whose global operation is still to come is part of the round)
     start = st.event_count - 1 if st.event is None or not st.seen_global else st.event.index
-    st.wthread(tid).laps = others + (Lap(f.uid, pc, regs, held(st, tid), (), False, start),)
+    locks = held(st, tid)
+    st.wthread(tid).laps = others + (Lap(f.uid, pc, regs, locks, (), False, start),)
+    ev = st.event
+    if ev is not None and all(r is None or type(r) is int for r in regs):
+        key = (f.func.name, pc, regs, locks)
+        if st.seen_global:
+            ev.next_round = key
+        else:
+            ev.round_key = key
+
+
+def round_key(func: str, lap: Lap) -> tuple | None:
+    """What decides a one-event round of a loop of registers and shared
+    memory (``ir.register_loop``) at ``lap``, with the values it reads: the
+    loop head, the registers live there (when all are concrete) and the
+    locks held, whichever thread runs it. None: not concrete."""
+    if not all(r is None or type(r) is int for r in lap.regs):
+        return None
+    return (func, lap.pc, lap.regs, lap.locks)
+
+
+def lap_at(st: State, tid: int, pc: int) -> Lap | None:
+    """The thread's lap at ``pc`` of its top frame."""
+    t = st.threads[tid]
+    uid = t.frames[-1].uid
+    for lap in t.laps:
+        if lap.frame == uid and lap.pc == pc:
+            return lap
+    return None
+
+
+def one_event(st: State, tid: int, lap: Lap) -> bool:
+    """Was the round since ``lap`` one event of ``tid`` (the one in progress)?"""
+    node = st.events
+    while node is not None:
+        ev, node = node
+        if ev.index <= lap.start:
+            return True
+        if ev.tid == tid:
+            return False
+    return True
 
 
 def block(E: Engine, st: State, tid: int, reads: tuple, span: ir.Span, text: str = "") -> None:
@@ -270,4 +310,4 @@ def wake(E: Engine, st: State) -> bool:
 
 
 __all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "in_wait", "locks_observable",
-           "note_read", "note_wait", "judge", "anchor", "lap_start", "same", "wake", "compare"]
+           "note_read", "note_wait", "judge", "anchor", "lap_start", "lap_at", "one_event", "round_key", "same", "wake", "compare"]

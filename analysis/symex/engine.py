@@ -174,6 +174,9 @@ class Engine:
         # a round that changed nothing though what it read did (a failed
         # compare-and-swap) is marked for DPOR to leave out (Event.ghost_from)
         self.ghost_rounds = ghost_rounds and awaits
+        # loop round (awaits.round_key) -> the reads of one-event rounds of it that changed nothing
+        self.futile: dict[tuple, list[tuple]] = {}
+        self._register_loops: dict[tuple[str, int], bool] = {}  # (function, head) -> ir.register_loop
         self.locks_observable = _awaits.locks_observable(program) if awaits else True
         self._live: dict[tuple[str, int], tuple[str, ...]] = {}
         self._live_funcs: dict[str, tuple[frozenset[str], ...]] = {}
@@ -1094,6 +1097,9 @@ class Engine:
         kind, reads = _awaits.judge(self, st, tid, head)
         if kind == _awaits.CHANGED and self.ghost_rounds and st.event is not None and st.threads[tid].atomic == 0:
             st.event.ghost_from = _awaits.lap_start(st, tid, head)
+        if kind == _awaits.UNCHANGED and self.ghost_rounds and st.threads[tid].atomic == 0 and \
+                not _awaits.held(st, tid):
+            self._note_futile(st, tid, head, reads)
         _awaits.anchor(self, st, tid, head)
         if kind == _awaits.UNCHANGED:
             if st.threads[tid].atomic or _awaits.held(st, tid):
@@ -1105,6 +1111,29 @@ class Engine:
             self.counters["await_free_rounds"] = self.counters.get("await_free_rounds", 0) + 1
             return True
         return False
+
+    def _note_futile(self, st: State, tid: int, head: int, reads: tuple) -> None:
+        """Remember that a one-event round of ``tid``'s loop at ``head`` that
+        read ``reads`` changed nothing (``futile``, for Dpor: a reversal that
+        would run such a round first leads only to an await). Only for a
+        loop of registers and shared memory (``ir.register_loop``): what such
+        a round does, its key and the values it reads decide."""
+        func = st.threads[tid].frames[-1].func
+        simple = self._register_loops.get((func.name, head))
+        if simple is None:
+            simple = self._register_loops[(func.name, head)] = ir.register_loop(func, head)
+        lap = _awaits.lap_at(st, tid, head)
+        if not simple or lap is None or not _awaits.one_event(st, tid, lap):
+            return
+        key = _awaits.round_key(func.name, lap)
+        if key is None:
+            return
+        seen = self.futile.get(key)
+        if seen is None:
+            self.futile[key] = [reads]
+        elif len(seen) < 8 and not any(len(r) == len(reads) and all(
+                a[:3] == b[:3] and _awaits.same(a[3], b[3]) for a, b in zip(r, reads)) for r in seen):
+            seen.append(reads)
 
     def cut_thread(self, st: State, tid: int, why: str, span, site: tuple[str, int, str]) -> None:
         """Stop thread ``tid`` for good at the unwind bound (raises

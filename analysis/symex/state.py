@@ -332,7 +332,9 @@ class Event(Record):
     global operation that started it. ``ghost_from`` (not -1): the event ends
     a round that changed nothing (symex/awaits.py), which began after the
     thread's event of that index: the round's events, this one included,
-    may be left out of the run (Dpor's ghost rounds)."""
+    may be left out of the run (Dpor's ghost rounds). ``round_key``: the
+    event begins a round of a loop (awaits' :func:`round_key`);
+    ``next_round``: the thread's next event does."""
 
     index: int
     tid: int
@@ -342,9 +344,12 @@ class Event(Record):
     accesses: list[Access] = field(default_factory=list)
     syncs: list[SyncOp] = field(default_factory=list)
     ghost_from: int = -1
+    round_key: tuple | None = None
+    next_round: tuple | None = None
 
     def __init__(self, index: int, tid: int, func: str, pc: int, span: Span, accesses: list[Access] | None = None,
-                 syncs: list[SyncOp] | None = None, ghost_from: int = -1) -> None:
+                 syncs: list[SyncOp] | None = None, ghost_from: int = -1, round_key: tuple | None = None,
+                 next_round: tuple | None = None) -> None:
         self.index = index
         self.tid = tid
         self.func = func
@@ -353,6 +358,8 @@ class Event(Record):
         self.accesses = [] if accesses is None else accesses
         self.syncs = [] if syncs is None else syncs
         self.ghost_from = ghost_from
+        self.round_key = round_key
+        self.next_round = next_round
 
 
 @dataclass(frozen=True, slots=True, init=False)
