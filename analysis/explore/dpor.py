@@ -75,7 +75,7 @@ logged (a round put before the write it read from may succeed there). Not
 for a round that used a synchronization object beyond an atomic region.
 The same switch covers *futile firsts*: the engine remembers the values a
 one-event round of a loop read when it changed nothing (``futile``, keyed by
-thread, loop head, concrete live registers and locks held). A race whose
+loop head, concrete live registers and locks held). A race whose
 reversal would run such a round first where it would read exactly those
 values -- a test-and-set's exchange before the release it read from -- is no
 race, as an unlock and the next lock are none: the round is not enabled
@@ -134,12 +134,11 @@ class Step(Record):
     wakes: tuple = ()
     sclock: tuple[int, ...] = ()  # happens-before through edges no schedule can reverse
     ghost: bool = False  # in a round that changed nothing (see ghost rounds in the module docstring)
-    round_key: tuple | None = None  # the step begins a loop round (Event.round_key)
-    next_round: tuple | None = None  # the thread's next step does
+    next_round: tuple | None = None  # the thread's next step begins a loop round (Event.next_round)
 
     def __init__(self, index: int, tid: int, seq: int, fp: Footprint, clock: tuple[int, ...] | None,
                  wakes: tuple = (), sclock: tuple[int, ...] = (), ghost: bool = False,
-                 round_key: tuple | None = None, next_round: tuple | None = None) -> None:
+                 next_round: tuple | None = None) -> None:
         self.index = index
         self.tid = tid
         self.seq = seq
@@ -148,7 +147,6 @@ class Step(Record):
         self.wakes = wakes
         self.sclock = sclock
         self.ghost = ghost
-        self.round_key = round_key
         self.next_round = next_round
 
 
@@ -183,10 +181,10 @@ def dpor_node(node: Node) -> DporNode:
     return st
 
 
-# leaves at which the run stops with the last step's thread: a failed
-# assumption, a run-time error, another assertion failing (an abort)
 # the synchronization a ghost round may use: an atomic region (a compare-and-swap)
 _REGION_OPS: Final = frozenset({"atomic_begin", "atomic_end"})
+# leaves at which the run stops with the last step's thread: a failed
+# assumption, a run-time error, another assertion failing (an abort)
 _RUN_KILLERS: Final = frozenset({LeafKind.INFEASIBLE, LeafKind.ERROR, LeafKind.STOPPED})
 
 
@@ -641,7 +639,6 @@ class Dpor(Reduction):
         sclock = vclock.tick(sclock, tid, seq)
         step = Step(k, tid, seq, fp, clock, wakes, sclock)
         if self.use_ghosts:
-            step.round_key = round_key
             step.next_round = event.next_round
         steps.append(step)
         if event.ghost_from >= 0 and self.use_ghosts:

@@ -179,26 +179,15 @@ def judge(E: Engine, st: State, tid: int, pc: int) -> tuple[int, tuple]:
     since it last passed there was (``NO_ROUND``, ``UNCHANGED``, ``CHANGED``,
     ``WAITED``) and what it read. Changes nothing (an instruction forks
     before it changes the state: :func:`anchor` starts the next lap)."""
-    t = st.threads[tid]
-    f = t.frames[-1]
-    for lap in t.laps:
-        if lap.frame == f.uid and lap.pc == pc:
-            regs = tuple(f.regs.get(r) for r in E.live_at(f.func, pc))
-            if lap.locks != held(st, tid) or len(lap.regs) != len(regs) or \
-                    not all(same(a, b) for a, b in zip(lap.regs, regs)):
-                return NO_ROUND, ()
-            return (WAITED if lap.waited else compare(st, lap.reads)), lap.reads
-    return NO_ROUND, ()
-
-
-def lap_start(st: State, tid: int, pc: int) -> int:
-    """``Lap.start`` of the thread's lap at ``pc`` of its top frame (-1: none)."""
-    t = st.threads[tid]
-    uid = t.frames[-1].uid
-    for lap in t.laps:
-        if lap.frame == uid and lap.pc == pc:
-            return lap.start
-    return -1
+    lap = lap_at(st, tid, pc)
+    if lap is None:
+        return NO_ROUND, ()
+    f = st.threads[tid].frames[-1]
+    regs = tuple(f.regs.get(r) for r in E.live_at(f.func, pc))
+    if lap.locks != held(st, tid) or len(lap.regs) != len(regs) or \
+            not all(same(a, b) for a, b in zip(lap.regs, regs)):
+        return NO_ROUND, ()
+    return (WAITED if lap.waited else compare(st, lap.reads)), lap.reads
 
 
 def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
@@ -210,11 +199,11 @@ def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
     others = tuple(lap for lap in t.laps if lap.frame != f.uid or lap.pc != pc)[-2:]
     # (an event whose global operation is still to come is part of the round)
     start = st.event_count - 1 if st.event is None or not st.seen_global else st.event.index
-    locks = held(st, tid)
-    st.wthread(tid).laps = others + (Lap(f.uid, pc, regs, locks, (), False, start),)
+    lap = Lap(f.uid, pc, regs, held(st, tid), (), False, start)
+    st.wthread(tid).laps = others + (lap,)
     ev = st.event
-    if ev is not None and all(r is None or type(r) is int for r in regs):
-        key = (f.func.name, pc, regs, locks)
+    key = round_key(f.func.name, lap) if ev is not None else None
+    if key is not None:
         if st.seen_global:
             ev.next_round = key
         else:
@@ -310,4 +299,4 @@ def wake(E: Engine, st: State) -> bool:
 
 
 __all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "in_wait", "locks_observable",
-           "note_read", "note_wait", "judge", "anchor", "lap_start", "lap_at", "one_event", "round_key", "same", "wake", "compare"]
+           "note_read", "note_wait", "judge", "anchor", "lap_at", "one_event", "round_key", "same", "wake", "compare"]

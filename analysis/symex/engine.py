@@ -1095,11 +1095,12 @@ class Engine:
         changed nothing but what it read did change, or went through a
         condition wait that returned. A new round starts at ``head``."""
         kind, reads = _awaits.judge(self, st, tid, head)
-        if kind == _awaits.CHANGED and self.ghost_rounds and st.event is not None and st.threads[tid].atomic == 0:
-            st.event.ghost_from = _awaits.lap_start(st, tid, head)
-        if kind == _awaits.UNCHANGED and self.ghost_rounds and st.threads[tid].atomic == 0 and \
-                not _awaits.held(st, tid):
-            self._note_futile(st, tid, head, reads)
+        if self.ghost_rounds and st.threads[tid].atomic == 0 and kind in (_awaits.CHANGED, _awaits.UNCHANGED):
+            lap = _awaits.lap_at(st, tid, head)  # (judged: there is one)
+            if kind == _awaits.CHANGED and st.event is not None:
+                st.event.ghost_from = lap.start
+            elif kind == _awaits.UNCHANGED and not _awaits.held(st, tid):
+                self._note_futile(st, tid, lap, reads)
         _awaits.anchor(self, st, tid, head)
         if kind == _awaits.UNCHANGED:
             if st.threads[tid].atomic or _awaits.held(st, tid):
@@ -1112,18 +1113,17 @@ class Engine:
             return True
         return False
 
-    def _note_futile(self, st: State, tid: int, head: int, reads: tuple) -> None:
-        """Remember that a one-event round of ``tid``'s loop at ``head`` that
+    def _note_futile(self, st: State, tid: int, lap, reads: tuple) -> None:
+        """Remember that a one-event round of ``tid``'s loop at ``lap`` that
         read ``reads`` changed nothing (``futile``, for Dpor: a reversal that
         would run such a round first leads only to an await). Only for a
         loop of registers and shared memory (``ir.register_loop``): what such
         a round does, its key and the values it reads decide."""
         func = st.threads[tid].frames[-1].func
-        simple = self._register_loops.get((func.name, head))
+        simple = self._register_loops.get((func.name, lap.pc))
         if simple is None:
-            simple = self._register_loops[(func.name, head)] = ir.register_loop(func, head)
-        lap = _awaits.lap_at(st, tid, head)
-        if not simple or lap is None or not _awaits.one_event(st, tid, lap):
+            simple = self._register_loops[(func.name, lap.pc)] = ir.register_loop(func, lap.pc)
+        if not simple or not _awaits.one_event(st, tid, lap):
             return
         key = _awaits.round_key(func.name, lap)
         if key is None:
