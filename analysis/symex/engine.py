@@ -1118,7 +1118,13 @@ class Engine:
         read ``reads`` changed nothing (``futile``, for Dpor: a reversal that
         would run such a round first leads only to an await). Only for a
         loop of registers and shared memory (``ir.register_loop``): what such
-        a round does, its key and the values it reads decide."""
+        a round does, its key and the values it reads decide. Only for
+        concrete values: a round that read a symbol changed nothing under its
+        path's condition, which another run need not share (x == 0 read as
+        ``x``, futile where x != 1, would not be where x == 1)."""
+        for r in reads:
+            if type(r[3]) is not int:  # a symbol's value: futile only under this path's condition
+                return
         func = st.threads[tid].frames[-1].func
         simple = self._register_loops.get((func.name, lap.pc))
         if simple is None:
