@@ -94,3 +94,23 @@ def test_a_read_short_circuit_evaluation_skips_may_be_passed_over():
     assert replay_violation(p, C.render(p), trace(*steps), 0, {}) is None
     steps[4] = (1, "t1#1", 1, "write g = 8")  # no reading of the reads makes this a run
     assert replay_violation(p, C.render(p), trace(*steps), 0, {}) is not None
+
+
+def test_a_failed_compare_and_swap_replays():
+    """The engine lowers a compare-and-swap that fails as a store of the value
+    it found ("write g = 5" in the trace, where the oracle only reads): the
+    counterexample in which t1's first swap fails still replays, and a write
+    of another value than the one there still does not."""
+    l = C.Local("l")
+    p = two_threads([C.CasAdd("g", 1, "l"), C.Assert(0, cmp("!=", l, k(5)))], [C.Store("g", k(5))],
+                    locals1=("l",))
+    steps = [(0, "main", 1, "create t1#1"), (0, "main", 1, "create t2#1"),
+             (1, "t1#1", 1, "read g == 0"), (2, "t2#1", 1, "write g = 5"),
+             (1, "t1#1", 1, "read g == 5"), (1, "t1#1", 1, "write g = 5"),
+             (1, "t1#1", 1, "read g == 5"), (1, "t1#1", 1, "read g == 5"), (1, "t1#1", 1, "write g = 6"),
+             (1, "t1#1", 1, "assert l != 5 fails")]
+    assert replay_violation(p, C.render(p), trace(*steps), 0, {}) is None
+    steps[5] = (1, "t1#1", 1, "write g = 7")
+    assert replay_violation(p, C.render(p), trace(*steps), 0, {}) is not None
+    from tests.differential import compare
+    assert compare.discrepancies(p) == []
