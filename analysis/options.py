@@ -40,6 +40,7 @@ OPTIMISATIONS = frozenset({
     "symmetry",  # twins: threads explored up to their permutation (distaff.analysis.symex.twins)
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index", "footprint_memo", "silent_stores", "ghost_rounds",  # DPOR
+    "commuting_rmws",  # DPOR: atomic adds whose old value is unused commute (distaff.analysis.symex.rmw)
     "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
     "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })

@@ -88,7 +88,10 @@ class Footprint(Record):
     ``creates``/``joins`` are the thread ids created and joined. ``exit``: the
     event ended the process. ``unknown``: what the event did is not known
     (dependent with everything). ``silent``: those of ``reads`` that were
-    stores of what the memory held (see :func:`moved_first`)."""
+    stores of what the memory held (see :func:`moved_first`). ``update``: the
+    event is an atomic update of the one location it reads (``reads[0]``) and
+    writes that commutes with any other of the same kind there
+    (``Event.update``), silent or not."""
 
     tid: int
     reads: tuple = ()
@@ -99,10 +102,11 @@ class Footprint(Record):
     exit: bool = False
     unknown: bool = False
     silent: tuple = ()
+    update: str = ""
 
     def __init__(self, tid: int, reads: tuple = (), writes: tuple = (), syncs: tuple = (),
                  creates: tuple = (), joins: tuple = (), exit: bool = False, unknown: bool = False,
-                 silent: tuple = ()) -> None:
+                 silent: tuple = (), update: str = "") -> None:
         object.__setattr__(self, "tid", tid)
         object.__setattr__(self, "reads", reads)
         object.__setattr__(self, "writes", writes)
@@ -112,6 +116,7 @@ class Footprint(Record):
         object.__setattr__(self, "exit", exit)
         object.__setattr__(self, "unknown", unknown)
         object.__setattr__(self, "silent", silent)
+        object.__setattr__(self, "update", update)
 
     @staticmethod
     def pending(tid: int) -> "Footprint":
@@ -125,7 +130,7 @@ class Footprint(Record):
             if not isinstance(a, int):
                 return None
         return (self.tid, self.reads, self.writes, tuple((o, b) for o, b, _ in self.syncs),
-                self.creates, self.joins, self.exit, self.unknown, self.silent)
+                self.creates, self.joins, self.exit, self.unknown, self.silent, self.update)
 
 
 def moved_first(fp: Footprint) -> Footprint:
@@ -158,8 +163,13 @@ def footprint_of(event: Event, ended: bool) -> Footprint:
             ended = True
         syncs.append((s.op, s.obj, s.blocked))
     unknown = not (reads or writes or syncs or ended)
+    # an update commutes as a whole: its memory is the read and the write (or
+    # silent store) of one concrete location (its synchronizations, a thread's
+    # end after it, are dependent by their own rules)
+    update = event.update if event.update and reads and isinstance(reads[0][0], int) and not ended \
+        and all(x == reads[0] for x in reads + writes) else ""
     return Footprint(event.tid, tuple(reads), tuple(writes), tuple(syncs), tuple(creates), tuple(joins),
-                     ended, unknown, tuple(silent))
+                     ended, unknown, tuple(silent), update)
 
 
 # distinct footprints :meth:`Dependence.footprint` remembers before it starts afresh
@@ -184,6 +194,7 @@ class Dependence:
         self.checks = 0
         self.memo = memo
         self.hits = 0
+        self.commuted = 0  # memory overlaps waived: two updates that commute (Footprint.update)
         self._footprints: dict = {}  # event description -> Footprint
         self._keys: dict = {}  # id of a remembered Footprint -> its conflict keys
 
@@ -201,7 +212,7 @@ class Dependence:
             if type(s.obj) is not int:
                 return footprint_of(event, ended)
             syncs.append((s.op, s.obj, s.blocked))
-        key = (event.tid, ended, tuple(accesses), tuple(syncs))
+        key = (event.tid, ended, tuple(accesses), tuple(syncs), event.update)
         fp = self._footprints.get(key)
         if fp is not None:
             self.hits += 1
@@ -249,6 +260,9 @@ class Dependence:
         return False
 
     def _memory(self, x: Footprint, y: Footprint) -> bool:
+        if x.update and x.update == y.update and x.reads[0] == y.reads[0]:
+            self.commuted += 1
+            return False  # two updates that commute (footprint_of)
         return self._overlap_any(x.writes, y.writes) or self._overlap_any(x.writes, y.reads) \
             or self._overlap_any(x.reads, y.writes)
 

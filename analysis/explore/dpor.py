@@ -90,11 +90,14 @@ sets -- only the first initial of a reversing sequence is added),
 ``dpor_step_index`` (off: each event is compared with every earlier event of
 the run, not only those sharing a conflict key, :mod:`distaff.analysis.explore.steplog`),
 ``footprint_memo`` (off: each event's footprint and conflict keys are made
-afresh, :meth:`Dependence.footprint`).
+afresh, :meth:`Dependence.footprint`), ``commuting_rmws`` (off: an atomic
+add whose old value is unused is a read and a write like any other,
+:mod:`distaff.analysis.symex.rmw`).
 Counted:
 ``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``, ``ghost_rounds``, ``ghost_steps``,
 ``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with),
-``footprint_hits``.
+``footprint_hits``, ``commuting_rmws`` (dependence checks two commuting updates
+passed).
 """
 
 from __future__ import annotations
@@ -430,6 +433,8 @@ class Dpor(Reduction):
             out["dpor_dependence_checks"] = self.dep.checks
             if self.dep.hits:
                 out["footprint_hits"] = self.dep.hits
+            if self.dep.commuted:
+                out["commuting_rmws"] = self.dep.commuted
         return out
 
     # ------------------------------------------------------------------ the run

@@ -80,6 +80,7 @@ from distaff.analysis.ir import (
 from distaff.analysis.liveness import live_registers
 from distaff.analysis.symex import awaits as _awaits
 from distaff.analysis.symex import twins as _twins
+from distaff.analysis.symex import rmw as _rmw
 from distaff.analysis.symex import intrinsics, libc, sync
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.symex.pivots import (
@@ -151,6 +152,9 @@ class Engine:
     ``ghost_rounds``: a round of a loop that changed nothing, though a value
     it read changed meanwhile (a compare-and-swap that failed), marks its
     last event (``Event.ghost_from``) for DPOR to leave the round out.
+    ``commuting_rmws``: an event made of an atomic region that adds to one
+    location and uses nothing it read (:mod:`distaff.analysis.symex.rmw`)
+    says so (``Event.update``): DPOR lets two of them commute.
     ``context_hooks`` are a program context's answers for what its runs do
     not know (:class:`distaff.analysis.context.initial.ContextHooks`); they
     count from when they are true (the context's state is built)."""
@@ -162,7 +166,8 @@ class Engine:
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
-                 twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False):
+                 twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False,
+                 commuting_rmws: bool = False):
         self.program = program
         # a condition wait returns whenever the schedule says, signalled or
         # not (sync's docstring): with spurious wake-ups and awaits
@@ -174,6 +179,9 @@ class Engine:
         # a round that changed nothing though what it read did (a failed
         # compare-and-swap) is marked for DPOR to leave out (Event.ghost_from)
         self.ghost_rounds = ghost_rounds and awaits
+        # an event that is an atomic update commuting with its like says so (Event.update)
+        self.commuting_rmws = commuting_rmws
+        self._rmw_kinds: dict[tuple[str, int], str] = {}  # (function, pc of atomic_begin) -> rmw.update_kind
         # loop round (awaits.round_key) -> the reads of one-event rounds of it that changed nothing
         self.futile: dict[tuple, list[tuple]] = {}
         self._register_loops: dict[tuple[str, int], bool] = {}  # (function, head) -> ir.register_loop
@@ -831,6 +839,18 @@ class Engine:
             if live is None:
                 live = self._live_funcs[func.name] = live_registers(func)
             hit = self._live[key] = tuple(sorted(live[pc])) if pc < len(live) else ()
+        return hit
+
+    def update_kind(self, func: ir.Function, pc: int) -> str:
+        """:func:`distaff.analysis.symex.rmw.update_kind` of the atomic region
+        beginning at ``pc`` of ``func``, remembered."""
+        key = (func.name, pc)
+        hit = self._rmw_kinds.get(key)
+        if hit is None:
+            live = self._live_funcs.get(func.name)
+            if live is None:
+                live = self._live_funcs[func.name] = live_registers(func)
+            hit = self._rmw_kinds[key] = _rmw.update_kind(func, pc, live)
         return hit
 
     def round_neutral(self, i: Intrinsic) -> bool:

@@ -334,7 +334,9 @@ class Event(Record):
     thread's event of that index: the round's events, this one included,
     may be left out of the run (Dpor's ghost rounds). ``round_key``: the
     event begins a round of a loop (awaits' :func:`round_key`);
-    ``next_round``: the thread's next event does."""
+    ``next_round``: the thread's next event does. ``update``: the event's
+    global operation is an atomic region that commutes with another of the
+    same kind on the same location (``"add"``, ...; symex/rmw.py), or ``""``."""
 
     index: int
     tid: int
@@ -346,10 +348,11 @@ class Event(Record):
     ghost_from: int = -1
     round_key: tuple | None = None
     next_round: tuple | None = None
+    update: str = ""
 
     def __init__(self, index: int, tid: int, func: str, pc: int, span: Span, accesses: list[Access] | None = None,
                  syncs: list[SyncOp] | None = None, ghost_from: int = -1, round_key: tuple | None = None,
-                 next_round: tuple | None = None) -> None:
+                 next_round: tuple | None = None, update: str = "") -> None:
         self.index = index
         self.tid = tid
         self.func = func
@@ -360,6 +363,7 @@ class Event(Record):
         self.ghost_from = ghost_from
         self.round_key = round_key
         self.next_round = next_round
+        self.update = update
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -810,6 +810,10 @@ def _once_done(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
 
 def _atomic(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     t = st.wthread(tid)
+    ev = st.event
+    if E.commuting_rmws and i.op is Op.ATOMIC_BEGIN and t.atomic == 0 and ev is not None:
+        f = t.frames[-1]  # an update only when the region is the event's global operation
+        ev.update = E.update_kind(f.func, f.pc) if not (ev.accesses or ev.syncs) else ""
     t.atomic = t.atomic + 1 if i.op is Op.ATOMIC_BEGIN else max(0, t.atomic - 1)
     _note(st, i.op, tid)
     _next(E, st, tid, i)

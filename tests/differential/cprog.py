@@ -123,13 +123,15 @@ class Store:
     value: Expr
 
 
-INCR_STYLES = ("plus", "compound", "step")
+INCR_STYLES = ("plus", "compound", "step", "fetch")
 
 
 @dataclass(frozen=True, slots=True)
 class Incr:
-    """``g = g + k;`` printed as ``g = g + k``, ``g += k`` or (k = +-1)
-    ``g++``/``g--``: in every style a read of g, then a write."""
+    """``g = g + k;`` printed as ``g = g + k``, ``g += k``, (k = +-1)
+    ``g++``/``g--`` or, style ``fetch``, ``__atomic_fetch_add(&g, k,
+    __ATOMIC_SEQ_CST);`` (``_sub`` for k < 0: one atomic step, whatever g's
+    type): in every style a read of g, then a write."""
 
     target: str
     amount: int
@@ -478,7 +480,9 @@ def _stmt(out: _Lines, d: int, s: Stmt) -> None:
         out.add(d, f"{s.target} = {expr_c(s.value)};")
     elif isinstance(s, Incr):
         k = s.amount
-        if s.style == "step" and k in (1, -1):
+        if s.style == "fetch":
+            out.add(d, f"__atomic_fetch_{'add' if k >= 0 else 'sub'}(&{s.target}, {abs(k)}, __ATOMIC_SEQ_CST);")
+        elif s.style == "step" and k in (1, -1):
             out.add(d, f"{s.target}{'++' if k == 1 else '--'};")
         elif s.style in ("compound", "step"):
             out.add(d, f"{s.target} {'+' if k >= 0 else '-'}= {abs(k)};")

@@ -44,7 +44,8 @@ It shares nothing with the engine. Semantics (sequential consistency, C's
   writer holds it, a write lock while nobody holds it. Semaphore values and
   rwlock holders sit in the lock-owner part of the state, after the mutexes.
 * ``g += k`` and ``g++`` on an ``_Atomic`` global are atomic begin, read,
-  write, atomic end (``g = g + k`` is a read and a write, as in C11).
+  write, atomic end (``g = g + k`` is a read and a write, as in C11); so is
+  ``__atomic_fetch_add(&g, k, ...)`` on any global.
 * Between atomic begin and end no other thread is enabled; if the thread
   inside blocks, it leaves the region (as the engine and SV-COMP's tools do).
 
@@ -267,8 +268,9 @@ class _Compiler:
         elif isinstance(s, C.Incr):
             t = self.slot("$t0")
             k = s.amount
-            # += and ++ on an _Atomic global: one atomic read-modify-write
-            atomic = s.target in self.atomics and s.style != "plus" and not self.in_atomic
+            # += and ++ on an _Atomic global, __atomic_fetch_add on any: one
+            # atomic read-modify-write
+            atomic = (s.style == "fetch" or (s.target in self.atomics and s.style != "plus")) and not self.in_atomic
             if atomic:
                 self.emit((ATOMIC_BEGIN,), "atomic begin")
             self.emit((READ, self.globals[s.target], t), f"read {s.target}")
