@@ -96,7 +96,8 @@ add whose old value is unused is a read and a write like any other,
 Counted:
 ``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``, ``ghost_rounds``, ``ghost_steps``,
 ``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with),
-``footprint_hits``, ``commuting_rmws`` (dependence checks two commuting updates
+``footprint_hits``, ``dpor_order_holder`` (free choices that let a lock's
+holder go on), ``commuting_rmws`` (dependence checks two commuting updates
 passed).
 """
 
@@ -313,6 +314,17 @@ def _null_arg(args) -> bool:
     return isinstance(e, ir.Const) and e.value == 0
 
 
+def _holds_lock(st: State, tid: int) -> bool:
+    """Does ``tid`` hold a mutex, or a read or write lock of an rwlock?"""
+    for owner in st.locks.values():
+        if owner == tid:
+            return True
+    for writer, readers in st.rwlocks.values():
+        if writer == tid or tid in readers:
+            return True
+    return False
+
+
 def _waits_for_others(st: State, tid: int) -> bool:
     """Is ``tid``'s next step a join or the end of the process? Such steps are
     taken last when a node may choose freely, so that runs differing only in
@@ -482,9 +494,13 @@ class Dpor(Reduction):
     def _first_choice(self, node: Node, sleep: dict) -> int | None:
         """The thread a node explores first when nothing asks for a particular
         one: any order is correct; this one finishes a race before starting
-        others (a thread whose next step conflicts with the last step), and
-        leaves joins and the end of the process for last, so that different
-        runs meet in the same control states more often (``dpor_order``)."""
+        others (a thread whose next step conflicts with the last step), else
+        lets the thread of the last step go on while it holds a lock (another
+        thread would only try that lock and block: a blocked attempt is a
+        step, and the run with it is one more run of a trace already run
+        without it; counted as ``dpor_order_holder``), and leaves joins and
+        the end of the process for last, so that different runs meet in the
+        same control states more often (``dpor_order``)."""
         awake = [o.payload for _, o in node.pivot.options if o.payload not in sleep]
         if not awake:
             return None
@@ -499,6 +515,9 @@ class Dpor(Reduction):
                     fp = peek_footprint(E, node.state, t, self._regions)
                     if not fp.unknown and self.dep.dependent(last.fp, fp):
                         return t
+            if last.tid in free and _holds_lock(node.state, last.tid):
+                self.count("dpor_order_holder")
+                return last.tid
         return free[0]
 
     def next_choice(self, node: Node) -> int | None:
