@@ -31,7 +31,7 @@ _HELPERS = (
     ("reach_error", "void reach_error(void)", 'fputs("reach_error() called\\n", stderr); abort();'),
     ("__VERIFIER_error", "void __VERIFIER_error(void)", 'fputs("__VERIFIER_error() called\\n", stderr); abort();'),
     ("__VERIFIER_assume", "void __VERIFIER_assume(int c)",
-     'if (!c) distaff_diverged("__VERIFIER_assume is false natively");'),
+     "distaff_assume(c);"),
     ("__VERIFIER_atomic_begin", "void __VERIFIER_atomic_begin(void)", "/* the schedule keeps the block together */"),
     ("__VERIFIER_atomic_end", "void __VERIFIER_atomic_end(void)", "/* the schedule keeps the block together */"),
 )

@@ -173,6 +173,19 @@ DISTAFF_FN static void distaff_park(void)
     distaff_wait_turn(DISTAFF_NCUES + 1);
 }
 
+/* __VERIFIER_assume(c): false in a thread past its last cue, the thread waits
+ * for ever (what it does after its last step is no part of the counterexample,
+ * and the engine reads an assumption that fails in a thread as that thread
+ * waiting); false before, the native run has left the counterexample. */
+DISTAFF_FN static void distaff_assume(int c)
+{
+    if (c)
+        return;
+    if (distaff_self >= 0 && distaff_peek() >= DISTAFF_NCUES)
+        distaff_park();
+    distaff_diverged("__VERIFIER_assume is false natively");
+}
+
 DISTAFF_FN static int distaff_object_of(const volatile void *p)
 {
     const char *c = (const char *)p;
