@@ -8,9 +8,18 @@ value in a live register nor branches on it, nothing else of either thread
 differs: the two events commute, and partial order reduction need not try
 both orders (Nidhugg's ``commute_rmws`` does the same for LLVM's
 ``atomicrmw`` whose result is unused). ``atomic_fetch_add(&hits, 1)`` as a
-statement is one; ``x++`` on a signed ``_Atomic int`` is not (its addition
-may overflow, which C leaves undefined: an error found in one order is found
-at another statement in the other), nor is a fetch whose result is used.
+statement is one; a fetch whose result is used is not.
+
+``x++``, ``x--`` and ``x += k`` on a signed ``_Atomic int`` (``k`` a
+constant) add with C's arithmetic, whose overflow is undefined and checked
+(a run-time error, which ends the run in a step dependent with every other).
+Two such additions of constants of one sign commute too: either order
+overflows exactly when the sum of both does, and on the side where neither
+does the path's condition is the same (``x + a`` stays in range once
+``x + a + b`` does); what may differ is which of the two statements the error
+is reported at. Additions of constants of opposite signs, or a signed one
+beside a wrapping one, do not commute: the kinds ``"add+"`` and ``"add-"``
+stay apart from ``"add"``.
 
 :func:`update_kind` recognises the region the front end lowers such a call
 to (``distaff.analysis.frontend.lower_atomic``): ``atomic_begin``, ``r :=
@@ -22,7 +31,7 @@ load [p]``, at most one ``t := f(r)``, ``store [p] := t`` (or ``f(r)``),
 from __future__ import annotations
 
 from distaff.analysis.ir import (
-    Assign, Binary, Cast, Function, Intrinsic, IntType, Kind, Load, Op, Reg, Store, regs_of,
+    Assign, Binary, Cast, Const, Function, Intrinsic, IntType, Kind, Load, Op, Reg, Store, mask, regs_of, to_signed,
 )
 from distaff.analysis.liveness import live_registers
 
@@ -32,7 +41,8 @@ _KINDS = {"+": "add", "-": "add", "&": "and", "|": "or", "^": "xor"}
 
 
 def update_kind(func: Function, pc: int, live: tuple | None = None) -> str:
-    """The kind of commutative update (``"add"``, ``"and"``, ``"or"``,
+    """The kind of commutative update (``"add"``; ``"add+"``, ``"add-"``: a
+    signed addition of a constant of that sign; ``"and"``, ``"or"``,
     ``"xor"``) of the atomic region that begins at ``func.body[pc]``, or
     ``""`` when it is not one. ``live``: ``live_registers(func)``, when the
     caller has it."""
@@ -77,9 +87,13 @@ def _kind(e, old: str) -> str:
     if not isinstance(e, Binary) or e.op not in _KINDS or not isinstance(e.type, IntType):
         return ""
     kind = _KINDS[e.op]
-    if kind == "add" and e.type.signed:  # may overflow: undefined, checked
-        return ""
     left, right = _unwrap(e.left), _unwrap(e.right)
+    if kind == "add" and e.type.signed:  # may overflow (undefined, checked): constants of one sign only
+        k = right if _is(left, old) else left if e.op == "+" and _is(right, old) else None
+        if not isinstance(k, Const):
+            return ""
+        v = to_signed(k.value & mask(e.type.bits), e.type.bits) * (-1 if e.op == "-" else 1)
+        return "add+" if v >= 0 else "add-"
     if _is(left, old) and old not in regs_of(e.right):
         return kind
     if e.op != "-" and _is(right, old) and old not in regs_of(e.left):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from distaff.analysis.check import Options, check
+from distaff.analysis.check import Options, check, check_text
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.report import AssertionResult, Reason, Status
+from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
 from distaff.analysis.symex.rmw import update_kind
 from tests.explore.expectations import PROGRAMS, read
 
@@ -74,6 +74,9 @@ void *worker(void *p) {
     u++;
     atomic_exchange(&a, 5);
     atomic_fetch_add(&a, old);
+    a--;
+    a -= -2;
+    a += old;
     return (void *)(long)old;
 }
 """
@@ -81,7 +84,37 @@ void *worker(void *p) {
     assert kinds[4] == "add" and kinds[5] == "add" and kinds[6] == "or" and kinds[7] == "xor"
     assert kinds[8] == "and"  # op_fetch whose new value is unused
     assert kinds[9] == ""  # the old value is used after the region
-    assert kinds[10] == ""  # signed ++: its addition may overflow
+    assert kinds[10] == "add+"  # signed ++ of a constant: commutes with its like only
     assert kinds[11] == "add"  # unsigned ++ wraps
     assert kinds[12] == ""  # an exchange keeps nothing of the old value
     assert kinds[13] == "add"  # the operand is another register
+    assert kinds[14] == "add-" and kinds[15] == "add+"
+    assert kinds[16] == ""  # a signed addition of a register: its sign is not known
+
+
+@pytest.mark.parametrize("mode", ("dpor", "dpor-ag", "rf"))
+def test_signed_steps_of_one_sign_commute_and_of_two_do_not(mode):
+    """served++ and pending-- on signed atomic ints: one run, 18,008 without
+    (dpor). A ++ and a -- on INT_MAX overflow only with the ++ first: the
+    orders are both explored, the overflow found."""
+    on = results("served.c", mode)
+    off = results("served.c", mode, commute=False, cap=300)
+    assert [(r.status, r.stats.runs) for r in on] == [(Status.HOLDS, 1)]
+    assert all(r.reason is Reason.MAX_RUNS for r in off)
+    src = """#include <pthread.h>
+#include <stdatomic.h>
+#include <limits.h>
+atomic_int level = INT_MAX;
+void *up(void *arg) { level++; return 0; }
+void *down(void *arg) { level--; return 0; }
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, down, 0);
+    pthread_create(&b, 0, up, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
+"""
+    found = [i for i in check_text(src, "ovf.c", Options(mode=mode, timeout_s=60)) if isinstance(i, Finding)]
+    assert any(f.kind is FindingKind.ERROR and "overflow" in f.message and f.span.line == 5 for f in found), found
