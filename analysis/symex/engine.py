@@ -835,11 +835,16 @@ class Engine:
         key = (func.name, pc)
         hit = self._live.get(key)
         if hit is None:
-            live = self._live_funcs.get(func.name)
-            if live is None:
-                live = self._live_funcs[func.name] = live_registers(func)
+            live = self._live_registers(func)
             hit = self._live[key] = tuple(sorted(live[pc])) if pc < len(live) else ()
         return hit
+
+    def _live_registers(self, func: ir.Function) -> tuple[frozenset[str], ...]:
+        """:func:`live_registers` of ``func``, remembered."""
+        live = self._live_funcs.get(func.name)
+        if live is None:
+            live = self._live_funcs[func.name] = live_registers(func)
+        return live
 
     def update_kind(self, func: ir.Function, pc: int) -> str:
         """:func:`distaff.analysis.symex.rmw.update_kind` of the atomic region
@@ -847,10 +852,7 @@ class Engine:
         key = (func.name, pc)
         hit = self._rmw_kinds.get(key)
         if hit is None:
-            live = self._live_funcs.get(func.name)
-            if live is None:
-                live = self._live_funcs[func.name] = live_registers(func)
-            hit = self._rmw_kinds[key] = _rmw.update_kind(func, pc, live)
+            hit = self._rmw_kinds[key] = _rmw.update_kind(func, pc, self._live_registers(func))
         return hit
 
     def round_neutral(self, i: Intrinsic) -> bool:
