@@ -73,6 +73,7 @@ and ``summary_simplify_ms`` (the time spent simplifying).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import z3
@@ -182,9 +183,11 @@ class AssertionGuided(Dpor):
 
     name = "dpor-ag"
     record_effects = True
-    # the accesses recorded below a control state (RVar/WVar) stand for the
-    # events of pruned runs, in which a store silent here may change memory
-    silent_stores = False
+    # a store of what the memory held is a read for this run's dependence
+    # (and its rounds may be ghosts); the accesses recorded below a control
+    # state (RVar/WVar) stand for the events of pruned runs, in which it may
+    # change memory, so the record keeps it as the write it may be (_record)
+    silent_stores = True
 
     def __init__(self, program: Any, options: Any, site: Any) -> None:
         super().__init__(program, options, site)
@@ -412,6 +415,8 @@ class AssertionGuided(Dpor):
         """Add ``steps`` to the raw record ``into``."""
         for s in steps:
             fp = s.fp
+            if fp.silent:
+                fp = replace(fp, writes=fp.writes + fp.silent, silent=())
             key = fp.key
             if key is None:
                 fp, key = Footprint.pending(s.tid), "unknown"
