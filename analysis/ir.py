@@ -810,6 +810,72 @@ def register_loop(func: "Function", head: int) -> bool:
     return True
 
 
+def counted_registers(func: "Function", head: int) -> frozenset[str] | None:
+    """The registers that count the rounds of the loop at ``head`` (up to its
+    last back edge), if it has such a count: an exit branch taken on every
+    round (outside the inner loops, on every path from ``head`` to a back
+    edge) whose condition reads registers that the loop sets only by register
+    assignments, from those registers and constants, on every round. With
+    their values concrete at ``head`` the exit takes the same way whatever the
+    round's other branches did: ``for (k = 0; k < 2; k++)`` around a
+    compare-and-swap retry loop. None when the loop has no such exit, and
+    for a loop that calls or synchronizes beyond atomic regions (a producer's
+    forty rounds of lock and condition wait): there the bound is what keeps
+    the search to a few rounds, deepening finds a bug of the first round
+    before any run of all forty, and that is worth more than a complete
+    search the budget would not see the end of."""
+    body = func.body
+    ends = [pc for pc in range(head, len(body)) if head in successors(body, pc)]
+    if not ends:
+        return None
+    end = max(ends)
+    for i in body[head:end + 1]:
+        if isinstance(i, Call) or (isinstance(i, Intrinsic) and i.op not in (Op.ATOMIC_BEGIN, Op.ATOMIC_END)):
+            return None
+    inner: set[int] = set()
+    for pc in range(head, end + 1):
+        for t in successors(body, pc):
+            if head < t <= pc:
+                inner.update(range(t, pc + 1))
+
+    def every_round(d: int) -> bool:  # d is on every path from head to a back edge
+        seen: set[int] = set()
+        todo = [head]
+        while todo:
+            x = todo.pop()
+            if x == d or x in seen or not head <= x <= end:
+                continue
+            seen.add(x)
+            todo.extend(s for s in successors(body, x) if s != head)
+        return d == head or not any(e in seen for e in ends)
+
+    assigns: dict[str, list[int]] = {}
+    for pc in range(head, end + 1):
+        dst = getattr(body[pc], "dst", None)
+        if dst is not None:
+            assigns.setdefault(dst.name, []).append(pc)
+    for b in range(head, end + 1):
+        i = body[b]
+        if not isinstance(i, Branch) or b in inner or \
+                all(head <= t <= end for t in (i.then, i.other)) or not every_round(b):
+            continue
+        regs = set(regs_of(i.cond))
+        todo, counted = list(regs), True
+        while todo and counted:
+            for pc in assigns.get(todo.pop(), ()):
+                a = body[pc]
+                if not isinstance(a, Assign) or pc in inner or not every_round(pc):
+                    counted = False
+                    break
+                for r in regs_of(a.expr):
+                    if r not in regs:
+                        regs.add(r)
+                        todo.append(r)
+        if counted:
+            return frozenset(regs)
+    return None
+
+
 def loop_heads(func: "Function") -> frozenset[int]:
     """The pcs of ``func`` a back edge goes to (``target <= pc``)."""
     body = func.body

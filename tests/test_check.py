@@ -14,6 +14,7 @@ import pytest
 from distaff.analysis.check import (
     CancelToken, Options, check, check_assertion, check_text, context_at,
 )
+from distaff.analysis import ir
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
@@ -218,6 +219,68 @@ def test_inner_loops_are_counted_per_entry():
     # loops only concrete locals decide need no bound at all
     _, [r], _ = run("loop_nested.c", Options(mode="baseline", unwind=1))
     assert r.status is Status.HOLDS and r.stats.counter("free_iterations") == 15
+
+
+CAS_TWICE = """
+#include <assert.h>
+#include <pthread.h>
+int c = 0;
+void *adder(void *arg) {
+    for (int k = 0; k < 2; k++) {
+        int old;
+        do {
+            old = c;
+        } while (!__sync_bool_compare_and_swap(&c, old, old + 1));
+    }
+    return 0;
+}
+int main(void) {
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], 0, adder, 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], 0);
+    assert(c == 4);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["dpor", "dpor-ag"])
+def test_a_counted_loop_around_a_retry_loop_needs_no_bound(mode):
+    # the retries are decisions another thread's write makes, but k alone
+    # counts the outer rounds: at --unwind 1 the check is complete
+    one = Options(mode=mode, unwind=1, timeout_s=60, findings=False, optimisations=(("deepening", False),))
+    [r] = [i for i in check_text(CAS_TWICE, "cas.c", one) if isinstance(i, AssertionResult)]
+    assert r.status is Status.HOLDS and r.stats.bound_cuts == 0 and r.stats.counter("free_iterations") > 0
+    # the count made without the rule: every outer round after a retry counts
+    bumped = CAS_TWICE.replace("k++) {", "k++) { if (c > 100) k--;")
+    [r] = [i for i in check_text(bumped, "cas.c", one) if isinstance(i, AssertionResult)]
+    assert r.status is Status.UNKNOWN and r.reason is Reason.BOUND and r.stats.bound_cuts > 0
+
+
+def test_counted_registers_of_loops():
+    program = parse_program(CAS_TWICE.replace("int main", """
+int sym(int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += i;
+    while (s > 0) {
+        if (c)
+            s--;
+    }
+    return s;
+}
+int main"""), "c.c")
+    adder, sym = program.function("adder"), program.function("sym")
+    heads = sorted(ir.loop_heads(adder))
+    # the outer loop counts in k; the retry loop's exit tests what c held
+    assert ir.counted_registers(adder, heads[0]) == frozenset({"k"})
+    assert ir.counted_registers(adder, heads[1]) is None
+    outer, waits = sorted(ir.loop_heads(sym))
+    # i counts (n too: the engine asks for both concrete); s moves only when c says
+    assert ir.counted_registers(sym, outer) == frozenset({"i", "n"})
+    assert ir.counted_registers(sym, waits) is None
 
 
 NO_DEEPENING = (("deepening", False),)

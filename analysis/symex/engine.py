@@ -69,7 +69,7 @@ the arbitrary-context paper §4.2.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from distaff.analysis import ir
 from distaff.analysis.evaluate import Evaluator
@@ -102,6 +102,7 @@ ARGV_LEN = 8
 VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
 # free loop iterations (Engine.back_edge) one run may take before it is cut
 FREE_ITERATIONS = 20_000
+COUNTED: Final = -1  # the mark of a loop whose rounds its own registers count (Engine._counted)
 DEFERRED_LEAVES = frozenset({LeafKind.ERROR, LeafKind.STOPPED})
 
 
@@ -196,6 +197,7 @@ class Engine:
         self.silent_stores = silent_stores
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
         self._exits: dict[tuple, bool] = {}
+        self._counters_of: dict[tuple, frozenset | None] = {}  # (function, loop head) -> ir.counted_registers
         self._creates: dict[tuple, bool] = {}  # (function, head, back edge) -> the loop creates threads
         self._derived: dict[str, frozenset] = {}
         self._derived_branch: dict[tuple, bool] = {}
@@ -1084,6 +1086,16 @@ class Engine:
                 for i in func.body[head:end + 1])
         return has
 
+    def _counted(self, f: Frame, head: int) -> bool:
+        """Whether the loop at ``head`` counts its rounds in registers
+        (:func:`ir.counted_registers`) that hold concrete values in ``f``."""
+        key = (f.func.name, head)
+        if key in self._counters_of:
+            regs = self._counters_of[key]
+        else:
+            regs = self._counters_of[key] = ir.counted_registers(f.func, head)
+        return regs is not None and all(type(f.regs.get(r)) is int for r in regs)
+
     def _derived_regs(self, func: ir.Function) -> frozenset:
         derived = self._derived.get(func.name)
         if derived is None:
@@ -1191,7 +1203,11 @@ class Engine:
         on a symbolic value or on a value another thread or a callee decided
         (``Thread.decisions`` moved since the loop's last counted back edge:
         ``while (!in) { lock; if (!writing) in = 1; unlock; }`` waits on
-        shared memory through a local). An iteration of a loop whose trip count only
+        shared memory through a local) -- unless the loop's count is kept in
+        registers it sets on every round from themselves and constants, whose
+        values are concrete (:meth:`_counted`: ``for (k = 0; k < 2; k++)``
+        around a compare-and-swap retry loop, whose retries are decisions). An
+        iteration of a loop whose trip count only
         concrete locals decide (``for (i = 0; i < 256; i++)``, whatever its
         body reads or creates) is free; the first iteration of every loop
         entry counts. Free iterations are counted as ``free_iterations``; past
@@ -1199,7 +1215,9 @@ class Engine:
         t = st.threads[tid]
         f = t.frames[-1]
         inner = [h for h in f.backedges if target < h <= pc]
-        if self.concrete_loops and f.marks.get(target) == t.decisions and self._has_exit(f.func, target, pc):
+        mark = f.marks.get(target)  # (none: the entry's first iteration, which counts)
+        if self.concrete_loops and mark is not None and (mark == t.decisions or self._counted(f, target)) \
+                and self._has_exit(f.func, target, pc):
             st.free_iterations += 1
             self.counters["free_iterations"] = self.counters.get("free_iterations", 0) + 1
             if st.free_iterations > FREE_ITERATIONS:
@@ -1244,7 +1262,9 @@ class Engine:
             w.free_iters.pop(h, None)
         w.backedges[target] = n
         if self.concrete_loops:
-            w.marks[target] = t.decisions
+            # (a counted loop's rounds are free whatever the decisions: its
+            # mark says so, the same in every interleaving's control state)
+            w.marks[target] = COUNTED if self._counted(f, target) else t.decisions
 
 
 # ======================================================================
