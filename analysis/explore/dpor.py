@@ -951,7 +951,14 @@ class Dpor(Reduction):
                     for j in self.found[k]:
                         self._reverse(j, items[k])
             self.fresh = len(self.steps)
-        if leaf.kind in (LeafKind.VIOLATION, LeafKind.PRUNED) or not self.steps:
+        if leaf.kind is LeafKind.PRUNED and self.steps:
+            # every enabled thread asleep: the run's steps are real, and a
+            # lock attempt parked behind a holder still races with the holder's
+            # acquisition (the sleeping threads are covered, the parked ones
+            # are not: tests/differential/regressions/rf_sleep_blocked_attempt.c)
+            self.blocked_races(state)
+            return
+        if leaf.kind is LeafKind.VIOLATION or not self.steps:
             return
         if leaf.kind in _RUN_KILLERS:
             self.killed(self.steps[-1])
