@@ -101,7 +101,8 @@ Counted:
 ``dpor_races``, ``dpor_inserted``, ``dpor_covered``, ``dpor_sleep_blocked``, ``ghost_rounds``, ``ghost_steps``,
 ``dpor_wakeup_skipped``, ``dpor_candidates`` (earlier events an event was compared with),
 ``footprint_hits``, ``dpor_order_holder`` (free choices that let a lock's
-holder go on), ``commuting_rmws`` (dependence checks two commuting updates
+holder go on), ``dpor_order_futile`` (free choices that passed over a thread
+whose next round could only fail), ``commuting_rmws`` (dependence checks two commuting updates
 passed).
 """
 
@@ -121,7 +122,7 @@ from distaff.analysis.explore.wakeup import WakeupNode, insert
 from distaff.analysis.ir import Op, type_size
 from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import INTERLEAVE_PIVOT, Leaf, LeafKind
-from distaff.analysis.symex.awaits import same
+from distaff.analysis.symex.awaits import round_key as awaits_round_key, same
 from distaff.analysis.symex.state import BLOCKED, ENABLED, Event, State
 
 
@@ -497,7 +498,12 @@ class Dpor(Reduction):
 
     def _first_choice(self, node: Node, sleep: dict) -> int | None:
         """The thread a node explores first when nothing asks for a particular
-        one: any order is correct; this one finishes a race before starting
+        one: any order is correct; this one passes over a thread whose next
+        step is a round of its loop known to change nothing with the values
+        memory holds now (:meth:`_futile_next`: a test-and-set on a held
+        lock, which would only fail and await -- one more run of a trace
+        run without the attempt, as a blocked lock attempt is; counted as
+        ``dpor_order_futile``), finishes a race before starting
         others (a thread whose next step conflicts with the last step), else
         lets the thread of the last step go on while it holds a lock (another
         thread would only try that lock and block: a blocked attempt is a
@@ -511,6 +517,11 @@ class Dpor(Reduction):
         if not self.use_order or len(awake) == 1:  # (one thread: nothing to order)
             return awake[0]
         free = [t for t in awake if not _waits_for_others(node.state, t)] or awake
+        if self.use_ghosts and len(free) > 1:
+            hopeful = [t for t in free if not self._futile_next(node.state, t)]
+            if hopeful and len(hopeful) < len(free):
+                self.count("dpor_order_futile")
+                free = hopeful
         if self.steps:
             last = self.steps[-1]
             E = self.explorer.engine
@@ -523,6 +534,34 @@ class Dpor(Reduction):
                 self.count("dpor_order_holder")
                 return last.tid
         return free[0]
+
+    def _futile_next(self, state: State, tid: int) -> bool:
+        """Would thread ``tid``'s next step be a one-event round of its loop
+        (it is at the loop's head, nothing read since) that reads what such
+        a round read when it changed nothing (the engine's ``futile``, as for
+        futile firsts)? It would only await there."""
+        t = state.threads[tid]
+        if not t.laps or not t.frames:
+            return False
+        f = t.frames[-1]
+        lap = t.laps[-1]
+        if lap.frame != f.uid or lap.reads:
+            return False
+        key = awaits_round_key(f.func.name, lap)
+        memo = self.explorer.engine.futile.get(key) if key is not None else None
+        if not memo:
+            return False
+        mem = state.memory
+        for reads in memo:
+            ok = True
+            for oid, off, size, value, _ in reads:
+                now = mem.peek(oid, off, size)
+                if now is None or not same(now, value):
+                    ok = False
+                    break
+            if ok:
+                return True
+        return False
 
     def next_choice(self, node: Node) -> int | None:
         self._truncate(node.event_index)
