@@ -31,7 +31,10 @@ is scheduled before that event in another run (its footprint is unknown, so
 it counts as dependent with everything). The thread whose step ended the run
 (an assumption that failed, an abort) sleeps at its node, if at all, as one
 whose step is unknown: nothing after that step was explored, so it covers no
-race below.
+race below. A run in which every enabled thread is asleep (sleep-set blocked)
+ends too: the sleeping threads are covered by their sleep, but a lock attempt
+parked behind a holder is not, and its race with the holder's acquisition is
+reversed as at any run's end (``blocked_races``).
 
 Observers (mode ``rf``; after Aronis, Jonsson, Lang and
 Sagonas, "Optimal dynamic partial order reduction with observers", TACAS
