@@ -133,13 +133,18 @@ class Footprint(Record):
                 self.creates, self.joins, self.exit, self.unknown, self.silent, self.update)
 
 
+def silent_as_writes(fp: Footprint) -> Footprint:
+    """``fp`` with its silent stores (read where they ran) as the writes they
+    may be where the memory held something else."""
+    return replace(fp, writes=fp.writes + fp.silent, silent=()) if fp.silent else fp
+
+
 def moved_first(fp: Footprint) -> Footprint:
     """The footprint a step may have when a reversal runs it before the step
     it raced with: a lock attempt that blocked may then take the mutex, and
     a store that wrote what the memory held (``silent``, read there) may
     write something new."""
-    if fp.silent:
-        fp = replace(fp, writes=fp.writes + fp.silent, silent=())
+    fp = silent_as_writes(fp)
     if not any(_looks(op, b) for op, _, b in fp.syncs):
         return fp
     syncs = tuple((_MOVED.get(op, op), o, False) if _looks(op, b) else (op, o, b) for op, o, b in fp.syncs)

@@ -322,6 +322,21 @@ def _null_arg(args) -> bool:
     return isinstance(e, ir.Const) and e.value == 0
 
 
+def _holds_one_of(mem, memo: list) -> bool:
+    """Does ``mem`` hold, at every location, the values of one of ``memo``'s
+    sets of reads ((object id, offset, size, value, C type) each)?"""
+    for reads in memo:
+        ok = True
+        for oid, off, size, value, _ in reads:
+            now = mem.peek(oid, off, size)
+            if now is None or not same(now, value):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
 def _holds_lock(st: State, tid: int) -> bool:
     """Does ``tid`` hold a mutex, or a read or write lock of an rwlock?"""
     for owner in st.locks.values():
@@ -554,17 +569,7 @@ class Dpor(Reduction):
         memo = self.explorer.engine.futile.get(key) if key is not None else None
         if not memo:
             return False
-        mem = state.memory
-        for reads in memo:
-            ok = True
-            for oid, off, size, value, _ in reads:
-                now = mem.peek(oid, off, size)
-                if now is None or not same(now, value):
-                    ok = False
-                    break
-            if ok:
-                return True
-        return False
+        return _holds_one_of(state.memory, memo)
 
     def next_choice(self, node: Node) -> int | None:
         self._truncate(node.event_index)
@@ -811,17 +816,7 @@ class Dpor(Reduction):
                     dep.overlap(a, n, self.layout.make(oid, off), size)
                     for a, n in s.fp.writes for reads in memo for oid, off, size, _, _ in reads)):
                 return False
-        mem = self.origin[j].state.memory
-        for reads in memo:
-            ok = True
-            for oid, off, size, value, _ in reads:
-                now = mem.peek(oid, off, size)
-                if now is None or not same(now, value):
-                    ok = False
-                    break
-            if ok:
-                return True
-        return False
+        return _holds_one_of(self.origin[j].state.memory, memo)
 
     def insert_at(self, node: Node, v: list) -> bool:
         """Make ``node`` explore ``v`` unless something explored or to be

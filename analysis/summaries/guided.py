@@ -73,14 +73,13 @@ and ``summary_simplify_ms`` (the time spent simplifying).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import z3
 
 from distaff.analysis import ir
 from distaff.analysis.explore import vclock
-from distaff.analysis.explore.dependence import Footprint
+from distaff.analysis.explore.dependence import Footprint, silent_as_writes
 from distaff.analysis.explore.dpor import Dpor, DporNode, Step, pending_step
 from distaff.analysis.explore.reduction import Node
 from distaff.analysis.report import StatementSummary
@@ -414,10 +413,8 @@ class AssertionGuided(Dpor):
     def _record(self, steps, into: dict) -> dict:
         """Add ``steps`` to the raw record ``into``."""
         for s in steps:
-            fp = s.fp
-            if fp.silent:
-                fp = replace(fp, writes=fp.writes + fp.silent, silent=())
-            key = fp.key
+            fp = silent_as_writes(s.fp)
+            key: Any = fp.key
             if key is None:
                 fp, key = Footprint.pending(s.tid), "unknown"
             _add(into, (s.tid, self._ancestors(s.tid), key), fp, s.sclock)
