@@ -242,6 +242,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--disable", action="append", default=[], metavar="OPT",
                        help="switch one optimisation off by name (repeatable)")
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    check.add_argument("--summaries", action="store_true", default=False,
+                       help="with --format json: add the predicate summaries learned at each statement "
+                       "(mode dpor-ag), printed as C, as the editor's hover shows them (printing them can "
+                       "take longer than the check)")
     check.add_argument("--from", dest="positions", action="append", type=_position, default=[],
                        metavar="LINE[:COL]", help="check from a program context: one per thread, "
                        "the first the cursor's (repeatable; needs exactly one FILE)")
@@ -418,7 +422,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     options = options_from(args)
     if args.max_memory_mb is None:
         options = replace(options, max_memory_mb=DEFAULT_MEMORY_MB)
-    if args.format != "json":  # only the JSON shows the summaries learned
+    if args.summaries and args.format != "json":
+        raise UsageError("distaff check: --summaries needs --format json (only the JSON shows them)")
+    if not args.summaries:  # printed only to be shown
         options = replace(options, summary_text=False)
     ingredients = context_ingredients(args)
     if not args.positions and ingredients != (True, True):

@@ -215,11 +215,14 @@ def test_summaries_are_not_printed_when_nothing_shows_them(capsys):
     assert a.summaries == () and a.stats.pruned_runs > 0  # pruned as before, only not printed
     cli.main(["check", "--format", "json", str(PROGRAMS / "reorder.c")])
     (j,) = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
+    assert "summaries" not in j  # not asked for
+    cli.main(["check", "--format", "json", "--summaries", str(PROGRAMS / "reorder.c")])
+    (j,) = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
     assert j["summaries"]  # the JSON shows them, so it asks for them
 
 
 def test_a_statements_summary_is_shown_simplified_with_the_learned_form_in_the_json(capsys):
-    cli.main(["check", "--format", "json", str(PROGRAMS.parent.parent / "examples" / "reorder.c")])
+    cli.main(["check", "--format", "json", "--summaries", str(PROGRAMS.parent.parent / "examples" / "reorder.c")])
     (a,) = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
     by_line = {s["line"]: s for s in a["summaries"]}
     # three summaries learned at `int after = level;`, each implying the first

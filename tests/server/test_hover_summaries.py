@@ -72,7 +72,7 @@ async def hover_at(client, uri: str, line: int, col: int) -> list[tuple[str, str
 
 def json_report(path: Path, capsys) -> dict:
     capsys.readouterr()
-    cli.main(["check", "--format", "json", "--mode", "dpor-ag", "--workers", "1", str(path)])
+    cli.main(["check", "--format", "json", "--summaries", "--mode", "dpor-ag", "--workers", "1", str(path)])
     return json.loads(capsys.readouterr().out)
 
 
