@@ -37,6 +37,7 @@ UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 OPTIMISATIONS = frozenset({
     "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts", "awaits",  # engine, check
     "free_waits",  # a condition wait returns at the schedule's choice (assertion sub-checks, distaff.analysis.symex.sync)
+    "guard_waits",  # a wait in `while (guard) wait` awaits a change of the guard from its first call (symex.awaits)
     "symmetry",  # twins: threads explored up to their permutation (distaff.analysis.symex.twins)
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index", "footprint_memo", "silent_stores", "ghost_rounds",  # DPOR

@@ -48,8 +48,9 @@ def test_wait_programs_get_their_verdicts_and_findings(name, mode, free):
 def test_free_waits_act_only_with_posix_wakeups():
     (on,), _ = _check("pool2.c", mode="dpor", findings=False)
     (off,), _ = _check("pool2.c", mode="dpor", findings=False, spurious_wakeups=False)
-    assert _counter(on, "free_waits") > 0 and _counter(on, "free_wait_awaits") > 0
-    assert _counter(off, "free_waits") == 0 and _counter(off, "free_wait_awaits") == 0
+    # (each wait of pool2.c returns straight to its guard: it awaits from its first call)
+    assert _counter(on, "free_wait_awaits") > 0 and _counter(on, "guard_waits") > 0
+    assert _counter(off, "free_waits") == _counter(off, "free_wait_awaits") == _counter(off, "guard_waits") == 0
 
 
 @pytest.mark.parametrize("mode", ["dpor", "dpor-ag"])
@@ -84,3 +85,26 @@ def test_the_three_worker_queue_project_is_proven(capsys, monkeypatch):
     got = {(a["path"], a["line"]): a["status"] for f in doc["files"] for a in f["assertions"]}
     assert status == 0
     assert got == {("worker.c", 9): "holds", ("main.c", 20): "holds"}
+
+
+@pytest.mark.parametrize("mode", ["dpor", "dpor-ag"])
+def test_a_guarded_wait_awaits_its_guard_from_its_first_call(mode):
+    """``while (guard) wait``: the first call, with the guard read since the
+    loop's head unchanged, already awaits a change of the guard (optimisation
+    guard_waits); without it the wait returned once and the round through
+    the guard ran again before it awaited."""
+    (on,), _ = _check("pool2.c", mode=mode, findings=False)
+    (off,), _ = _check("pool2.c", mode=mode, findings=False, optimisations=(("guard_waits", False),))
+    assert on.status.label == off.status.label == "holds"
+    assert _counter(on, "guard_waits") > 0 and _counter(off, "guard_waits") == 0
+    assert on.stats.runs < off.stats.runs, (on.stats.runs, off.stats.runs)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("guard", [True, False])
+def test_a_waiter_woken_by_a_change_just_before_the_process_ends(mode, guard):
+    """woken_before_exit.c: the wait's return must be possible as soon as
+    `go` changes, not only once no thread can run (main's return can always
+    run, and ends the process)."""
+    (r,), _ = _check("woken_before_exit.c", mode=mode, findings=False, optimisations=(("guard_waits", guard),))
+    assert r.status.label == "violated", r.message

@@ -29,7 +29,10 @@ Back at an anchor with a lap there (:func:`judge`), the round was futile:
   a lock or is inside an atomic region, where the others could not run or a
   round is how the lock gets released; then the round counts against the bound
   as before. At a condition wait it may not wake spuriously this time: only a
-  signal wakes it.
+  signal wakes it. A free wait (:mod:`distaff.analysis.symex.sync`) awaits,
+  and does so from its first call when it returns straight to its loop's
+  guard and the guard's round is ``UNCHANGED`` (:func:`judge_guard`); it
+  returns as soon as what it watches changes (:func:`wake_waits`).
 * ``CHANGED``: some location changed since it was read; the next round may see
   something new. It does not count against the bound (each such round needs
   another thread's step), and DPOR may leave it out of the run (its
@@ -190,6 +193,48 @@ def judge(E: Engine, st: State, tid: int, pc: int) -> tuple[int, tuple]:
     return (WAITED if lap.waited else compare(st, lap.reads)), lap.reads
 
 
+def wait_head(func: ir.Function, pc: int) -> int | None:
+    """The loop head the condition wait at ``pc`` of ``func`` goes straight
+    back to when it returns, through jumps only (``while (guard) wait(c, m);``),
+    else None."""
+    body = func.body
+    nxt, seen = pc + 1, 0
+    while nxt < len(body) and seen < len(body):
+        i = body[nxt]
+        if type(i) is not ir.Jump:
+            return None
+        if i.target <= pc:
+            return i.target
+        nxt, seen = i.target, seen + 1
+    return None
+
+
+def judge_guard(E: Engine, st: State, tid: int, pc: int) -> tuple[int, tuple]:
+    """The thread calls the condition wait at ``pc`` of its top frame with no
+    round of its own there to judge (:func:`judge` said ``NO_ROUND``: its first
+    call since it came to the loop). When the wait returns straight to its
+    loop's head (:func:`wait_head`, the return value not live there) and the
+    round since the thread passed that head is ``UNCHANGED`` (the guard read
+    what memory still holds, registers and locks as they were), a return now
+    would only run that round again and come back here as it is:
+    ``UNCHANGED`` with what the round read, as if the round after the return
+    had been run. ``NO_ROUND`` otherwise."""
+    f = st.threads[tid].frames[-1]
+    key = (f.func.name, pc)
+    heads = E.wait_heads
+    if key in heads:
+        head = heads[key]
+    else:
+        head = heads[key] = wait_head(f.func, pc)
+        i = f.func.body[pc]
+        if head is not None and type(i) is ir.Intrinsic and i.dst is not None and i.dst.name in E.live_at(f.func, head):
+            head = heads[key] = None
+    if head is None:
+        return NO_ROUND, ()
+    kind, reads = judge(E, st, tid, head)
+    return (kind, reads) if kind == UNCHANGED else (NO_ROUND, ())
+
+
 def anchor(E: Engine, st: State, tid: int, pc: int) -> None:
     """A new lap starts at ``pc`` of the thread's top frame (replacing the
     one there; a thread keeps a few anchors at once: a wait inside a loop)."""
@@ -276,6 +321,25 @@ def watched_names(E: Engine, st: State, reads: tuple) -> str:
     return " and ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
+def wake_waits(E: Engine, st: State) -> None:
+    """Enable every thread awaiting in a condition wait (:func:`in_wait`)
+    whose watched locations no longer hold what it read, as soon as one
+    changed: its return, and so its re-acquisition of the mutex, may come at
+    any point after the change. (Its futile round read under the mutex, so
+    each write that changes what it read comes after those reads, not in a
+    race with them that DPOR could reverse; the mutex's next holder may end
+    the program before no thread can run.)"""
+    for t in st.threads:
+        if t.phase == "await" and t.status == BLOCKED and in_wait(t) and compare(st, t.watch) != UNCHANGED:
+            w = st.wthread(t.tid)
+            w.status = ENABLED
+            w.phase = "cond"
+            w.watch = ()
+            w.waits_for = ""
+            st.awaiting -= 1
+            E.counters["await_wakes"] = E.counters.get("await_wakes", 0) + 1
+
+
 def wake(E: Engine, st: State) -> bool:
     """No thread can run: enable every awaiting thread whose watched
     locations no longer hold what it read (True if one was). An awaiting
@@ -299,4 +363,5 @@ def wake(E: Engine, st: State) -> bool:
 
 
 __all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "in_wait", "locks_observable",
-           "note_read", "note_wait", "judge", "anchor", "lap_at", "one_event", "round_key", "same", "wake", "compare"]
+           "note_read", "note_wait", "judge", "judge_guard", "anchor", "lap_at", "one_event", "round_key", "same",
+           "wait_head", "wake", "wake_waits", "compare"]

@@ -153,6 +153,9 @@ class Engine:
     ``ghost_rounds``: a round of a loop that changed nothing, though a value
     it read changed meanwhile (a compare-and-swap that failed), marks its
     last event (``Event.ghost_from``) for DPOR to leave the round out.
+    ``guard_waits``: a condition wait that returns straight to the head of
+    its loop awaits a change of what the loop's guard read from its first
+    call, not from its second (:func:`distaff.analysis.symex.awaits.judge_guard`).
     ``commuting_rmws``: an event made of an atomic region that adds to one
     location and uses nothing it read (:mod:`distaff.analysis.symex.rmw`)
     says so (``Event.update``): DPOR lets two of them commute.
@@ -168,7 +171,7 @@ class Engine:
                  placed_accesses: bool = False, context_hooks=None,
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
                  twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False,
-                 commuting_rmws: bool = False):
+                 commuting_rmws: bool = False, guard_waits: bool = False):
         self.program = program
         # a condition wait returns whenever the schedule says, signalled or
         # not (sync's docstring): with spurious wake-ups and awaits
@@ -177,6 +180,9 @@ class Engine:
         self.twin_sites = twin_sites
         # rounds of a loop that change nothing are explored once (symex/awaits.py)
         self.awaits = awaits
+        # a wait in ``while (guard) wait`` awaits a change of the guard from its first call (awaits.judge_guard)
+        self.guard_waits = guard_waits and awaits
+        self.wait_heads: dict[tuple[str, int], int | None] = {}  # (function, pc of a wait) -> awaits.wait_head
         # a round that changed nothing though what it read did (a failed
         # compare-and-swap) is marked for DPOR to leave out (Event.ghost_from)
         self.ghost_rounds = ghost_rounds and awaits
@@ -504,6 +510,8 @@ class Engine:
                 if st.current is None:
                     if self.park_blocked:
                         self._park_blocked(st)
+                    if st.awaiting and self.free_waits:
+                        _awaits.wake_waits(self, st)
                     en = st.enabled()
                     if not en and st.awaiting and _awaits.wake(self, st):
                         en = st.enabled()

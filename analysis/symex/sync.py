@@ -44,7 +44,10 @@ Operations (each a global instruction, so a scheduling point comes before it):
   start blocked in a wait excepted). A round through the wait that changed
   nothing (``while (empty) wait`` finding the queue as empty as before) is
   not run again: the thread awaits a change of what it read, as a spin loop
-  does, and only then re-acquires ``m``. What this leaves out is a wait
+  does, and only then re-acquires ``m``; in ``while (guard) wait(c, m);``
+  from the first call, the guard read since the loop's head being the round
+  (``Engine.guard_waits``, counted as ``guard_waits``). It may return as soon
+  as what it read changes (``awaits.wake_waits``). What this leaves out is a wait
   that never returns because no signal comes (a lost wake-up): such a
   sub-check does not count as having met every finding, and the search for
   deadlocks, which has no target, waits for signals (counted as
@@ -532,11 +535,25 @@ def _cond_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
     w.phase, w.phase_arg = "cond", m
 
 
+def _judge_wait(E: Engine, st: State, tid: int, pc: int) -> tuple[int, tuple]:
+    """:func:`awaits.judge` of the round to the free wait at ``pc``; at a
+    first call, with ``guard_waits``, the round of its loop's guard
+    (:func:`awaits.judge_guard`, counted as ``guard_waits``). Not for a wait
+    that wakes spuriously: there the first call's wake-up is the one that
+    stands for a wake-up at any later point."""
+    kind, reads = awaits.judge(E, st, tid, pc)
+    if kind == awaits.NO_ROUND and E.guard_waits:
+        kind, reads = awaits.judge_guard(E, st, tid, pc)
+        if kind == awaits.UNCHANGED:
+            E.counters["guard_waits"] = E.counters.get("guard_waits", 0) + 1
+    return kind, reads
+
+
 def _free_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic, pc: int, c: int, m: int) -> None:
     """A wait that returns whenever the schedule has its thread re-acquire
     ``m`` (module docstring, ``Engine.free_waits``); after a futile round
     the thread first awaits a change of what it read."""
-    kind, reads = awaits.judge(E, st, tid, pc)
+    kind, reads = _judge_wait(E, st, tid, pc)
     chosen = notify_all(E, st, m)  # (forks only on symbolic queue addresses)
     awaits.anchor(E, st, tid, pc)
     del st.locks[m]

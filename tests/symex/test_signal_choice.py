@@ -26,4 +26,4 @@ def test_with_free_waits_the_second_waiter_returns_first(mode):
     [r] = [i for i in check_text(path.read_text(), str(path), Options(mode=mode, timeout_s=60))
            if isinstance(i, AssertionResult)]
     assert r.status is Status.VIOLATED, (r.status, r.reason, r.message)
-    assert r.trace.free_waits and r.stats.counter("free_waits") > 0
+    assert r.trace.free_waits and r.stats.counter("free_wait_awaits") > 0
