@@ -2,7 +2,7 @@
  * condition variables. The consumer waits in a loop until the slot is full,
  * so it always takes the value the producer put.
  * VERDICT: holds
- * RUNS: baseline=42
+ * RUNS: baseline=63
  */
 #include <pthread.h>
 #include <assert.h>
