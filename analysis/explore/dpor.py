@@ -118,7 +118,7 @@ from mypy_extensions import mypyc_attr
 
 from distaff.analysis import ir
 from distaff.analysis.explore import vclock
-from distaff.analysis.explore.dependence import Dependence, Footprint, moved_first, only_looks
+from distaff.analysis.explore.dependence import Dependence, Footprint, moved_first, only_looks, silent_as_writes
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.steplog import StepLog
 from distaff.analysis.explore.wakeup import WakeupNode, insert
@@ -830,7 +830,7 @@ class Dpor(Reduction):
             self.count("dpor_covered")
             return False
         if self.use_wakeup:
-            grew = insert(st.wut, v, self.weak_initial)
+            grew = insert(st.wut, v, self._weak_initial_in_tree)
         else:
             grew = False
             if not any(self.initial(c.tid, v) for c in st.wut):
@@ -838,6 +838,12 @@ class Dpor(Reduction):
                 grew = True
         self.count("dpor_inserted" if grew else "dpor_covered")
         return grew
+
+    def _weak_initial_in_tree(self, tid: int, fps, rest: list) -> bool:
+        """:meth:`weak_initial` for a node of a wakeup tree, whose footprint
+        was taken in another run (or in another order of the steps before
+        it): a store that wrote what memory held there may write here."""
+        return self.weak_initial(tid, None if fps is None else [silent_as_writes(f) for f in fps], rest)
 
     def initial(self, tid: int, rest: list) -> bool:
         """Is the first step of ``tid`` in ``rest`` preceded by none of them?"""

@@ -1,11 +1,15 @@
 /* Differential regression: rf_deadlock_after_a_lost_decrement
- * OPEN: mode rf's search for findings misses the deadlock (27 runs, "explored
- * every run"); baseline, dpor and dpor-ag report it. Older than the session that
- * found it (746f4ed misses it too), with or without spurious wake-ups in rf.
- * t1's unlocked `g0 = l0` has to fall between t0's read and write of `g0--`
- * (a lost update) for t0 to read 2 and wait for a signal nobody sends.
- * Found by the differential test at scale with spurious wake-ups (seed 46000+, shard 7).
- * ORACLE line 31: violated
+ * Mode rf's search for findings missed the deadlock (27 runs, "explored every
+ * run"); baseline, dpor and dpor-ag reported it. t1's unlocked `g0 = l0` has to
+ * fall between t0's read and write of `g0--` (a lost update) for t0 to read 2
+ * and wait for a signal nobody sends. The reversal that runs t0's read before
+ * t1's `g0 = l0` was taken as covered by the wakeup tree's node for t1, whose
+ * footprint came from a run where that store wrote what memory held (a silent
+ * store, read there): here it writes. A wakeup tree's footprints now count
+ * their silent stores as writes. Older than the session that found it (746f4ed
+ * misses it too); found by the differential test at scale with spurious
+ * wake-ups (seed 46000+, shard 7).
+ * ORACLE line 35: violated
  * ORACLE deadlock: yes
  * SPURIOUS: yes
  */
