@@ -125,7 +125,7 @@ from distaff.analysis.explore.wakeup import WakeupNode, insert
 from distaff.analysis.ir import Op, type_size
 from distaff.analysis.record import Record
 from distaff.analysis.symex.pivots import INTERLEAVE_PIVOT, Leaf, LeafKind
-from distaff.analysis.symex.awaits import round_key as awaits_round_key, same
+from distaff.analysis.symex.awaits import UNCHANGED, compare as awaits_compare, round_key as awaits_round_key
 from distaff.analysis.symex.state import BLOCKED, ENABLED, Event, State
 
 
@@ -322,19 +322,9 @@ def _null_arg(args) -> bool:
     return isinstance(e, ir.Const) and e.value == 0
 
 
-def _holds_one_of(mem, memo: list) -> bool:
-    """Does ``mem`` hold, at every location, the values of one of ``memo``'s
-    sets of reads ((object id, offset, size, value, C type) each)?"""
-    for reads in memo:
-        ok = True
-        for oid, off, size, value, _ in reads:
-            now = mem.peek(oid, off, size)
-            if now is None or not same(now, value):
-                ok = False
-                break
-        if ok:
-            return True
-    return False
+def _holds_one_of(state: State, memo: list) -> bool:
+    """Does ``state``'s memory hold what one of ``memo``'s sets of reads read?"""
+    return any(awaits_compare(state, reads) == UNCHANGED for reads in memo)
 
 
 def _holds_lock(st: State, tid: int) -> bool:
@@ -569,7 +559,7 @@ class Dpor(Reduction):
         memo = self.explorer.engine.futile.get(key) if key is not None else None
         if not memo:
             return False
-        return _holds_one_of(state.memory, memo)
+        return _holds_one_of(state, memo)
 
     def next_choice(self, node: Node) -> int | None:
         self._truncate(node.event_index)
@@ -816,7 +806,7 @@ class Dpor(Reduction):
                     dep.overlap(a, n, self.layout.make(oid, off), size)
                     for a, n in s.fp.writes for reads in memo for oid, off, size, _, _ in reads)):
                 return False
-        return _holds_one_of(self.origin[j].state.memory, memo)
+        return _holds_one_of(self.origin[j].state, memo)
 
     def insert_at(self, node: Node, v: list) -> bool:
         """Make ``node`` explore ``v`` unless something explored or to be

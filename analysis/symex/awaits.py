@@ -331,13 +331,19 @@ def wake_waits(E: Engine, st: State) -> None:
     the program before no thread can run.)"""
     for t in st.threads:
         if t.phase == "await" and t.status == BLOCKED and in_wait(t) and compare(st, t.watch) != UNCHANGED:
-            w = st.wthread(t.tid)
-            w.status = ENABLED
-            w.phase = "cond"
-            w.watch = ()
-            w.waits_for = ""
-            st.awaiting -= 1
-            E.counters["await_wakes"] = E.counters.get("await_wakes", 0) + 1
+            _go_on(E, st, t)
+
+
+def _go_on(E: Engine, st: State, t) -> None:
+    """The awaiting thread ``t`` may run again: a spinning one goes round, one
+    in a condition wait re-acquires its mutex."""
+    w = st.wthread(t.tid)
+    w.status = ENABLED
+    w.phase = "cond" if in_wait(t) else None
+    w.watch = ()
+    w.waits_for = ""
+    st.awaiting -= 1
+    E.counters["await_wakes"] = E.counters.get("await_wakes", 0) + 1
 
 
 def wake(E: Engine, st: State) -> bool:
@@ -351,13 +357,7 @@ def wake(E: Engine, st: State) -> bool:
     woke = False
     for t in st.threads:
         if t.phase == "await" and t.status == BLOCKED and compare(st, t.watch) != UNCHANGED:
-            w = st.wthread(t.tid)
-            w.status = ENABLED
-            w.phase = "cond" if in_wait(t) else None
-            w.watch = ()
-            w.waits_for = ""
-            st.awaiting -= 1
-            E.counters["await_wakes"] = E.counters.get("await_wakes", 0) + 1
+            _go_on(E, st, t)
             woke = True
     return woke
 
