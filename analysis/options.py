@@ -43,6 +43,7 @@ OPTIMISATIONS = frozenset({
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index", "footprint_memo", "silent_stores", "ghost_rounds",  # DPOR
     "commuting_rmws",  # DPOR: atomic adds whose old value is unused commute (distaff.analysis.symex.rmw)
     "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
+    "plain_first",  # dpor-ag without summary text: plain DPOR first, up to a few runs (distaff.analysis.subcheck)
     "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })
 

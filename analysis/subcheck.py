@@ -220,18 +220,67 @@ def _confirm_from_main(program, site, options, cancel, result: AssertionResult, 
 
 def _counted(result: AssertionResult, counters: dict) -> AssertionResult:
     """``result`` with ``counters`` set in its statistics."""
-    counts = dict(result.stats.counters)
+    return replace(result, stats=_counted_stats(result.stats, counters))
+
+
+def _counted_stats(stats: Stats, counters: dict) -> Stats:
+    counts = dict(stats.counters)
     counts.update(counters)
-    return replace(result, stats=replace(result.stats, counters=tuple(sorted(counts.items()))))
+    return replace(stats, counters=tuple(sorted(counts.items())))
+
+
+# seconds the plain DPOR a guided sub-check tries first may take (optimisation
+# plain_first), and at most half the sub-check's own budget
+PLAIN_FIRST_S = 1.0
+
+
+def _plain_first(program, site, options, cancel, context):
+    """A guided sub-check whose summaries nobody reads (``summary_text``
+    off: the command line without ``--summaries``) first explores with plain
+    DPOR for :data:`PLAIN_FIRST_S` seconds (optimisation ``plain_first``; not
+    with ``max_runs``, whose counts would then be of two explorations). A guided run costs ten to twenty
+    times a plain one (it learns summaries from weakest preconditions), so
+    plain DPOR decides most programs sooner, and one that ran to its end met
+    every deadlock on the way, so no search for findings follows. Returns
+    ``(_explore's answer, 0, [], 0.0)`` when that exploration decided (ran to
+    its end, found a violation, or stopped for a reason of its own), else
+    ``(None, runs, findings, seconds)`` it spent before giving way to the
+    guided exploration; ``(None, 0, [], 0.0)`` when it does not apply."""
+    if options.mode not in GUIDED_MODES or options.summary_text or not options.enabled("plain_first"):
+        return None, 0, [], 0.0
+    cap_s = PLAIN_FIRST_S if options.timeout_s is None else min(PLAIN_FIRST_S, options.timeout_s / 2)
+    if options.max_runs is not None:
+        return None, 0, [], 0.0
+    started = time.monotonic()
+    plain = replace(options, mode="dpor", timeout_s=cap_s)
+    finished, last, findings = _explore(program, site, plain, cancel, context)
+    gave_way = last.result.stop is Reason.TIMEOUT and not (cancel is not None and cancel.cancelled)
+    if not gave_way:
+        return (finished, last, findings), 0, [], 0.0
+    last.explorer.close()
+    s = last.result.stats
+    return None, s.runs + s.counter("deepening_runs"), findings, time.monotonic() - started
 
 
 def _run(program, site, options, cancel, context):
     started = time.monotonic()
-    finished, last, findings = _explore(program, site, options, cancel, context)
+    plain, plain_runs, findings, plain_s = _plain_first(program, site, options, cancel, context)
+    if plain is not None:
+        finished, last, findings = plain
+        last.result.stats = _counted_stats(last.result.stats, {"plain_first_decided": 1})
+    else:
+        guided = options
+        if plain_runs and options.timeout_s is not None:
+            guided = replace(options, timeout_s=max(0.001, options.timeout_s - plain_s))
+        finished, last, more = _explore(program, site, guided, cancel, context)
+        findings = findings + more
+        if plain_runs:
+            last.result.stats = _counted_stats(last.result.stats, {"plain_first_runs": plain_runs,
+                                                                   "plain_first_ms": round(plain_s * 1000)})
     ex = last.result
     complete = ex.violation is None and ex.stop is None
     # a pass that cut no thread, or found a violation, answers for the full bound
-    result = replace(_verdict(program, site, last.options, ex, context), unwind=options.unwind)
+    result = replace(_verdict(program, site, last.options, ex, context), unwind=options.unwind, mode=options.mode)
     if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
         result = _deepest_finished(program, site, finished, last, result, context)
     reduction = last.explorer.reduction

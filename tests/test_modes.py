@@ -211,7 +211,8 @@ def test_other_modes_show_no_summaries():
 
 
 def test_summaries_are_not_printed_when_nothing_shows_them(capsys):
-    (a,), _ = results(PROGRAMS / "reorder.c", "dpor-ag", replace(OPTIONS["dpor-ag"], summary_text=False))
+    (a,), _ = results(PROGRAMS / "reorder.c", "dpor-ag", replace(OPTIONS["dpor-ag"], summary_text=False,
+                                                                       optimisations=(("plain_first", False),)))
     assert a.summaries == () and a.stats.pruned_runs > 0  # pruned as before, only not printed
     cli.main(["check", "--format", "json", str(PROGRAMS / "reorder.c")])
     (j,) = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
