@@ -41,6 +41,7 @@ OPTIMISATIONS = frozenset({
     "symmetry",  # twins: threads explored up to their permutation (distaff.analysis.symex.twins)
     "solver_cache", "solver_incremental", "solver_independence",  # solver layers
     "sleep_sets", "wakeup_trees", "dpor_order", "dpor_step_index", "footprint_memo", "silent_stores", "ghost_rounds",  # DPOR
+    "park_futile",  # DPOR: a thread whose round failed (a compare-and-swap) is parked for the rest of the run
     "commuting_rmws",  # DPOR: atomic adds whose old value is unused commute (distaff.analysis.symex.rmw)
     "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
     "plain_first",  # dpor-ag without summary text: plain DPOR first, up to a few runs (distaff.analysis.subcheck)

@@ -24,7 +24,6 @@ from distaff.analysis.explore.reduction import Baseline, Reduction
 from distaff.analysis.options import GUIDED_MODES, MODES, OBSERVER_MODES, CancelToken, Options
 from distaff.analysis.report import AssertionResult, BoundStop, Finding, FindingsSearch, Reason, SearchEnd, Stats, Status
 from distaff.analysis.static.budget import Budget, bounded
-from distaff.analysis.summaries.guided import AssertionGuided
 from distaff.analysis.symex.engine import FREE_ITERATIONS
 from distaff.analysis.symex.unmodelled import (
     span_within, context_unknowns, library_dependences, phrase, unsupported_on, values_of,
@@ -40,6 +39,9 @@ def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.Ass
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
     if mode in GUIDED_MODES and site is not None:
+        # imported here: a check plain DPOR decides (plain_first) never needs it
+        from distaff.analysis.summaries.guided import AssertionGuided
+
         return AssertionGuided(program, options, site)
     return Dpor(program, options, site, mode in OBSERVER_MODES)
 

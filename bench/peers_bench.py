@@ -222,12 +222,15 @@ def run_distaff(path: Path, mode: str, timeout: float, tree: Path | None, extra:
             st = a.get("stats") or {}
             rec["assertions"].append({"id": a.get("id"), "line": a.get("line"), "status": a["status"],
                                       "bounded": bool(a.get("bounded")), "reason": a.get("reason"),
-                                      "runs": st.get("runs", 0)})
+                                      "runs": st.get("runs", 0), "full_runs": st.get("full_runs", 0)})
             statuses.append((a["status"], bool(a.get("bounded"))))
         rec["findings"] += sorted({x.get("kind") for x in f.get("findings", [])})
     runs = [a["runs"] for a in rec["assertions"]]
     rec["runs_sum"] = sum(runs)
     rec["runs_max"] = max(runs, default=0)
+    # the complete runs of that largest check (the rest were pruned: ended
+    # sleep-set blocked or with a thread parked, as a peer's blocked executions)
+    rec["full_max"] = max((a["full_runs"] for a in rec["assertions"] if a["runs"] == rec["runs_max"]), default=0)
     rec["decided"] = bool(statuses) and all(s != "unknown" for s, _ in statuses)
     rec["answer"] = distaff_answer(statuses)
     return rec
@@ -489,6 +492,8 @@ def distaff_cell(r: dict, exp: str) -> str:
     if "runs_max" not in r:
         return f"- / {fmt_s(r['wall_s'])} / {r['answer']}"
     runs = f"{r['runs_max']:,}" + (f" (Σ {r['runs_sum']:,})" if r["runs_sum"] != r["runs_max"] else "")
+    if r.get("full_max") is not None and r["full_max"] != r["runs_max"]:
+        runs += f" [{r['full_max']:,} full]"
     ans = mark(r["answer"], exp) + ("" if r["decided"] else " (undecided)" if r["answer"] != "unknown" else "")
     if r.get("findings"):
         ans += " +" + ",".join(r["findings"])
@@ -576,6 +581,7 @@ def report(rows: list[dict], args, argv: list[str], took: float, versions: dict,
     ]
     # summary
     compared, over, excluded = 0, [], 0
+    over_full, over_all = [], []  # complete runs against traces; all runs against traces and blocked ones
     walls, walls_fixed = [], []
     disagreements = []
     for row in rows:
@@ -586,8 +592,13 @@ def report(rows: list[dict], args, argv: list[str], took: float, versions: dict,
                 excluded += 1
             else:
                 compared += 1
-                if row["distaff"][dpor]["runs_max"] > nid["count"]:
+                d = row["distaff"][dpor]
+                if d["runs_max"] > nid["count"]:
                     over.append(row)
+                if d.get("full_max", d["runs_max"]) > nid["count"]:
+                    over_full.append(row)
+                if d["runs_max"] > nid["count"] + nid.get("blocked", 0):
+                    over_all.append(row)
         d = row["distaff"][default]
         if decided(d) and nid.get("answer") in ("holds", "violated") and nid.get("wall_s"):
             (walls_fixed if fixed else walls).append(d["wall_s"] / nid["wall_s"])
@@ -602,6 +613,18 @@ def report(rows: list[dict], args, argv: list[str], took: float, versions: dict,
                f"**{len(over)}**" + (": " + ", ".join(
                    f"{Path(r['program']).stem} ({r['distaff'][dpor]['runs_max']:,} vs "
                    f"{r['peers']['nidhugg']['count']:,})" for r in over) if over else "") + ".")
+    if dpor:
+        def named(rs, mine, theirs):
+            return ": " + ", ".join(f"{Path(r['program']).stem} ({mine(r):,} vs {theirs(r):,})" for r in rs) if rs else ""
+        nid_of = lambda r: r["peers"]["nidhugg"]  # noqa: E731
+        out.append(f"- The same {compared} programs, like with like: distaff `dpor`'s complete runs (`[N full]` in "
+                   "the tables: not pruned, that is not ended sleep-set blocked or with a thread parked after a "
+                   "failed round) against Nidhugg's traces, more on "
+                   f"**{len(over_full)}**" + named(over_full, lambda r: r["distaff"][dpor].get("full_max", 0),
+                                                    lambda r: nid_of(r)["count"])
+                   + f"; all its runs against Nidhugg's traces and blocked traces together, more on "
+                   f"**{len(over_all)}**" + named(over_all, lambda r: r["distaff"][dpor]["runs_max"],
+                                                   lambda r: nid_of(r)["count"] + nid_of(r).get("blocked", 0)) + ".")
     if walls:
         out.append(f"- Wall time of distaff `{default}` / Nidhugg's, over the {len(walls)} programs both decide "
                    f"(holds or violated, whether right or not) that read no input: median "

@@ -27,6 +27,8 @@ from __future__ import annotations
 import importlib
 import time as _time
 
+__version__ = "0.1.0"  # the distribution's version (pyproject.toml reads it from here)
+
 # when this process began loading distaff: the command line's --timeout counts
 # from here, its imports included
 STARTED = _time.monotonic()

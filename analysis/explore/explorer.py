@@ -167,6 +167,7 @@ class Explorer:
                                  twin_sites=self._twin_sites(),
                                  free_waits=opts.enabled("free_waits") and self.target is not None,
                                  ghost_rounds=self.reduction.ghost_rounds and opts.enabled("ghost_rounds"),
+                                 park_futile=self.reduction.park_futile and opts.enabled("park_futile"),
                                  commuting_rmws=opts.enabled("commuting_rmws"),
                                  guard_waits=opts.enabled("guard_waits"))
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None

@@ -112,6 +112,8 @@ class Reduction:
     silent_stores: ClassVar[bool] = False
     # the engine marks rounds that changed nothing for on_event (Event.ghost_from)
     ghost_rounds: ClassVar[bool] = False
+    # the engine parks a thread whose round failed, for the rest of the run (symex/awaits.park)
+    park_futile: ClassVar[bool] = False
 
     def start(self, explorer) -> None:
         self.explorer = explorer

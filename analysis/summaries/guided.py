@@ -187,6 +187,10 @@ class AssertionGuided(Dpor):
     # state (RVar/WVar) stand for the events of pruned runs, in which it may
     # change memory, so the record keeps it as the write it may be (_record)
     silent_stores = True
+    # a run that ends where a round failed vouches for nothing below it: a
+    # summary learned from it would stand for runs explored nowhere (and
+    # parking explored more runs here: awaits.park)
+    park_futile = False
 
     def __init__(self, program: Any, options: Any, site: Any) -> None:
         super().__init__(program, options, site)

@@ -35,8 +35,10 @@ Back at an anchor with a lap there (:func:`judge`), the round was futile:
   returns as soon as what it watches changes (:func:`wake_waits`).
 * ``CHANGED``: some location changed since it was read; the next round may see
   something new. It does not count against the bound (each such round needs
-  another thread's step), and DPOR may leave it out of the run (its
-  ghost rounds: the engine marks the round's last event). A round through a condition wait that returned
+  another thread's step). Plain DPOR parks the thread for the rest of the run
+  (:func:`park`: the run in which it reads the new value is a reversal of a
+  race of its round); dpor-ag lets it go round again and leaves the round out
+  of the run (DPOR's ghost rounds: the engine marks the round's last event). A round through a condition wait that returned
   does not count either (it needed a signal, or a spurious wake-up that saw a
   change).
 
@@ -346,6 +348,32 @@ def _go_on(E: Engine, st: State, t) -> None:
     E.counters["await_wakes"] = E.counters.get("await_wakes", 0) + 1
 
 
+PARKED: Final = "parked"  # the phase of a thread parked by park()
+
+
+def park(E: Engine, st: State, tid: int) -> None:
+    """Thread ``tid``'s round was futile though what it read changed
+    (``CHANGED``: a compare-and-swap that failed because another thread wrote
+    first). It runs no more in this run (the engine's ``park_futile``, for
+    DPOR; counted as ``futile_parks``), and a run that ends with it parked
+    ends as pruned, neither a deadlock nor a proof of anything after it: the
+    run without the failed round is explored anyway. Its round's reads race
+    with the write that made it fail, and the reversal of that race is the
+    run in which the thread reads the new value and goes on; the others' steps
+    after it, which this run still makes, race with those reads too, so
+    every point at which it may read again is some reversal's (as a thread
+    blocked at an await whose value another thread changed is in Nidhugg's
+    and GenMC's await reduction). Going round again at once instead made a
+    run for each point the round could have failed at, each then explored to
+    its end: many times the runs of the traces themselves."""
+    w = st.wthread(tid)
+    w.status = BLOCKED
+    w.phase = PARKED
+    w.watch = ()
+    w.waits_for = "nothing: its round failed, and the run in which it reads again is another"
+    E.counters["futile_parks"] = E.counters.get("futile_parks", 0) + 1
+
+
 def wake(E: Engine, st: State) -> bool:
     """No thread can run: enable every awaiting thread whose watched
     locations no longer hold what it read (True if one was). An awaiting
@@ -362,6 +390,6 @@ def wake(E: Engine, st: State) -> bool:
     return woke
 
 
-__all__ = ["CHANGED", "Lap", "NO_ROUND", "UNCHANGED", "WAITED", "block", "drop", "held", "in_wait", "locks_observable",
+__all__ = ["CHANGED", "Lap", "NO_ROUND", "PARKED", "UNCHANGED", "WAITED", "block", "park", "drop", "held", "in_wait", "locks_observable",
            "note_read", "note_wait", "judge", "judge_guard", "anchor", "lap_at", "one_event", "round_key", "same",
            "wait_head", "wake", "wake_waits", "compare"]

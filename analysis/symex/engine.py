@@ -152,7 +152,9 @@ class Engine:
     to their permutation (:mod:`distaff.analysis.symex.twins`).
     ``ghost_rounds``: a round of a loop that changed nothing, though a value
     it read changed meanwhile (a compare-and-swap that failed), marks its
-    last event (``Event.ghost_from``) for DPOR to leave the round out.
+    last event (``Event.ghost_from``) for DPOR to leave the round out;
+    with ``park_futile`` the thread is parked there instead, for the rest of
+    the run (:func:`distaff.analysis.symex.awaits.park`).
     ``guard_waits``: a condition wait that returns straight to the head of
     its loop awaits a change of what the loop's guard read from its first
     call, not from its second (:func:`distaff.analysis.symex.awaits.judge_guard`).
@@ -171,7 +173,7 @@ class Engine:
                  placed_accesses: bool = False, context_hooks=None,
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
                  twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False,
-                 commuting_rmws: bool = False, guard_waits: bool = False):
+                 commuting_rmws: bool = False, guard_waits: bool = False, park_futile: bool = False):
         self.program = program
         # a condition wait returns whenever the schedule says, signalled or
         # not (sync's docstring): with spurious wake-ups and awaits
@@ -186,6 +188,8 @@ class Engine:
         # a round that changed nothing though what it read did (a failed
         # compare-and-swap) is marked for DPOR to leave out (Event.ghost_from)
         self.ghost_rounds = ghost_rounds and awaits
+        # such a thread is parked for the rest of the run instead (awaits.park)
+        self.park_futile = park_futile and awaits
         # an event that is an atomic update commuting with its like says so (Event.update)
         self.commuting_rmws = commuting_rmws
         self._rmw_kinds: dict[tuple[str, int], str] = {}  # (function, pc of atomic_begin) -> rmw.update_kind
@@ -600,6 +604,9 @@ class Engine:
         waiting = [t for t in st.threads if t.status == BLOCKED]
         if not waiting:
             return Leaf(LeafKind.END)
+        parked = next((t for t in waiting if t.phase == _awaits.PARKED), None)
+        if parked is not None:  # the run without its failed round is explored: no finding here
+            return Leaf(LeafKind.PRUNED, f"{parked.name}'s round failed", None, parked.tid)
         timed = next((t for t in waiting if self._in_timed_wait(st, t)), None)
         if timed is not None:  # it gives up: the run where it gave up at once goes on from here
             return Leaf(LeafKind.INFEASIBLE, f"{timed.name} gives up its timed wait", None, timed.tid)
@@ -1137,6 +1144,10 @@ class Engine:
         changed nothing but what it read did change, or went through a
         condition wait that returned. A new round starts at ``head``."""
         kind, reads = _awaits.judge(self, st, tid, head)
+        if kind == _awaits.CHANGED and self.park_futile and st.threads[tid].atomic == 0 and not _awaits.held(st, tid):
+            _awaits.anchor(self, st, tid, head)
+            _awaits.park(self, st, tid)
+            return True
         if self.ghost_rounds and st.threads[tid].atomic == 0 and kind in (_awaits.CHANGED, _awaits.UNCHANGED):
             lap = _awaits.lap_at(st, tid, head)  # (judged: there is one)
             if kind == _awaits.CHANGED and st.event is not None:

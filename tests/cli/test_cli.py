@@ -173,6 +173,8 @@ def test_an_internal_error_is_one_line_and_status_4(capsys, source, monkeypatch)
 def test_version(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0 and out.startswith("distaff ") and out.strip() != "distaff unknown"
+    from importlib import metadata
+    assert out.split()[1] == metadata.version("distaff")  # the package's and the distribution's agree
 
 
 def test_missing_column_is_the_first_character_of_the_line():

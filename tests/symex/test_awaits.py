@@ -161,15 +161,21 @@ def test_every_order_of_the_critical_sections_is_still_run(mode):
         assert result.status is Status.VIOLATED, ("".join(order), result.status, result.message)
 
 
-@pytest.mark.parametrize("ghosts", [True, False])
-def test_failed_swaps_are_left_out_of_the_reduction(ghosts):
-    # a round whose compare-and-swap failed changed nothing: later steps
-    # neither race with it nor are ordered after it (Dpor's ghost rounds)
-    results, _ = run("cas_counter.c", "dpor", optimisations=(("ghost_rounds", ghosts),))
+@pytest.mark.parametrize("park,ghosts,runs", [(True, True, 12), (False, True, 30), (False, False, 35)])
+def test_failed_swaps_are_left_out_of_the_reduction(park, ghosts, runs):
+    # a round whose compare-and-swap failed changed nothing: its thread is
+    # parked for the rest of the run (awaits.park), or, without parking, later
+    # steps neither race with the round nor are ordered after it (Dpor's
+    # ghost rounds)
+    results, _ = run("cas_counter.c", "dpor", optimisations=(("park_futile", park), ("ghost_rounds", ghosts)))
     [r] = results
     assert r.status is Status.HOLDS and r.stats.bound_cuts == 0
-    assert r.stats.counter("ghost_rounds") == (20 if ghosts else 0)
-    assert r.stats.runs == (30 if ghosts else 35)
+    assert r.stats.counter("futile_parks") == (9 if park else 0)
+    assert r.stats.counter("ghost_rounds") == (20 if ghosts and not park else 0)
+    assert r.stats.runs == runs
+    # a run that ends with a thread parked is pruned: the 3 full runs are the
+    # traces of the four increments up to the twins' permutation (6 orders)
+    assert r.stats.full_runs == (3 if park else runs)
 
 
 WHILE_WAIT = """#include <pthread.h>
