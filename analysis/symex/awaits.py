@@ -46,7 +46,10 @@ An awaiting thread goes round again only when no thread can run and one of
 its watched locations holds something other than what it read (:func:`wake`):
 the reads of its futile round race with every later write to them, and the
 reversals of those races are the runs in which it reads the new values, at
-whatever point; rounds in between would only read what one of them reads. A
+whatever point; rounds in between would only read what one of them reads.
+In plain DPOR (the engine's ``park_futile``) it does not go round even then:
+the run ends there, pruned, for the round it would run is one of those
+reversals' (:func:`parked`). A
 run in which no thread can run and an awaiting thread's values are unchanged
 is *stuck*: a thread spins forever, reported like a deadlock. Sound for violations (every run is a real execution:
 the rounds left out are repeats of one that was run) and for proofs (an
@@ -374,6 +377,19 @@ def park(E: Engine, st: State, tid: int) -> None:
     E.counters["futile_parks"] = E.counters.get("futile_parks", 0) + 1
 
 
+def parked(E: Engine, st: State, waiting: list):
+    """The first of the ``waiting`` threads (no thread can run) that
+    :func:`park` parked, or, with the engine's ``park_futile``, that spins
+    awaiting a change that came (:func:`wake` leaves it be): the run ends
+    there, pruned (counted as ``futile_run_ends``). None if there is none."""
+    for t in waiting:
+        if t.phase == PARKED:
+            return t
+        if E.park_futile and t.phase == "await" and not in_wait(t) and compare(st, t.watch) != UNCHANGED:
+            return t
+    return None
+
+
 def wake(E: Engine, st: State) -> bool:
     """No thread can run: enable every awaiting thread whose watched
     locations no longer hold what it read (True if one was). An awaiting
@@ -381,15 +397,24 @@ def wake(E: Engine, st: State) -> bool:
     every later write to what it read, so the runs in which it read the new
     values at any point are the reversals of those races; waiting for the
     others to stop spares the rounds in between, which would read what some
-    such run reads."""
+    such run reads. With the engine's ``park_futile`` (plain DPOR) a spinning
+    thread does not go round again even then: the run ends, pruned
+    (:func:`parked`), for the round it would run is one of those reversals',
+    whose runs go on from there (Nidhugg's await-blocked executions end so
+    too); the runs in which nothing was left to wake are the complete ones,
+    one per trace (Table 2's Szymanski: 46 complete, as Nidhugg's 46 traces,
+    where 158 of the 161 runs went on to their ends). A thread awaiting in a
+    condition wait is woken as before."""
     woke = False
     for t in st.threads:
         if t.phase == "await" and t.status == BLOCKED and compare(st, t.watch) != UNCHANGED:
+            if E.park_futile and not in_wait(t):
+                continue
             _go_on(E, st, t)
             woke = True
     return woke
 
 
-__all__ = ["CHANGED", "Lap", "NO_ROUND", "PARKED", "UNCHANGED", "WAITED", "block", "park", "drop", "held", "in_wait", "locks_observable",
+__all__ = ["CHANGED", "Lap", "NO_ROUND", "PARKED", "UNCHANGED", "WAITED", "block", "park", "parked", "drop", "held", "in_wait", "locks_observable",
            "note_read", "note_wait", "judge", "judge_guard", "anchor", "lap_at", "one_event", "round_key", "same",
            "wait_head", "wake", "wake_waits", "compare"]

@@ -604,8 +604,9 @@ class Engine:
         waiting = [t for t in st.threads if t.status == BLOCKED]
         if not waiting:
             return Leaf(LeafKind.END)
-        parked = next((t for t in waiting if t.phase == _awaits.PARKED), None)
-        if parked is not None:  # the run without its failed round is explored: no finding here
+        parked = _awaits.parked(self, st, waiting)
+        if parked is not None:  # the run in which it reads again is explored: no finding here
+            self.counters["futile_run_ends"] = self.counters.get("futile_run_ends", 0) + 1
             return Leaf(LeafKind.PRUNED, f"{parked.name}'s round failed", None, parked.tid)
         timed = next((t for t in waiting if self._in_timed_wait(st, t)), None)
         if timed is not None:  # it gives up: the run where it gave up at once goes on from here

@@ -124,7 +124,7 @@ def test_a_loops_first_round_is_a_round_too():
     assert r.status is Status.HOLDS and r.stats.runs == 8 and r.stats.bound_cuts == 0
 
 
-@pytest.mark.parametrize("name, runs, off", [("tas_pairs.c", 5, 8), ("tas_order.c", 55, 793)])
+@pytest.mark.parametrize("name, runs, off", [("tas_pairs.c", 5, 8), ("tas_order.c", 79, 412)])
 def test_an_exchange_that_could_only_fail_is_not_run_first(name, runs, off):
     # once a one-event round that read lk == 1 is known to change nothing, a
     # race whose reversal would run such a round first (before the release it
@@ -161,6 +161,22 @@ def test_every_order_of_the_critical_sections_is_still_run(mode):
         assert result.status is Status.VIOLATED, ("".join(order), result.status, result.message)
 
 
+@pytest.mark.parametrize("name, runs, full", [("peterson.c", 10, 4), ("dekker.c", 11, 4), ("szymanski.c", 74, 29)])
+def test_a_spinner_whose_value_changed_ends_the_run_instead_of_going_round(name, runs, full):
+    # once no thread can run, a thread awaiting a change that came would go
+    # round again; in plain DPOR the run ends there, pruned: that round is the
+    # reversal of a race of its last round's reads, a run of its own. The same
+    # runs, of which only those with nothing left to wake are complete (one
+    # per trace: Nidhugg counts 4 for Peterson's and Dekker's locks)
+    results, _ = run(name, "dpor")
+    off, _ = run(name, "dpor", optimisations=(("park_futile", False),))
+    for r, o in zip(results, off):
+        assert r.status is o.status is Status.HOLDS
+        assert (r.stats.runs, r.stats.full_runs) == (runs, full)
+        assert r.stats.counter("futile_run_ends") == runs - full == r.stats.pruned_runs
+        assert (o.stats.runs, o.stats.full_runs, o.stats.counter("futile_run_ends")) == (runs, runs, 0)
+
+
 @pytest.mark.parametrize("park,ghosts,runs", [(True, True, 12), (False, True, 30), (False, False, 35)])
 def test_failed_swaps_are_left_out_of_the_reduction(park, ghosts, runs):
     # a round whose compare-and-swap failed changed nothing: its thread is
@@ -171,6 +187,7 @@ def test_failed_swaps_are_left_out_of_the_reduction(park, ghosts, runs):
     [r] = results
     assert r.status is Status.HOLDS and r.stats.bound_cuts == 0
     assert r.stats.counter("futile_parks") == (9 if park else 0)
+    assert r.stats.pruned_runs == r.stats.counter("futile_run_ends") + r.stats.counter("dpor_sleep_blocked")
     assert r.stats.counter("ghost_rounds") == (20 if ghosts and not park else 0)
     assert r.stats.runs == runs
     # a run that ends with a thread parked is pruned: the 3 full runs are the
