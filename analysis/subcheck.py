@@ -240,19 +240,18 @@ def _plain_first(program, site, options, cancel, context):
     """A guided sub-check whose summaries nobody reads (``summary_text``
     off: the command line without ``--summaries``) first explores with plain
     DPOR for :data:`PLAIN_FIRST_S` seconds (optimisation ``plain_first``; not
-    with ``max_runs``, whose counts would then be of two explorations). A guided run costs ten to twenty
-    times a plain one (it learns summaries from weakest preconditions), so
+    with ``max_runs``, whose counts would then be of two explorations). A
+    guided run costs ten to twenty times a plain one (it learns summaries from weakest preconditions), so
     plain DPOR decides most programs sooner, and one that ran to its end met
     every deadlock on the way, so no search for findings follows. Returns
     ``(_explore's answer, 0, [], 0.0)`` when that exploration decided (ran to
     its end, found a violation, or stopped for a reason of its own), else
     ``(None, runs, findings, seconds)`` it spent before giving way to the
     guided exploration; ``(None, 0, [], 0.0)`` when it does not apply."""
-    if options.mode not in GUIDED_MODES or options.summary_text or not options.enabled("plain_first"):
+    if options.mode not in GUIDED_MODES or options.summary_text or options.max_runs is not None \
+            or not options.enabled("plain_first"):
         return None, 0, [], 0.0
     cap_s = PLAIN_FIRST_S if options.timeout_s is None else min(PLAIN_FIRST_S, options.timeout_s / 2)
-    if options.max_runs is not None:
-        return None, 0, [], 0.0
     started = time.monotonic()
     plain = replace(options, mode="dpor", timeout_s=cap_s)
     finished, last, findings = _explore(program, site, plain, cancel, context)
