@@ -246,36 +246,38 @@ def _plain_first(program, site, options, cancel, context):
     every deadlock on the way, so no search for findings follows. Returns
     ``(_explore's answer, 0, [], 0.0)`` when that exploration decided (ran to
     its end, found a violation, or stopped for a reason of its own), else
-    ``(None, runs, findings, seconds)`` it spent before giving way to the
-    guided exploration; ``(None, 0, [], 0.0)`` when it does not apply."""
+    ``(None, (runs, findings, seconds))`` it spent before giving way to the
+    guided exploration (no run at all when its time ran out first: a slow
+    machine); ``(None, None)`` when it does not apply."""
     if options.mode not in GUIDED_MODES or options.summary_text or options.max_runs is not None \
             or not options.enabled("plain_first"):
-        return None, 0, [], 0.0
+        return None, None
     cap_s = PLAIN_FIRST_S if options.timeout_s is None else min(PLAIN_FIRST_S, options.timeout_s / 2)
     started = time.monotonic()
     plain = replace(options, mode="dpor", timeout_s=cap_s)
     finished, last, findings = _explore(program, site, plain, cancel, context)
     gave_way = last.result.stop is Reason.TIMEOUT and not (cancel is not None and cancel.cancelled)
     if not gave_way:
-        return (finished, last, findings), 0, [], 0.0
+        return (finished, last, findings), None
     last.explorer.close()
     s = last.result.stats
-    return None, s.runs + s.counter("deepening_runs"), findings, time.monotonic() - started
+    return None, (s.runs + s.counter("deepening_runs"), findings, time.monotonic() - started)
 
 
 def _run(program, site, options, cancel, context):
     started = time.monotonic()
-    plain, plain_runs, findings, plain_s = _plain_first(program, site, options, cancel, context)
+    plain, spent = _plain_first(program, site, options, cancel, context)
     if plain is not None:
         finished, last, findings = plain
         last.result.stats = _counted_stats(last.result.stats, {"plain_first_decided": 1})
     else:
+        plain_runs, findings, plain_s = spent if spent is not None else (0, [], 0.0)
         guided = options
-        if plain_runs and options.timeout_s is not None:
+        if spent is not None and options.timeout_s is not None:
             guided = replace(options, timeout_s=max(0.001, options.timeout_s - plain_s))
         finished, last, more = _explore(program, site, guided, cancel, context)
         findings = findings + more
-        if plain_runs:
+        if spent is not None:
             last.result.stats = _counted_stats(last.result.stats, {"plain_first_runs": plain_runs,
                                                                    "plain_first_ms": round(plain_s * 1000)})
     ex = last.result
