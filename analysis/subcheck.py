@@ -107,6 +107,19 @@ def wrap_up_s(timeout_s: float) -> float:
 # at most this much, and this share of a sub-check's budget, is kept back (wrap_up_s)
 WRAP_UP_S, WRAP_UP_SHARE = 0.5, 0.05
 
+# seconds the passes of a deepening below the full bound may take together,
+# and at most this share of the sub-check's budget (_explore)
+SHALLOW_S, SHALLOW_SHARE = 2.0, 0.25
+
+
+def _shallow_budget(options: Options) -> float | None:
+    """Seconds the deepening's passes below ``options.unwind`` may take
+    together: None (no cap) for a check limited by runs, whose counts must
+    not depend on the machine's speed."""
+    if options.max_runs is not None:
+        return None
+    return SHALLOW_S if options.timeout_s is None else min(SHALLOW_S, SHALLOW_SHARE * options.timeout_s)
+
 
 def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "_Pass", list]:
     """Explore with iterative deepening over the unwind bound (optimisation
@@ -117,7 +130,11 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
     the bound stopped a thread counts as stopped), runs out of budget, or is
     the pass at ``options.unwind``. A bug one iteration
     deep is found by the pass at bound 1, and a "holds" still speaks of the
-    full bound. Returns the deepest pass that ran to its end before the last
+    full bound. The passes below the full bound share
+    :func:`_shallow_budget`: one that runs past it gives way to the pass at
+    the full bound (counted as ``deepening_gave_way``; a pool of workers
+    cut at bound 1 in every run can take longer to explore than the full
+    bound, where summaries prune). Returns the deepest pass that ran to its end before the last
     one (None if none), the last pass, and the findings of all passes. The
     last pass's explorer is open: the caller closes it when done with it."""
     bounds = deepening_bounds(options.unwind) if options.enabled("deepening") else [options.unwind]
@@ -130,12 +147,22 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             explorer = explorer_for(program, opts, site, cancel, context)
             return explorer, explorer.run()
 
+    shallow_s = _shallow_budget(options)
+    gave_way = passes = 0
     for k in bounds:
         timeout = options.timeout_s
         if timeout is not None:
             timeout = max(0.001, timeout - wrap_up_s(timeout) - (time.monotonic() - start))
+        capped = False
+        if k != bounds[-1] and shallow_s is not None:
+            left = shallow_s - (time.monotonic() - start)
+            if left <= 0:
+                continue
+            capped = timeout is None or left < timeout
+            timeout = left if capped else timeout
         max_runs = None if options.max_runs is None else max(1, options.max_runs - runs_before)
         opts = replace(options, unwind=k, timeout_s=timeout, max_runs=max_runs)
+        passes += 1
         explorer, ex = explore_with(opts)
         if ex.symmetry_broken:  # a run told twins apart: this bound again, without them
             explorer.close()
@@ -147,17 +174,22 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             explorer, ex = explore_with(opts)
         findings.extend(ex.findings)
         last = _Pass(k, opts, explorer, ex)
-        if ex.violation is not None or ex.stop is not None or not ex.cut or k == bounds[-1]:
+        shallow_out = capped and ex.violation is None and ex.stop is Reason.TIMEOUT and not (cancel is not None and cancel.cancelled)
+        if not shallow_out and (ex.violation is not None or ex.stop is not None or not ex.cut or k == bounds[-1]):
             break
         explorer.close()  # only its result is read from here on
-        finished = last
+        if shallow_out:
+            gave_way += 1
+        else:
+            finished = last
         runs_before += ex.stats.runs
         work = work + ex.stats
     if abandoned:
         s = last.result.stats
         last.result.stats = replace(s, counters=tuple(sorted(s.counters + (("symmetry_abandoned", abandoned),))))
     if options.enabled("deepening"):
-        extra = (("deepening_passes", bounds.index(last.unwind) + 1), ("deepening_runs", runs_before))
+        extra = (("deepening_passes", passes), ("deepening_runs", runs_before)) \
+            + ((("deepening_gave_way", gave_way),) if gave_way else ())
         s = last.result.stats
         # runs are the last pass's (deepening_runs has the others'); the
         # engine's work and the time are every pass's

@@ -14,7 +14,7 @@ import pytest
 from distaff.analysis.check import (
     CancelToken, Options, check, check_assertion, check_text, context_at,
 )
-from distaff.analysis import ir
+from distaff.analysis import ir, subcheck
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.replay import replay
 from distaff.analysis.report import AssertionResult, Finding, FindingKind, Reason, Status
@@ -362,6 +362,36 @@ def test_deepening_stops_when_a_pass_cuts_no_thread():
     assert all(r.stats.counter("deepening_passes") == 1 and r.stats.bound_cuts == 0 for r in results)
     _, [r], _ = run("loop_cut.c")  # a symbolic trip count: 1, 2, 4, 8
     assert r.stats.counter("deepening_passes") == 4 and r.stats.counter("deepening_runs") > 0
+
+
+def test_past_their_share_of_time_the_shallow_passes_give_way_to_the_full_bound(monkeypatch):
+    # a pool whose workers are cut at bound 1 in every run takes seconds at
+    # bound 1, where no summary prunes (every cut run's is false)
+    monkeypatch.setattr(subcheck, "SHALLOW_S", 0.05)
+    path = PROGRAMS / "pools" / "pool3_cond.c"
+    options = Options(mode="dpor-ag", timeout_s=120, findings=False)
+    [r] = [i for i in check(parse_program(path.read_text(), str(path)), options) if isinstance(i, AssertionResult)]
+    assert r.status is Status.HOLDS and r.unwind == 8
+    assert r.stats.counter("deepening_gave_way") == 1
+    assert r.stats.counter("deepening_passes") == 2  # the one that gave way, then the full bound's
+    assert r.stats.counter("deepening_runs") >= 1
+
+
+@pytest.mark.parametrize("name,status", [("loop_cut.c", Status.BOUNDED), ("early_bug_long_loop.c", Status.VIOLATED)])
+def test_with_no_time_left_for_them_the_shallow_passes_are_skipped(monkeypatch, name, status):
+    monkeypatch.setattr(subcheck, "SHALLOW_S", 0.0)
+    path = PROGRAMS / name
+    options = Options(mode="dpor-ag", timeout_s=60, findings=False)
+    [r] = [i for i in check(parse_program(path.read_text(), str(path)), options) if isinstance(i, AssertionResult)]
+    assert r.status is status and r.unwind == 8 and r.stats.counter("deepening_passes") == 1
+
+
+def test_a_run_limited_check_gives_its_shallow_passes_no_time_limit(monkeypatch):
+    monkeypatch.setattr(subcheck, "SHALLOW_S", 0.0)
+    path = PROGRAMS / "loop_cut.c"
+    options = Options(mode="dpor-ag", max_runs=10_000, findings=False)
+    [r] = [i for i in check(parse_program(path.read_text(), str(path)), options) if isinstance(i, AssertionResult)]
+    assert r.stats.counter("deepening_passes") == 4 and r.stats.counter("deepening_gave_way") == 0
 
 
 def test_the_total_timeout_bounds_the_whole_check():
