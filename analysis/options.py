@@ -44,6 +44,7 @@ OPTIMISATIONS = frozenset({
     "park_futile",  # DPOR: a thread whose round failed (a compare-and-swap) is parked for the rest of the run
     "commuting_rmws",  # DPOR: atomic adds whose old value is unused commute (distaff.analysis.symex.rmw)
     "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
+    "cut_summaries",  # assertion-guided: a run a bound cut vouches for its bound (distaff.analysis.summaries.guided)
     "plain_first",  # dpor-ag without summary text: plain DPOR first, for up to a second (distaff.analysis.subcheck)
     "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })

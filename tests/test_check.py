@@ -316,8 +316,11 @@ def test_a_thread_at_the_bound_stops_and_the_others_go_on(mode):
                         optimisations=NO_DEEPENING + (("thread_cuts", False),))
     _, [r], _ = run("early_bug_long_loop.c", whole_run)
     assert r.stats.counter("thread_cuts") == 0
-    if mode != "baseline":  # a cut run ends the events whose races would reverse it
+    if mode == "dpor":  # a cut run ends the events whose races would reverse it
         assert r.status is Status.BOUNDED
+    elif mode == "dpor-ag":  # the same, unless a summary of a cut run prunes (cut_summaries) and the
+        # backtracking RVar/WVar adds for the skipped events reaches the failure
+        assert r.status in (Status.BOUNDED, Status.VIOLATED)
 
 
 @pytest.mark.parametrize("mode", ["baseline", "dpor", "dpor-ag"])

@@ -6,9 +6,15 @@
   precondition (:mod:`distaff.analysis.summaries.wp`) is merged into PS of its
   global control state (:mod:`distaff.analysis.summaries.keys`): the conjunction of
   its explored children's at an interleaving node (line 8), their disjunction
-  at a branch node (line 15). Leaves: ``true`` at a normal end and at a
-  pruned or sleep-blocked run's end, ``false`` at a deadlock or a bound cut
-  (those must be met again wherever they occur), ``!c`` where another
+  at a branch node (line 15). Leaves: ``true`` at a normal end, at a
+  pruned or sleep-blocked run's end and at a run the bound cut (optimisation
+  ``cut_summaries``, counted as ``ag_cut_summaries``; off: ``false``, as
+  before: a pass claims nothing beyond its bound, a state of the same control
+  state -- back-edge counts included -- that the summary covers takes the
+  paths explored from where it was learned and is cut where they were, and
+  the pass that learned it already knows it was cut, so a pass whose every
+  run cuts a worker at bound 1 still prunes), ``false`` at a deadlock (met
+  again wherever it occurs), ``!c`` where another
   assertion ``c`` failed or an ``assume(c)`` could not hold, and at a
   run-time error the condition under which that instruction fails that way
   (a summary covering it only hides occurrences of a finding already
@@ -198,6 +204,7 @@ class AssertionGuided(Dpor):
         self.use_summaries = on("summaries")
         self.use_rvar = on("rvar_wvar")
         self.use_slicing = on("slicing")
+        self.cut_summaries = on("cut_summaries")
         # what a node learns once the exploration only unwinds is read by
         # nobody but the summaries' texts (optimisation ``unread_summaries``)
         self.skip_unread = on("unread_summaries") and options is not None and not options.summary_text
@@ -450,8 +457,6 @@ class AssertionGuided(Dpor):
         k = leaf.kind
         if k is LeafKind.VIOLATION:
             return
-        # a run in which a thread was cut at the bound covers less than its
-        # subtree: like a cut run, it vouches for nothing
         cut = state.has_cut()
         if k in _TAINTING or cut:
             for n in self.explorer.stack:
@@ -475,8 +480,10 @@ class AssertionGuided(Dpor):
         if k is LeafKind.PRUNED:
             phi, accesses, skipped = self._pruned or (False, frozenset(), {})
             _merge(acc, skipped)
-        elif k is LeafKind.END:
+        elif k is LeafKind.END or (k is LeafKind.CUT and self.cut_summaries):
             phi, accesses = True, frozenset()
+            if k is LeafKind.CUT:
+                self.count("ag_cut_summaries")
         elif k is LeafKind.STOPPED:
             phi, accesses = self.W.leaf("stopped", state, leaf.tid), frozenset()
         elif k is LeafKind.INFEASIBLE:
@@ -485,7 +492,7 @@ class AssertionGuided(Dpor):
             phi, accesses = self.W.error(state, leaf.tid, leaf.message), frozenset()
         else:
             phi, accesses = False, frozenset()
-        if cut:
+        if cut and not self.cut_summaries:
             phi = False
         self._pruned = None
         self._give(parent, state, phi, accesses)
