@@ -121,6 +121,11 @@ def _shallow_budget(options: Options) -> float | None:
     return SHALLOW_S if options.timeout_s is None else min(SHALLOW_S, SHALLOW_SHARE * options.timeout_s)
 
 
+def _ran_out(ex, cancel: CancelToken | None) -> bool:
+    """Did exploration ``ex`` stop at its own time budget (not cancelled)?"""
+    return ex.stop is Reason.TIMEOUT and not (cancel is not None and cancel.cancelled)
+
+
 def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "_Pass", list]:
     """Explore with iterative deepening over the unwind bound (optimisation
     ``deepening``): a pass at each of :func:`deepening_bounds`, each with
@@ -159,7 +164,8 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             if left <= 0:
                 continue
             capped = timeout is None or left < timeout
-            timeout = left if capped else timeout
+            if capped:
+                timeout = left
         max_runs = None if options.max_runs is None else max(1, options.max_runs - runs_before)
         opts = replace(options, unwind=k, timeout_s=timeout, max_runs=max_runs)
         passes += 1
@@ -174,7 +180,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             explorer, ex = explore_with(opts)
         findings.extend(ex.findings)
         last = _Pass(k, opts, explorer, ex)
-        shallow_out = capped and ex.violation is None and ex.stop is Reason.TIMEOUT and not (cancel is not None and cancel.cancelled)
+        shallow_out = capped and ex.violation is None and _ran_out(ex, cancel)
         if not shallow_out and (ex.violation is not None or ex.stop is not None or not ex.cut or k == bounds[-1]):
             break
         explorer.close()  # only its result is read from here on
@@ -276,7 +282,7 @@ def _plain_first(program, site, options, cancel, context):
     guided run costs ten to twenty times a plain one (it learns summaries from weakest preconditions), so
     plain DPOR decides most programs sooner, and one that ran to its end met
     every deadlock on the way, so no search for findings follows. Returns
-    ``(_explore's answer, 0, [], 0.0)`` when that exploration decided (ran to
+    ``(_explore's answer, None)`` when that exploration decided (ran to
     its end, found a violation, or stopped for a reason of its own), else
     ``(None, (runs, findings, seconds))`` it spent before giving way to the
     guided exploration (no run at all when its time ran out first: a slow
@@ -288,8 +294,7 @@ def _plain_first(program, site, options, cancel, context):
     started = time.monotonic()
     plain = replace(options, mode="dpor", timeout_s=cap_s)
     finished, last, findings = _explore(program, site, plain, cancel, context)
-    gave_way = last.result.stop is Reason.TIMEOUT and not (cancel is not None and cancel.cancelled)
-    if not gave_way:
+    if not _ran_out(last.result, cancel):
         return (finished, last, findings), None
     last.explorer.close()
     s = last.result.stats
@@ -303,15 +308,16 @@ def _run(program, site, options, cancel, context):
         finished, last, findings = plain
         last.result.stats = _counted_stats(last.result.stats, {"plain_first_decided": 1})
     else:
-        plain_runs, findings, plain_s = spent if spent is not None else (0, [], 0.0)
-        guided = options
-        if spent is not None and options.timeout_s is not None:
-            guided = replace(options, timeout_s=max(0.001, options.timeout_s - plain_s))
+        guided, findings, counted = options, [], {}
+        if spent is not None:
+            plain_runs, findings, plain_s = spent
+            counted = {"plain_first_runs": plain_runs, "plain_first_ms": round(plain_s * 1000)}
+            if options.timeout_s is not None:
+                guided = replace(options, timeout_s=max(0.001, options.timeout_s - plain_s))
         finished, last, more = _explore(program, site, guided, cancel, context)
         findings = findings + more
-        if spent is not None:
-            last.result.stats = _counted_stats(last.result.stats, {"plain_first_runs": plain_runs,
-                                                                   "plain_first_ms": round(plain_s * 1000)})
+        if counted:
+            last.result.stats = _counted_stats(last.result.stats, counted)
     ex = last.result
     complete = ex.violation is None and ex.stop is None
     # a pass that cut no thread, or found a violation, answers for the full bound

@@ -47,6 +47,6 @@ int main(void) {
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < WORKERS; i++)
         pthread_join(t[i], 0);
-    assert(total == 1 + 2 + 3 + 4);
+    assert(total == JOBS * (JOBS + 1) / 2);
     return 0;
 }

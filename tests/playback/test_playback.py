@@ -28,7 +28,6 @@ needs_cc = pytest.mark.skipif(CC is None and not os.environ.get("CI"),
 
 VIOLATING = [
     "examples/racy_counter.c",
-    "tests/programs/bounds/lost_update_rounds.c",
     "tests/programs/abort_is_global.c",
     "tests/programs/context/list.c",
     "tests/programs/context_sureness/known_start.c",
