@@ -528,41 +528,71 @@ class Assign(Record):
         object.__setattr__(self, "kind", kind)
 
 
+class MemOrder(SingletonEnum):
+    """How an access orders memory (C11 7.17.3). ``NA`` is a plain access of
+    an object that is not ``_Atomic``; ``consume`` is read as ``acquire``, as
+    compilers do. Under ``--memory-model sc`` every order reads as ``SC``."""
+
+    NA = "plain"
+    RLX = "relaxed"
+    ACQ = "acquire"
+    REL = "release"
+    ACQ_REL = "acq_rel"
+    SC = "seq_cst"
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Load(Record):
     """``dst := *(type *)addr``. ``kind`` is GLOBAL unless the escape analysis
-    proved the address thread-local."""
+    proved the address thread-local. ``order``: the atomic read's memory
+    order (the whole read-modify-write's inside an atomic region)."""
 
     dst: Reg
     addr: Expr
     type: CType
     span: Span
     kind: Kind = Kind.GLOBAL
+    order: MemOrder = MemOrder.NA
 
-    def __init__(self, dst: Reg, addr: Expr, type: CType, span: Span, kind: Kind = Kind.GLOBAL) -> None:
+    def __init__(self, dst: Reg, addr: Expr, type: CType, span: Span, kind: Kind = Kind.GLOBAL,
+                 order: MemOrder = MemOrder.NA) -> None:
         object.__setattr__(self, "dst", dst)
         object.__setattr__(self, "addr", addr)
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "span", span)
         object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "order", order)
 
 
 @dataclass(frozen=True, slots=True, init=False)
 class Store(Record):
-    """``*(type *)addr := value``."""
+    """``*(type *)addr := value``. ``order`` as for :class:`Load`. A
+    compare-and-swap's store has ``only_if``, the comparison: under
+    sequential consistency ``value`` (which keeps the old value when it
+    fails) is stored either way; under C11 the store happens only when
+    ``only_if`` holds, and when it does not, the read was a plain atomic read
+    of order ``fail_order``."""
 
     addr: Expr
     value: Expr
     type: CType
     span: Span
     kind: Kind = Kind.GLOBAL
+    order: MemOrder = MemOrder.NA
+    only_if: "Expr | None" = None
+    fail_order: MemOrder = MemOrder.NA
 
-    def __init__(self, addr: Expr, value: Expr, type: CType, span: Span, kind: Kind = Kind.GLOBAL) -> None:
+    def __init__(self, addr: Expr, value: Expr, type: CType, span: Span, kind: Kind = Kind.GLOBAL,
+                 order: MemOrder = MemOrder.NA, only_if: "Expr | None" = None,
+                 fail_order: MemOrder = MemOrder.NA) -> None:
         object.__setattr__(self, "addr", addr)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "span", span)
         object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "only_if", only_if)
+        object.__setattr__(self, "fail_order", fail_order)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -693,6 +723,10 @@ class Op(SingletonEnum):
     # atomic regions: () ; calls of __VERIFIER_atomic_* functions are bracketed by these
     ATOMIC_BEGIN = "atomic_begin"
     ATOMIC_END = "atomic_end"
+    # a thread fence (atomic_thread_fence, __sync_synchronize): (order,) with the
+    # order a constant MemOrder value index (see FENCE_ORDERS); kind LOCAL: it
+    # orders the thread's own accesses and does nothing under sequential consistency
+    FENCE = "fence"
     # checks and paths: (cond,) ; ASSERT's cond is an int expression
     ASSERT = "assert"
     ASSUME = "assume"
@@ -772,6 +806,10 @@ class Intrinsic(Record):
         object.__setattr__(self, "text", text)
 
 
+# FENCE's argument: the index of its order in this tuple
+FENCE_ORDERS: Final = (MemOrder.RLX, MemOrder.ACQ, MemOrder.REL, MemOrder.ACQ_REL, MemOrder.SC)
+
+
 Instr = Union[Assign, Load, Store, Jump, Branch, Call, Return, Intrinsic]
 
 
@@ -804,7 +842,7 @@ def register_loop(func: "Function", head: int) -> bool:
             continue
         if isinstance(i, (Load, Store)) and i.kind is Kind.GLOBAL:
             continue
-        if isinstance(i, Intrinsic) and i.op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END):
+        if isinstance(i, Intrinsic) and i.op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.FENCE):
             continue
         return False
     return True
@@ -830,7 +868,7 @@ def counted_registers(func: "Function", head: int) -> frozenset[str] | None:
         return None
     end = max(ends)
     for i in body[head:end + 1]:
-        if isinstance(i, Call) or (isinstance(i, Intrinsic) and i.op not in (Op.ATOMIC_BEGIN, Op.ATOMIC_END)):
+        if isinstance(i, Call) or (isinstance(i, Intrinsic) and i.op not in (Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.FENCE)):
             return None
     inner: set[int] = set()
     for pc in range(head, end + 1):

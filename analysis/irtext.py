@@ -41,6 +41,7 @@ from distaff.analysis.ir import (
     Jump,
     Kind,
     Load,
+    MemOrder,
     ObjKind,
     Program,
     PtrAdd,
@@ -134,13 +135,18 @@ def _dst(r: Reg | None) -> str:
     return f"{r.name}:{format_type(r.type)} := " if r is not None else ""
 
 
+def _order(o: MemOrder) -> str:
+    return "" if o is MemOrder.NA else f".{o.value}"
+
+
 def format_instr(i: Instr) -> str:
     if isinstance(i, Assign):
         return f"{_dst(i.dst)}{format_expr(i.expr)}"
     if isinstance(i, Load):
-        return f"{_dst(i.dst)}load {format_type(i.type)} [{format_expr(i.addr)}]"
+        return f"{_dst(i.dst)}load{_order(i.order)} {format_type(i.type)} [{format_expr(i.addr)}]"
     if isinstance(i, Store):
-        return f"store {format_type(i.type)} [{format_expr(i.addr)}] := {format_expr(i.value)}"
+        cas = f" if {format_expr(i.only_if)} else{_order(i.fail_order)}" if i.only_if is not None else ""
+        return f"store{_order(i.order)} {format_type(i.type)} [{format_expr(i.addr)}] := {format_expr(i.value)}{cas}"
     if isinstance(i, Jump):
         return f"jump {i.target}"
     if isinstance(i, Branch):

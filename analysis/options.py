@@ -30,6 +30,7 @@ DEFAULT_MEMORY_MB = 2048
 # seconds the search for findings may take by default (Options.findings_timeout_s)
 DEFAULT_FINDINGS_TIMEOUT_S = 10.0
 UNREACH_CALL = "unreach-call"  # the one property Options.property knows
+MEMORY_MODELS = ("sc", "rc11")
 
 # The optimisations Options.optimisations switches off by name, each counted
 # in the statistics where it acts (a test keeps this list equal to the names
@@ -89,6 +90,11 @@ class Options:
     # address-space limit (MB) of the process a sub-check runs in; 0 is none.
     # A sub-check over it stops, undecided for Reason.MEMORY (see analysis/executor)
     max_memory_mb: int = 0
+    # how memory is read: "sc" (sequentially consistent) or "rc11" (C11 as RC11
+    # repairs it: distaff.analysis.symex.weak)
+    memory_model: str = "sc"
+    # explore every execution whatever the assertions and count them (litmus tests)
+    count_executions: bool = False
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)
@@ -108,4 +114,4 @@ class CancelToken:
         return self._event.is_set()
 
 
-__all__ = ["DEFAULT_FINDINGS_TIMEOUT_S", "DEFAULT_MEMORY_MB", "GUIDED_MODES", "MODES", "OBSERVER_MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]
+__all__ = ["DEFAULT_FINDINGS_TIMEOUT_S", "DEFAULT_MEMORY_MB", "GUIDED_MODES", "MEMORY_MODELS", "MODES", "OBSERVER_MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]

@@ -22,8 +22,11 @@ from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
 from distaff.analysis.explore.reduction import Baseline, Reduction
 from distaff.analysis.options import GUIDED_MODES, MODES, OBSERVER_MODES, CancelToken, Options
-from distaff.analysis.report import AssertionResult, BoundStop, Finding, FindingsSearch, Reason, SearchEnd, Stats, Status
+from distaff.analysis.report import (
+    AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,
+)
 from distaff.analysis.static.budget import Budget, bounded
+from distaff.analysis.symex.c11 import graph_kind
 from distaff.analysis.symex.engine import FREE_ITERATIONS
 from distaff.analysis.symex.unmodelled import (
     span_within, context_unknowns, library_dependences, phrase, unsupported_on, values_of,
@@ -33,11 +36,18 @@ from distaff.analysis.symex.unmodelled import (
 def reduction_for(mode: str, program: ir.Program, options: Options, site: ir.AssertionSite | None) -> Reduction:
     """The reduction of ``mode`` (:data:`distaff.analysis.options.MODES`); ValueError
     for any other name, never a quiet fallback to another mode. Without a
-    target, ``dpor-ag`` has no assertion to guide by and is DPOR alone."""
+    target, ``dpor-ag`` has no assertion to guide by and is DPOR alone; so
+    are ``dpor-ag`` and ``rf`` when the runs keep an execution graph (C11
+    with weak atomics, or counting executions)."""
     if mode == "baseline":
         return Baseline()
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+    if graph_kind(program, options.memory_model, options.count_executions):
+        # runs that keep an execution graph read memory as C11 does: predicate
+        # summaries and observers reason about one sequentially consistent
+        # memory, so these runs are plain DPOR's (README, "C11")
+        return Dpor(program, options, site, False)
     if mode in GUIDED_MODES and site is not None:
         # imported here: a check plain DPOR decides (plain_first) never needs it
         from distaff.analysis.summaries.guided import AssertionGuided
@@ -222,7 +232,21 @@ def run(program, site, options, cancel, context):
     result, findings, complete = _run(program, site, options, cancel, context)
     if context is not None and _possible(result) and options.enabled("context_confirm"):
         result = _confirm_from_main(program, site, options, cancel, result, started)
+    if options.memory_model == "rc11":
+        result = _resting_on_races(result, findings)
     return result, findings, complete
+
+
+def _resting_on_races(result: AssertionResult, findings) -> AssertionResult:
+    """Under C11 a verdict on runs that showed a data race says so: C leaves
+    the program undefined, and the verdict holds only of the accesses as
+    written (a compiler may reorder, merge or tear them)."""
+    races = sorted({(f.span.line, f.span.file) for f in findings if f.kind is FindingKind.DATA_RACE})
+    if not races:
+        return result
+    lines = ", ".join(str(line) for line, _ in races[:3]) + (", ..." if len(races) > 3 else "")
+    note = f"it rests on data races (line {lines}), which C leaves undefined"
+    return replace(result, message="; ".join(m for m in (result.message, note) if m))
 
 
 def _possible(result: AssertionResult) -> bool:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
 from distaff.analysis import check as engine
+from distaff.analysis import executions
 from distaff.analysis.context import program_context
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.frontend.build_flags import BuildFlags
@@ -224,6 +225,11 @@ def write_reproducer(program, result: AssertionResult, options: Options, source:
 
 # --------------------------------------------------------------------------
 # The steps of check_source, also the command line's
+
+
+def count_executions(program, options: Options = DEFAULT_OPTIONS, cancel: CancelToken | None = None):
+    """The executions of ``program`` (:func:`distaff.analysis.executions.count_executions`)."""
+    return executions.count_executions(program, options, cancel)
 
 
 def parse_file(path: str, text: str, data_model: DataModel, flags: BuildFlags | None = None):

@@ -46,7 +46,7 @@ import distaff
 from distaff import core
 from distaff.analysis import check as engine
 from distaff.analysis.check import Options
-from distaff.analysis.options import DEFAULT_MEMORY_MB
+from distaff.analysis.options import DEFAULT_MEMORY_MB, MEMORY_MODELS
 from distaff.analysis.cluster import ClusterUnavailable, client_for
 from distaff.analysis.explore import races
 from distaff.analysis.frontend import BINARY, binary
@@ -234,6 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "workers instead of here; they need distaff installed (pip install "
                        "'distaff[cluster]')")
     _add_data_model(check)
+    check.add_argument("--memory-model", choices=MEMORY_MODELS, default=None,
+                       help="how memory is read: sc (sequentially consistent, the default) or rc11 (C11 as "
+                       "RC11 repairs it: relaxed, acquire and release atomics may read older writes)")
+    check.add_argument("--count-executions", action="store_true", default=False,
+                       help="explore every execution whatever the assertions and say how many there are "
+                       "(a litmus test's reading)")
     check.add_argument("--races", action="store_true", default=None,
                        help="also report data races (they then count as found)")
     check.add_argument("--spurious-wakeups", action=argparse.BooleanOptionalAction, default=None,
@@ -296,6 +302,7 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
         "property": getattr(args, "property", None),
         "max_runs": args.max_runs, "workers": cores() if args.workers == "auto" else args.workers,
         "report_races": args.races,
+        "memory_model": getattr(args, "memory_model", None),
         "max_memory_mb": getattr(args, "max_memory_mb", None),
         "spurious_wakeups": args.spurious_wakeups,
         "scheduler": getattr(args, "scheduler", None),
@@ -420,6 +427,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.positions and len(args.files) != 1:
         raise UsageError("distaff check: --from needs exactly one FILE")
     options = options_from(args)
+    if args.count_executions:
+        return _count_executions(args, options)
     if args.max_memory_mb is None:
         options = replace(options, max_memory_mb=DEFAULT_MEMORY_MB)
     if args.summaries and args.format != "json":
@@ -477,6 +486,25 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if answer == "unknown" and status == EXIT_OK:  # a bounded search is no answer to a property
         return EXIT_UNDECIDED
     return status
+
+
+def _count_executions(args: argparse.Namespace, options: Options) -> int:
+    """``distaff check --count-executions FILE...``: each file's executions,
+    one line of text each, or a JSON document of them."""
+    if args.positions or args.playback is not None or args.link or args.format == "sarif":
+        raise UsageError("distaff check: --count-executions takes files alone (no --from, --playback, --link, "
+                         "--format sarif)")
+    out = []
+    for path in args.files:
+        program = parse_file(path, read_source(path), options.data_model, build_flags(args, path))
+        count = api.count_executions(program, options)
+        if args.format == "json":
+            out.append(render.count_json(path, count))
+        else:
+            print(f"{path}: {wording.executions_phrase(count)}", flush=True)
+    if args.format == "json":
+        print(json.dumps({"version": version(), "files": out}, indent=2))
+    return EXIT_OK
 
 
 def playback_lines(program, assertions, options: Options, path: str, text: str, out_dir: str) -> list[str]:

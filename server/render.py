@@ -212,6 +212,17 @@ def _position(span: Span, path: str) -> dict:
     return pos
 
 
+def count_json(path: str, count) -> dict:
+    """One file's ``--count-executions`` answer (an
+    :class:`~distaff.analysis.executions.ExecutionCount`)."""
+    return {"path": path, "memory_model": count.memory_model, "executions": count.executions,
+            "blocked_executions": count.blocked, "complete": count.complete,
+            "stop": count.stop.value if count.stop is not None else None,
+            "stats": {"runs": count.stats.runs, "time_s": count.stats.time_s,
+                      "counters": dict(count.stats.counters)},
+            "findings": [{"kind": f.kind.value, "line": f.span.line, "message": f.message} for f in count.findings]}
+
+
 def options_json(options: Options) -> dict:
     return {
         "mode": options.mode, "unwind": options.unwind, "timeout_s": options.timeout_s,
@@ -219,7 +230,7 @@ def options_json(options: Options) -> dict:
         "findings_timeout_s": options.findings_timeout_s,
         "max_runs": options.max_runs, "data_model": options.data_model.value,
         "workers": options.workers, "spurious_wakeups": options.spurious_wakeups,
-        "max_memory_mb": options.max_memory_mb,
+        "max_memory_mb": options.max_memory_mb, "memory_model": options.memory_model,
     }
 
 

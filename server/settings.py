@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from distaff.analysis.check import MODES, Options
-from distaff.analysis.options import DEFAULT_FINDINGS_TIMEOUT_S, DEFAULT_MEMORY_MB
+from distaff.analysis.options import DEFAULT_FINDINGS_TIMEOUT_S, DEFAULT_MEMORY_MB, MEMORY_MODELS
 
 CHECK_ON = ("save", "change", "manual")
 TRACE_IN_MESSAGE = ("auto", "always", "never")
@@ -44,6 +44,8 @@ class Settings:
     * ``findings_timeout_s`` (``findingsTimeout``): seconds the search for
       deadlocks and run-time errors after the assertions may take; 0 or null
       is no limit but ``timeout`` (``Options.findings_timeout_s``).
+    * ``memory_model`` (``memoryModel``): ``sc`` or ``rc11``, how memory is
+      read (``Options.memory_model``).
     """
 
     check_on: str = "save"
@@ -57,6 +59,7 @@ class Settings:
     races: bool = False
     spurious_wakeups: bool = True
     findings_timeout_s: float | None = DEFAULT_FINDINGS_TIMEOUT_S
+    memory_model: str = "sc"
 
     def options(self) -> Options:
         """The engine options these settings ask for."""
@@ -69,6 +72,7 @@ class Settings:
             spurious_wakeups=self.spurious_wakeups,
             max_memory_mb=self.max_memory_mb,
             findings_timeout_s=self.findings_timeout_s,
+            memory_model=self.memory_model,
         )
 
 
@@ -118,6 +122,7 @@ _KEYS = {
     "maxMemoryMB": ("max_memory_mb", _int_in(0, 1 << 20)),
     "traceInMessage": ("trace_in_message", _one_of(TRACE_IN_MESSAGE)),
     "races": ("races", _flag),
+    "memoryModel": ("memory_model", _one_of(MEMORY_MODELS)),
     "spuriousWakeups": ("spurious_wakeups", _flag),
     "findingsTimeout": ("findings_timeout_s", _timeout),
 }

@@ -99,6 +99,31 @@ def undecided_reason(a: AssertionResult, options: Options | None = None) -> str:
     return a.message or "no reason given"  # unmodelled, unsupported: the message says what
 
 
+MODEL_WORDS = {"sc": "sequential consistency", "rc11": "C11 (RC11)"}
+
+
+def holds_phrase(options: Options | None) -> str:
+    """A proof's words, with the memory model it holds under."""
+    model = options.memory_model if options is not None else "sc"
+    if model == "rc11":
+        return "holds for all executions under C11 (RC11)"
+    return "holds for all interleavings under sequential consistency"
+
+
+def executions_phrase(count) -> str:
+    """What ``--count-executions`` found (an
+    :class:`~distaff.analysis.executions.ExecutionCount`)."""
+    text = f"{plural(count.executions, 'execution')} under {MODEL_WORDS[count.memory_model]}"
+    if count.blocked:
+        text += f", {count.blocked} blocked"
+    text += f" ({plural(count.stats.runs, 'run')}, {count.stats.time_s:.2f} s)"
+    if count.stop is not None:
+        text += f"; incomplete: {count.stop_message or count.stop.value}"
+    elif count.cut:
+        text += "; incomplete: the unwind bound stopped a thread"
+    return text
+
+
 def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
     """What the result says of the assertion, e.g. ``holds for all
     interleavings, unwind 8: 13 runs, 9 pruned`` or ``can fail with n = 3``."""
@@ -111,7 +136,7 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
         return text + (f" ({'; '.join(notes)})" if notes else "")
     if a.status is Status.HOLDS:
         note = f" ({a.message})" if a.message else ""
-        return f"holds for all interleavings: {stats_phrase(a.stats)}{note}"
+        return f"{holds_phrase(options)}: {stats_phrase(a.stats)}{note}"
     if a.status is Status.BOUNDED:  # says it is not a proof, and why
         return f"has no violation within unwind {unwind}, not a proof ({a.message}): {stats_phrase(a.stats)}"
     if a.status is Status.UNREACHABLE:

@@ -40,6 +40,7 @@ from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.static.guards import guards
 from distaff.analysis.static.symmetry import interchangeable_sites
 from distaff.analysis.symex.awaits import in_wait
+from distaff.analysis.symex.c11 import graph_kind
 from distaff.analysis.symex.twins import SymmetryBroken
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.heap import keep_heap, quiet_collector
@@ -139,6 +140,10 @@ class Explorer:
         self._vouchless: dict = {}  # finding key -> the UNSUPPORTED finding a tainted run gave
         self.done = False
         self.races: RaceDetector | None = None
+        # the executions the runs made (execution graphs: State.weak), ended and blocked
+        self.executions: set = set()
+        self.blocked_executions: set = set()
+        self._graph_races: set = set()  # span pairs a graph showed racing, reported once
 
     # ------------------------------------------------------------------
 
@@ -152,25 +157,35 @@ class Explorer:
         timeout_ms = int(opts.timeout_s * 1000) + 1 if opts.timeout_s else None
         self.solver = build_solver(opts, self.values, self.sstats, timeout_ms)
         self.budget = Budget(self.deadline, self.cancel)
+        graph = graph_kind(self.program, opts.memory_model, opts.count_executions)
+        # with a graph, the optimisations that reason about memory as one
+        # sequentially consistent store (silent stores, commuting updates,
+        # twins) are off: they say nothing of what a read may see. Awaits stay:
+        # a round that read an older value than memory holds is CHANGED (the
+        # read of the newer one is another choice of the same read), one that
+        # read the latest and is UNCHANGED awaits a write that becomes latest
+        plain = not graph
         E = self.engine = Engine(self.program, self.values, self.solver, opts.unwind, self.budget,
                                  target=self.target.id if self.target else None,
                                  record_effects=self.reduction.record_effects,
                                  park_blocked=opts.enabled("park_blocked"),
                                  spurious_wakeups=opts.spurious_wakeups,
-                                 concrete_loops=opts.enabled("concrete_loops"), awaits=opts.enabled("awaits"),
+                                 concrete_loops=opts.enabled("concrete_loops"),
+                                 awaits=opts.enabled("awaits"),
                                  thread_cuts=opts.enabled("thread_cuts"),
                                  silent_stores=(self.reduction.silent_stores and opts.enabled("silent_stores")
-                                                and not opts.report_races),
+                                                and not opts.report_races and plain),
                                  pivot_on_single=self.reduction.pivot_on_single,
-                                 observer=self.reduction.on_event, placed_accesses=opts.report_races,
+                                 observer=self.reduction.on_event, placed_accesses=opts.report_races and plain,
                                  context_hooks=self.context_hooks, guards=self._guards(),
-                                 twin_sites=self._twin_sites(),
+                                 twin_sites=self._twin_sites() if plain else frozenset(),
                                  free_waits=opts.enabled("free_waits") and self.target is not None,
                                  ghost_rounds=self.reduction.ghost_rounds and opts.enabled("ghost_rounds"),
                                  park_futile=self.reduction.park_futile and opts.enabled("park_futile"),
-                                 commuting_rmws=opts.enabled("commuting_rmws"),
-                                 guard_waits=opts.enabled("guard_waits"))
-        self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races else None
+                                 commuting_rmws=opts.enabled("commuting_rmws") and plain,
+                                 guard_waits=opts.enabled("guard_waits"), graph=graph)
+        # (a graph finds the races of its runs itself, with C11's happens-before)
+        self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races and plain else None
         s0 = time.monotonic()
         self.reduction.start(self)
         self.static_s = time.monotonic() - s0
@@ -218,6 +233,9 @@ class Explorer:
             counters[k] = counters.get(k, 0) + v
         if self.reached_paths:
             counters["reached_paths"] = self.reached_paths
+        if opts.count_executions and E.graph:
+            counters["executions"] = len(self.executions)
+            counters["blocked_executions"] = len(self.blocked_executions)
         if self.races is not None:
             for k, v in self.races.counters.items():
                 counters[k] = counters.get(k, 0) + v
@@ -355,6 +373,14 @@ class Explorer:
             self.counters["threads_max"] = len(state.threads)
         if self.races is not None:
             self.result.findings.extend(self.races.on_run(state))
+        g = state.weak
+        if g is not None:
+            if k in (LeafKind.END, LeafKind.STOPPED, LeafKind.VIOLATION):
+                self.executions.add(g.signature())
+            elif k is LeafKind.DEADLOCK:
+                self.blocked_executions.add(g.signature())
+            if g.races:
+                self._race_findings(g.races, state, leaf)
         if k in FULL_RUN_LEAVES:
             self.full_runs += 1
         elif k is LeafKind.PRUNED:
@@ -388,6 +414,20 @@ class Explorer:
                     self._vouchless[key] = finding
                     self.result.findings.append(finding)
         self.reduction.on_run_end(leaf, state)
+
+    def _race_findings(self, races, state: State, leaf: Leaf) -> None:
+        """DATA_RACE findings for the races an execution graph recorded
+        (:mod:`distaff.analysis.symex.weak`), each pair of statements once."""
+        for first, second in races:
+            key = frozenset((first, second))
+            if key in self._graph_races:
+                continue
+            self._graph_races.add(key)
+            self.count("c11_races")
+            message = (f"data race: the plain access at line {second.line} and the one at line "
+                       f"{first.line} conflict and neither happens before the other (undefined in C)")
+            self.result.findings.append(Finding(FindingKind.DATA_RACE, second, message,
+                                                finish_trace(self.engine, state, leaf)))
 
     def _finding(self, leaf: Leaf, state: State) -> Finding:
         """A run-time error or deadlock. One whose run depends on a library

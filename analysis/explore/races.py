@@ -84,8 +84,11 @@ RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of
 
 def exploration_options(options):
     """The options an exploration runs with: ``options`` itself, except that
-    reporting races in mode ``dpor-ag`` switches summary pruning and slicing
-    off (see the module docstring)."""
+    C11 (``memory_model`` rc11) reports races, for C leaves a program with
+    one undefined, and that reporting races in mode ``dpor-ag`` switches
+    summary pruning and slicing off (see the module docstring)."""
+    if getattr(options, "memory_model", "sc") == "rc11" and not options.report_races:
+        options = replace(options, report_races=True)
     if getattr(options, "report_races", False) and options.mode in GUIDED_MODES:
         return replace(options, optimisations=tuple(options.optimisations)
                        + (("summaries", False), ("slicing", False)))

@@ -6,7 +6,14 @@ GLOBAL; the escape analysis may refine them) with register arithmetic between
 them, then ``ATOMIC_END``; the call's value is a register holding the old
 value, the new value or the 0/1 success of a compare-and-swap. The operand
 width is the first argument's pointee type. Memory-order arguments are
-evaluated for their effects and ignored; fences emit nothing.
+evaluated left to right with the others; a constant one gives the accesses
+their :class:`~distaff.analysis.ir.MemOrder` (C11's, or GCC's ``__ATOMIC_*``
+values, which are the same), a non-constant one reads as ``seq_cst``, as GCC
+compiles it. A read-modify-write's Load and Store both carry its order. A
+thread fence is a FENCE intrinsic; a signal fence orders nothing between
+threads and emits nothing. The ``__sync_*`` builtins are full barriers
+(``seq_cst``) except ``__sync_lock_test_and_set`` (acquire) and
+``__sync_lock_release`` (release).
 
 Forms (``p`` the object's address, ``v`` a value):
 
@@ -35,7 +42,9 @@ lowering when to bracket them.
 
 A compare-and-swap stores on both outcomes (the old value when it fails)
 rather than branching: the same final memory without forking the path, at
-the price of a write where C only reads.
+the price of a write where C only reads. Its Store says so (``only_if``, the
+comparison, and ``fail_order``), so that a C11 reading can make it the plain
+read it is when it fails.
 """
 
 from __future__ import annotations
@@ -43,7 +52,8 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from distaff.analysis.ir import (
-    ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd, PtrType, Store, type_size,
+    FENCE_ORDERS, ArrayType, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, MemOrder, Op, PtrAdd, PtrType, Store,
+    type_size,
 )
 from distaff.analysis.frontend.builtins import AtomicBuiltin
 from distaff.analysis.frontend.ctypes import BOOL, INT
@@ -56,6 +66,32 @@ _VALUES = {"fetch_op": 1, "op_fetch": 1, "exchange": 1, "bool_cas": 2, "val_cas"
            "load": 0, "store": 1, "release": 0, "fence": 0, "test_and_set": 0,
            "load_to": 1, "store_from": 1, "exchange_via": 2, "cmpxchg_via": 2}
 _LOCK_FREE_SIZES = (1, 2, 4, 8)
+# C11's memory_order_* and GCC's __ATOMIC_* values (consume reads as acquire)
+_ORDERS = (MemOrder.RLX, MemOrder.ACQ, MemOrder.ACQ, MemOrder.REL, MemOrder.ACQ_REL, MemOrder.SC)
+_CAS_FORMS = ("bool_cas", "val_cas", "cmpxchg", "cmpxchg_via")
+
+
+def memory_orders(name: str, form: str, extra: list[Expr]) -> tuple[MemOrder, MemOrder]:
+    """The orders of a call of atomic builtin ``name`` (of ``form``) whose
+    arguments past its operands are ``extra``: (order, failure order); the
+    failure order is the order for all but compare-and-swaps."""
+    if name.startswith("__sync_"):
+        o = {"__sync_lock_test_and_set": MemOrder.ACQ, "__sync_lock_release": MemOrder.REL}.get(name, MemOrder.SC)
+        return o, o
+    if form in _CAS_FORMS and name.startswith("__atomic_"):
+        extra = extra[1:]  # the "weak" flag comes first
+    orders = [_order(e) for e in extra[:2]]
+    if not orders:
+        return MemOrder.SC, MemOrder.SC
+    if form not in _CAS_FORMS or len(orders) < 2:
+        return orders[0], orders[0]
+    return orders[0], orders[1]
+
+
+def _order(e: Expr) -> MemOrder:
+    if isinstance(e, Const) and 0 <= (e.value & 0xFFFF) < len(_ORDERS):  # (GCC's HLE bits above)
+        return _ORDERS[e.value & 0xFFFF]
+    return MemOrder.SC
 
 
 class AtomicLowering:
@@ -65,6 +101,11 @@ class AtomicLowering:
         span = self.span(node)
         values = [self.rvalue(a) for a in args]  # all arguments, orders included, left to right
         if b.form == "fence":
+            if "signal" not in name:
+                order, _ = memory_orders(name, b.form, values)
+                if order is not MemOrder.RLX:  # (a relaxed fence is no fence)
+                    self.emit(Intrinsic(Op.FENCE, None, (Const(FENCE_ORDERS.index(order), INT),), span,
+                                        Kind.LOCAL, name=name))
             return Const(0, INT)
         if b.form in ("lock_free", "size_lock_free"):
             return self.lock_free(b.form, values, node)
@@ -88,13 +129,18 @@ class AtomicLowering:
             self.unsupported(node, f"{name} whose value arguments are not pointers")
             return self.nondet(INT, node, "unsupported")
         self.atomic_bracket(Op.ATOMIC_BEGIN, span, name)
-        result = self.atomic_body(b, p, t, operands, node)
+        result = self.atomic_body(b, p, t, operands, node, memory_orders(name, b.form, values[need:]))
         self.atomic_bracket(Op.ATOMIC_END, span, name)
         return result
 
-    def atomic_body(self, b: AtomicBuiltin, p: Expr, t, operands: list[Expr], node: ts.Node) -> Expr:
+    def atomic_body(self, b: AtomicBuiltin, p: Expr, t, operands: list[Expr], node: ts.Node,
+                    orders: tuple[MemOrder, MemOrder]) -> Expr:
+        """The accesses of the atomic operation on ``p``; those of ``p`` carry
+        ``orders`` (:func:`memory_orders`), those through the other pointers
+        are plain."""
         span = self.span(node)
         form = b.form
+        o = orders[0]
         if form in ("store_from", "exchange_via", "cmpxchg_via"):  # the value read through its pointer
             k = 1 if form == "cmpxchg_via" else 0
             v = self.temp(t)
@@ -103,34 +149,34 @@ class AtomicLowering:
             form = {"store_from": "store", "exchange_via": "exchange", "cmpxchg_via": "cmpxchg"}[form]
         if form == "load_to":
             old = self.temp(t)
-            self.emit(Load(old, p, t, span))
+            self.emit(Load(old, p, t, span, order=o))
             self.emit(Store(cast(operands[0], self.ptr(t)), old, t, span))
             return Const(0, INT)
         if form == "exchange" and len(operands) > 1:  # exchange_via: the old value through the third pointer
             old = self.temp(t)
-            self.emit(Load(old, p, t, span))
-            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span))
+            self.emit(Load(old, p, t, span, order=o))
+            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span, order=o))
             self.emit(Store(cast(operands[1], self.ptr(t)), old, t, span))
             return Const(0, INT)
         if form == "release":
-            self.emit(Store(p, Const(0, t), t, span))
+            self.emit(Store(p, Const(0, t), t, span, order=o))
             return Const(0, INT)
         if form == "store":
-            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span))
+            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span, order=o))
             return Const(0, INT)
         old = self.temp(t)
-        self.emit(Load(old, p, t, span))
+        self.emit(Load(old, p, t, span, order=o))
         if form == "load":
             return old
         if form == "exchange":
-            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span))
+            self.emit(Store(p, self.materialise(self.conv(operands[0], t), node), t, span, order=o))
             return old
         if form == "test_and_set":
-            self.emit(Store(p, Const(1, t), t, span))
+            self.emit(Store(p, Const(1, t), t, span, order=o))
             return old
         if form in ("fetch_op", "op_fetch"):
             new = self.materialise(self.conv(self.rmw_value(b.op, old, operands[0], node), t), node)
-            self.emit(Store(p, new, t, span))
+            self.emit(Store(p, new, t, span, order=o))
             return old if form == "fetch_op" else new
         if form == "cmpxchg":
             e_addr = operands[0]
@@ -143,7 +189,8 @@ class AtomicLowering:
             expected = self.conv(operands[0], t)
         desired = self.conv(operands[1], t)
         ok = self.materialise(binary("==", old, expected, INT), node)
-        self.emit(Store(p, self.materialise(Ite(ok, desired, old, t), node), t, span))
+        self.emit(Store(p, self.materialise(Ite(ok, desired, old, t), node), t, span, order=o,
+                         only_if=ok, fail_order=orders[1]))
         if form == "cmpxchg":
             self.emit(Store(cast(e_addr, self.ptr(t)), self.materialise(Ite(ok, expected, old, t), node), t, span))
         return old if form == "val_cas" else ok

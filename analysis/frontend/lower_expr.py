@@ -32,6 +32,7 @@ from distaff.analysis.ir import (
     Ite,
     Kind,
     Load,
+    MemOrder,
     ObjKind,
     Op,
     PtrAdd,
@@ -123,10 +124,13 @@ class ExprLowering:
         if loc.is_float:  # reported where declared; its value is unknown
             return self.nondet(t, node, "float")
         dst = self.temp(t)
-        self.emit(Load(dst, loc.addr, t, self.span(node)))
+        # (an _Atomic object read as a plain lvalue is a seq_cst load, C11 6.2.6.1)
+        order = MemOrder.SC if self.atomic_lvalue(node) else MemOrder.NA
+        self.emit(Load(dst, loc.addr, t, self.span(node), order=order))
         return dst
 
-    def store(self, loc, v: Expr, node: ts.Node) -> Expr:
+    def store(self, loc, v: Expr, node: ts.Node, order: MemOrder = MemOrder.NA) -> Expr:
+        """``loc = v``; ``order``: an assignment to an _Atomic object's (seq_cst)."""
         if isinstance(loc, RegLoc):
             self.emit(Assign(loc.reg, v, self.span(node)))
             return loc.reg
@@ -134,7 +138,7 @@ class ExprLowering:
             tmp = self.temp(v.type)
             self.emit(Assign(tmp, v, self.span(node)))
             v = tmp
-        self.emit(Store(loc.addr, v, loc.type, self.span(node)))
+        self.emit(Store(loc.addr, v, loc.type, self.span(node), order=order))
         return v
 
     def materialise(self, e: Expr, node: ts.Node) -> Expr:
@@ -621,14 +625,15 @@ class ExprLowering:
             self.atomic_bracket(Op.ATOMIC_BEGIN, self.span(node), "_Atomic")
             old = self.load(loc, lnode)
             v = self.materialise(self.conv(self.arith(op[:-1], old, r, node), loc.type), node)
-            res = self.store(loc, v, node)
+            res = self.store(loc, v, node, MemOrder.SC)
             self.atomic_bracket(Op.ATOMIC_END, self.span(node), "_Atomic")
             return res
         else:
             old = self.load(loc, lnode)
             r = self.rvalue(rnode)
             v = self.arith(op[:-1], old, r, node)
-        return self.store(loc, self.conv(v, loc.type), node)
+        return self.store(loc, self.conv(v, loc.type), node,
+                          MemOrder.SC if op == "=" and self.atomic_lvalue(lnode) else MemOrder.NA)
 
     def copy_aggregate(self, loc: MemLoc, rnode: ts.Node, node: ts.Node) -> None:
         src = self.value(rnode)
@@ -707,7 +712,7 @@ class ExprLowering:
             else self.arith(op, old, one, node)
         if atomic:
             new = self.materialise(self.conv(new, loc.type), node)
-        res = self.store(loc, self.conv(new, loc.type), node)
+        res = self.store(loc, self.conv(new, loc.type), node, MemOrder.SC if atomic else MemOrder.NA)
         if atomic:
             self.atomic_bracket(Op.ATOMIC_END, self.span(node), "_Atomic")
         return old if not prefix else res

@@ -21,6 +21,7 @@ from distaff.analysis import ir
 from distaff.analysis.playback.reproducer import HELPER_NAMES, WRAPPED_NAMES, build_command, reproducer_text
 from distaff.analysis.playback.schedule import NotReproducible, Schedule, schedule_of
 from distaff.analysis.report import AssertionResult, Status
+from distaff.analysis.symex.c11 import weak_steps
 
 
 def defined_in(text: str) -> frozenset[str]:
@@ -54,6 +55,10 @@ def reproducer_for(program: ir.Program, result: AssertionResult, options, source
     if result.context:
         raise NotReproducible("a counterexample from a program context starts in a state no native run "
                               "is known to reach; check from main for a reproducer")
+    if weak_steps(s.action for s in result.trace.steps):
+        raise NotReproducible("the counterexample reads an older value than memory's latest (C11 allows it, and "
+                              "ARM and POWER show it), which no schedule of a native run can force; on x86 it "
+                              "never shows")
     if program.user_externals:
         names = ", ".join(f"{n}()" for n in program.user_externals)
         raise NotReproducible(f"{names} {'has' if len(program.user_externals) == 1 else 'have'} no body here: "

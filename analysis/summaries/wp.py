@@ -673,7 +673,7 @@ class WeakestPreconditions:
                     raise Bail("trylock result")
                 self._set(w, dst, res)
             w.need(translate.conds(checks) + guards)
-        elif op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END):
+        elif op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.FENCE):
             pass
         else:
             raise Bail(f"operation {op.value}")

@@ -85,7 +85,7 @@ WAITED: Final = 3  # futile, through a condition wait that returned
 # built-ins a round may contain without changing anything but registers
 # (locks and condition waits only where no try-lock can observe them)
 NEUTRAL_OPS: Final = frozenset({ir.Op.ASSERT, ir.Op.ASSUME, ir.Op.ATOMIC_BEGIN, ir.Op.ATOMIC_END,
-                                ir.Op.THREAD_SELF})
+                                ir.Op.THREAD_SELF, ir.Op.FENCE})
 LOCK_OPS: Final = frozenset({ir.Op.MUTEX_LOCK, ir.Op.MUTEX_UNLOCK, ir.Op.COND_WAIT})
 # operations whose presence in a program makes a held lock observable
 _OBSERVING: Final = frozenset({ir.Op.MUTEX_TRYLOCK})

@@ -81,7 +81,8 @@ from distaff.analysis.liveness import live_registers
 from distaff.analysis.symex import awaits as _awaits
 from distaff.analysis.symex import twins as _twins
 from distaff.analysis.symex import rmw as _rmw
-from distaff.analysis.symex import intrinsics, libc, sync
+from distaff.analysis.symex import c11, intrinsics, libc, sync
+from distaff.analysis.symex.weak import Graph
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.symex.pivots import (
     BRANCH_PIVOT, INTERLEAVE_PIVOT, Budget, EngineLimit, Leaf, LeafKind, LeafReached, Option, Pivot, PivotReached,
@@ -173,8 +174,14 @@ class Engine:
                  placed_accesses: bool = False, context_hooks=None,
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
                  twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False,
-                 commuting_rmws: bool = False, guard_waits: bool = False, park_futile: bool = False):
+                 commuting_rmws: bool = False, guard_waits: bool = False, park_futile: bool = False,
+                 graph: str = ""):
         self.program = program
+        # the runs keep an execution graph (State.weak, distaff.analysis.symex.c11):
+        # "rc11" reads memory as C11 does, "sc" as sequentially consistent (to count
+        # executions); "": no graph, sequentially consistent memory
+        self.graph = graph
+        self.c11_rmw: dict[tuple[str, int], str] = {}  # (function, pc of a Load) -> c11.rmw_load
         # a condition wait returns whenever the schedule says, signalled or
         # not (sync's docstring): with spurious wake-ups and awaits
         self.free_waits = free_waits and spurious_wakeups and awaits
@@ -315,6 +322,8 @@ class Engine:
                 st.memory.store(s, 0, ARGV_LEN - 1, chars, self.values, self.layout)
                 st.memory.store(argv, i * pb, pb, self.layout.make(s), self.values, self.layout)
             args.append(self.layout.make(argv))
+        if self.graph:
+            st.weak = Graph(sc=self.graph == "sc")
         self.spawn(st, main, args, "main", ends_process=True)
         return st
 
@@ -1304,7 +1313,11 @@ def _load(E: Engine, st: State, tid: int, i: Load) -> None:
     if not is_scalar(i.type):
         raise EngineLimit(f"load of a {i.type} value")
     p = E.ev(st, tid, i.addr)
-    v, oid, off = E.load(st, tid, p, i.type)
+    older: tuple = ()
+    if st.weak is not None and (i.kind is Kind.GLOBAL or c11.in_graph(E, st, p)):
+        v, (oid, off), older = c11.load(E, st, tid, i, p)
+    else:
+        v, oid, off = E.load(st, tid, p, i.type)
     if st.threads[tid].laps and i.kind is Kind.GLOBAL:  # a round watches what it read
         if isinstance(off, int):
             _awaits.note_read(st, tid, oid, off, type_size(i.type), v, i.type)
@@ -1314,7 +1327,8 @@ def _load(E: Engine, st: State, tid: int, i: Load) -> None:
     f.regs[i.dst.name] = v
     f.pc += 1
     E.note_access(st, False, p, type_size(i.type), i.kind)
-    st.add_step(tid, i.span, "read ", ("lv", p, i.type), " == ", ("v", v, i.type), op=("read", p, type_size(i.type)))
+    st.add_step(tid, i.span, "read ", ("lv", p, i.type), " == ", ("v", v, i.type), *older,
+                op=("read", p, type_size(i.type)))
     if E.record_effects:
         st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
 
@@ -1325,6 +1339,23 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     p = E.ev(st, tid, i.addr)
     v = E.ev(st, tid, i.value)
     n = type_size(i.type)
+    if st.weak is not None and (i.kind is Kind.GLOBAL or c11.in_graph(E, st, p)):
+        before = st.memory.peek(*c11.location_of(E, p), n) if st.threads[tid].laps else None
+        (oid, off), placed = c11.store(E, st, tid, i, p, v)
+        if st.threads[tid].laps and not (placed == c11.NONE or (
+                placed == c11.LATEST and before is not None and _awaits.same(before, v))):
+            _awaits.drop(st, tid)  # a round may store only what the memory holds already
+        if placed == c11.LATEST:
+            st.memory.store(oid, off, n, v, E.values, E.layout)
+        f = st.wframe(tid)
+        f.pc += 1
+        E.note_access(st, placed != c11.NONE, p, n, i.kind)
+        if placed != c11.NONE:
+            st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type),
+                        c11.EARLIER if placed == c11.BEFORE else "", op=("write", p, n))
+        if E.record_effects:
+            st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
+        return
     oid, off = E.resolve(st, p, n, True)
     silent = False
     if st.threads[tid].laps or E.silent_stores:

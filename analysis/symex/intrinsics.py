@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from distaff.analysis import ir
 from distaff.analysis.ir import AssertKind, IntType, Op, PtrType, bits_of, is_signed
-from distaff.analysis.symex import awaits, libc, sync
+from distaff.analysis.symex import awaits, c11, libc, sync
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State, SyncOp
 from distaff.analysis.symex.unmodelled import unsupported_here
@@ -344,7 +344,16 @@ def run(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         steps = steps[1]
 
 
+def _fence(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
+    """A thread fence: an event of the run's graph under C11, nothing under
+    sequential consistency."""
+    if st.weak is not None and not st.weak.sc:
+        c11.fence(E, st, tid, i)
+    _next(E, st, tid, i)
+
+
 _OPS = {
+    Op.FENCE: _fence,
     Op.ASSERT: _assert,
     Op.ASSUME: _assume,
     Op.ABORT: _end,

@@ -422,7 +422,7 @@ class State:
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
         "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached", "awaiting",
-        "twins", "block_symbols",
+        "twins", "block_symbols", "weak",
     )
 
     def __init__(self) -> None:
@@ -471,6 +471,9 @@ class State:
         self.awaiting = 0  # threads blocked in an await (distaff.analysis.symex.awaits)
         self.twins: Any = None  # a Twins (distaff.analysis.symex.twins), immutable, or None
         self.block_symbols: Any = None  # ``symbols`` when the current block started (Engine.start_block)
+        # the run's execution graph (distaff.analysis.symex.weak.Graph, immutable) under
+        # C11 or when executions are counted; None: memory is sequentially consistent
+        self.weak: Any = None
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -515,6 +518,7 @@ class State:
         s.awaiting = self.awaiting
         s.twins = self.twins
         s.block_symbols = self.block_symbols
+        s.weak = self.weak
         return s
 
     # ------------------------------------------------------------------

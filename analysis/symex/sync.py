@@ -211,10 +211,40 @@ def _names(st: State, tids) -> str:
 
 def _note(st: State, op: Op | str, obj, blocked: bool = False) -> None:
     """Record a synchronization of the current event: ``op`` an operation
-    (its value is recorded) or a name of the engine's own."""
+    (its value is recorded) or a name of the engine's own. With an execution
+    graph, what it orders is added to happens-before (:func:`_order`)."""
+    if st.weak is not None and not blocked:
+        _order(st, op, obj)
     if st.event is not None:
         # (_value_: the enum's value property runs Python code)
         st.event.syncs.append(SyncOp(op if isinstance(op, str) else op._value_, obj, blocked))
+
+
+# operations that order nothing between threads (the mutex's notes do a
+# condition wait's ordering)
+_UNORDERED = frozenset({"end", "mutex_relock", Op.MUTEX_TRYLOCK, Op.MUTEX_INIT, Op.MUTEX_DESTROY,
+                        Op.COND_INIT, Op.COND_DESTROY, Op.COND_WAIT, Op.COND_SIGNAL, Op.COND_BROADCAST,
+                        Op.ATOMIC_BEGIN, Op.ATOMIC_END})
+
+
+def _order(st: State, op: Op | str, obj) -> None:
+    """Happens-before from synchronization in the run's graph: a thread
+    starts after what its creator did; a join comes after all the joined
+    thread did; a lock comes after every earlier unlock of its mutex. The
+    other primitives are not modelled under C11 yet (the run stops, undecided)."""
+    g = st.weak
+    tid = st.current if st.current is not None else 0
+    if op is Op.THREAD_CREATE:
+        st.weak = g.spawn(tid, obj)
+    elif op is Op.THREAD_JOIN:
+        st.weak = g.join(tid, obj)
+    elif op is Op.MUTEX_LOCK:
+        st.weak = g.acquire(tid, ("mutex", obj))
+    elif op is Op.MUTEX_UNLOCK:
+        st.weak = g.release(tid, ("mutex", obj))
+    elif op not in _UNORDERED and not g.sc:
+        name = op if isinstance(op, str) else op.value
+        raise EngineLimit(f"{name} under the C11 memory model is not modelled yet (--memory-model sc reads it)")
 
 
 def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:

@@ -11,7 +11,7 @@ from distaff.analysis.check import Options, check
 from distaff.analysis.frontend import lower_source, parse_program
 from distaff.analysis.frontend.builtins import ATOMIC_BUILTINS, BUILTINS, WRITES_THROUGH_ARGUMENTS
 from distaff.analysis.frontend.lower_string import STRING_FUNCS
-from distaff.analysis.ir import Assign, Intrinsic, Kind, Load, Op, Store
+from distaff.analysis.ir import FENCE_ORDERS, Assign, Intrinsic, Kind, Load, MemOrder, Op, Store
 from distaff.analysis.report import AssertionResult, Finding, Status
 from tests.explore.expectations import PROGRAMS, read
 from tests.frontend.test_lower_semantics import GCC, interpreted, native
@@ -70,7 +70,47 @@ def test_every_family_has_its_shape_and_the_pointee_gives_the_width() -> None:
     assert shape("__atomic_exchange_n(&g, 3, 5)")[0] == ["ATOMIC_BEGIN", "Load g i32", "Store g i32", "ATOMIC_END"]
     assert shape("(__atomic_store_n(&g, 3, 5), 0)")[0] == ["ATOMIC_BEGIN", "Store g i32", "ATOMIC_END"]
     assert shape("(__sync_lock_release(&g), 0)")[0] == ["ATOMIC_BEGIN", "Store g i32", "ATOMIC_END"]
-    assert shape("(__sync_synchronize(), __atomic_thread_fence(5), 0)")[0] == []
+    assert shape("(__sync_synchronize(), __atomic_thread_fence(5), 0)")[0] == ["FENCE", "FENCE"]
+    # a relaxed fence is no fence, a signal fence orders nothing between threads
+    assert shape("(__atomic_thread_fence(0), __atomic_signal_fence(5), 0)")[0] == []
+
+
+def _orders(src: str, decl: str = "int g; int e;") -> list[tuple]:
+    program = lower_source(f"#include <stdatomic.h>\n{decl}\nint main(void) {{ {src}; return 0; }}", "t.c")
+    assert program.findings == (), program.findings
+    out = []
+    for i in program.function("main").body:
+        if isinstance(i, Load) and i.order is not MemOrder.NA:
+            out.append(("load", i.order))
+        elif isinstance(i, Store) and i.order is not MemOrder.NA:
+            out.append(("store", i.order) + ((i.fail_order,) if i.only_if is not None else ()))
+        elif isinstance(i, Intrinsic) and i.op is Op.FENCE:
+            out.append(("fence", FENCE_ORDERS[i.args[0].value]))
+    return out
+
+
+def test_the_accesses_carry_their_memory_orders() -> None:
+    assert _orders("atomic_load_explicit(&g, memory_order_acquire)") == [("load", MemOrder.ACQ)]
+    assert _orders("atomic_load_explicit(&g, memory_order_consume)") == [("load", MemOrder.ACQ)]
+    assert _orders("atomic_store_explicit(&g, 1, memory_order_release)") == [("store", MemOrder.REL)]
+    assert _orders("atomic_fetch_add_explicit(&g, 1, memory_order_acq_rel)") == [
+        ("load", MemOrder.ACQ_REL), ("store", MemOrder.ACQ_REL)]
+    assert _orders("atomic_fetch_add(&g, 1)") == [("load", MemOrder.SC), ("store", MemOrder.SC)]
+    # a compare-and-swap's store says its failure order; the expected value is a plain access
+    assert _orders("atomic_compare_exchange_strong_explicit(&g, &e, 1, memory_order_acq_rel, "
+                   "memory_order_relaxed)") == [("load", MemOrder.ACQ_REL), ("store", MemOrder.ACQ_REL, MemOrder.RLX)]
+    assert _orders("__atomic_compare_exchange_n(&g, &e, 1, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED)") == [
+        ("load", MemOrder.REL), ("store", MemOrder.REL, MemOrder.RLX)]
+    assert _orders("__sync_fetch_and_add(&g, 1)") == [("load", MemOrder.SC), ("store", MemOrder.SC)]
+    assert _orders("__sync_lock_test_and_set(&g, 1)") == [("load", MemOrder.ACQ), ("store", MemOrder.ACQ)]
+    assert _orders("__sync_lock_release(&g)") == [("store", MemOrder.REL)]
+    assert _orders("atomic_thread_fence(memory_order_acquire)") == [("fence", MemOrder.ACQ)]
+    # an order that is not a constant reads as seq_cst, as GCC compiles it
+    assert _orders("atomic_load_explicit(&g, e)") == [("load", MemOrder.SC)]
+    # an _Atomic object read, written or updated as a plain lvalue: seq_cst (C11 6.2.6.1, 6.5.16.2)
+    assert _orders("g = 1; e = g; g += 2; g++", "_Atomic int g; int e;") == [
+        ("store", MemOrder.SC), ("load", MemOrder.SC), ("load", MemOrder.SC), ("store", MemOrder.SC),
+        ("load", MemOrder.SC), ("store", MemOrder.SC)]
 
 
 def test_the_brackets_are_global_and_named_after_the_builtin() -> None:

@@ -225,8 +225,8 @@ class Machine:
                 pc = i.then if self.eval(i.cond, regs) else i.other
             elif isinstance(i, Return):
                 return
-            elif isinstance(i, Intrinsic) and i.op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END):
-                pass  # one thread: an atomic region is its contents
+            elif isinstance(i, Intrinsic) and i.op in (Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.FENCE):
+                pass  # one thread: an atomic region is its contents, a fence orders nothing
             elif isinstance(i, Intrinsic) and i.op is Op.MEMSET:
                 obj, off = self.eval(i.args[0], regs)
                 n = self.eval(i.args[2], regs)

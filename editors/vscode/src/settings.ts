@@ -34,6 +34,7 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: "races", default: false },
   { key: "spuriousWakeups", default: true },
   { key: "findingsTimeout", default: 10, minimum: 0, nullable: true },
+  { key: "memoryModel", default: "sc", choices: ["sc", "rc11"] },
 ];
 
 export type ServerSettings = Record<string, string | number | boolean | null>;
