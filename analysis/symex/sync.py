@@ -220,31 +220,33 @@ def _note(st: State, op: Op | str, obj, blocked: bool = False) -> None:
         st.event.syncs.append(SyncOp(op if isinstance(op, str) else op._value_, obj, blocked))
 
 
-# operations that order nothing between threads (the mutex's notes do a
-# condition wait's ordering)
-_UNORDERED = frozenset({"end", "mutex_relock", Op.MUTEX_TRYLOCK, Op.MUTEX_INIT, Op.MUTEX_DESTROY,
-                        Op.COND_INIT, Op.COND_DESTROY, Op.COND_WAIT, Op.COND_SIGNAL, Op.COND_BROADCAST,
-                        Op.ATOMIC_BEGIN, Op.ATOMIC_END})
+# what each synchronization (by the op or name _note records) releases and
+# acquires, as keys of the graph's synchronisation objects (obj: its address).
+# A lock acquires every earlier unlock of its mutex; a read lock the write
+# unlocks, a write lock every unlock; a semaphore's wait every earlier post;
+# pthread_once's later callers the first's return. Barriers: _barrier_wait.
+_RELEASES = {Op.MUTEX_UNLOCK: ("mutex",), "rwlock_wrunlock": ("rw-w",), "rwlock_rdunlock": ("rw-r",),
+             Op.SEM_POST: ("sem",), "once_done": ("once",), Op.BARRIER_WAIT: ("barrier",)}
+_ACQUIRES = {Op.MUTEX_LOCK: ("mutex",), Op.RWLOCK_RDLOCK: ("rw-w",), Op.RWLOCK_WRLOCK: ("rw-w", "rw-r"),
+             Op.SEM_WAIT: ("sem",), Op.ONCE: ("once",), Op.BARRIER_WAIT: ("barrier",)}
 
 
 def _order(st: State, op: Op | str, obj) -> None:
     """Happens-before from synchronization in the run's graph: a thread
     starts after what its creator did; a join comes after all the joined
-    thread did; a lock comes after every earlier unlock of its mutex. The
-    other primitives are not modelled under C11 yet (the run stops, undecided)."""
+    thread did; the others as _RELEASES and _ACQUIRES say (the rest, and
+    the attempts that only looked, order nothing)."""
     g = st.weak
     tid = st.current if st.current is not None else 0
     if op is Op.THREAD_CREATE:
-        st.weak = g.spawn(tid, obj)
+        g = g.spawn(tid, obj)
     elif op is Op.THREAD_JOIN:
-        st.weak = g.join(tid, obj)
-    elif op is Op.MUTEX_LOCK:
-        st.weak = g.acquire(tid, ("mutex", obj))
-    elif op is Op.MUTEX_UNLOCK:
-        st.weak = g.release(tid, ("mutex", obj))
-    elif op not in _UNORDERED and not g.sc:
-        name = op if isinstance(op, str) else op.value
-        raise EngineLimit(f"{name} under the C11 memory model is not modelled yet (--memory-model sc reads it)")
+        g = g.join(tid, obj)
+    for kind in _RELEASES.get(op, ()):
+        g = g.release(tid, (kind, obj))
+    for kind in _ACQUIRES.get(op, ()):
+        g = g.acquire(tid, (kind, obj))
+    st.weak = g
 
 
 def _addr(E: Engine, st: State, tid: int, e, what: str) -> int:
@@ -655,10 +657,15 @@ def _barrier_wait(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         st.barriers[a] = (n, 0)
         woken = wake(st, chosen)
         _note(st, i.op, a)
+        if st.weak is not None:  # the waiters leave after every arrival
+            for w in woken:
+                st.weak = st.weak.acquire(w, ("barrier", a))
         st.add_step(tid, i.span, f"barrier {name}: last to arrive" + (f", waking {_names(st, woken)}" if woken else ""))
         _next(E, st, tid, i, -1)
         return
     st.barriers[a] = (n, arrived + 1)
+    if st.weak is not None:  # (its arrival is ordered before every departure)
+        st.weak = st.weak.release(tid, ("barrier", a))
     _note(st, i.op, a, blocked=True)
     st.add_step(tid, i.span, f"barrier {name}: wait ({arrived + 1} arrived)")
     _next(E, st, tid, i, 0)
