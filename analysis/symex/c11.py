@@ -81,7 +81,7 @@ def graph_kind(program: ir.Program, memory_model: str, count_executions: bool) -
     return "sc" if count_executions else ""
 
 
-def location_of(E: "Engine", p) -> tuple:
+def location_of(E: "Engine", p) -> tuple[Any, Any]:
     """(object, offset) of ``p`` without checks; either may be a term."""
     return E.layout.obj(p, E.values), E.layout.off(p, E.values)
 

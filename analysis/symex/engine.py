@@ -1340,7 +1340,10 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     v = E.ev(st, tid, i.value)
     n = type_size(i.type)
     if st.weak is not None and (i.kind is Kind.GLOBAL or c11.in_graph(E, st, p)):
-        before = st.memory.peek(*c11.location_of(E, p), n) if st.threads[tid].laps else None
+        before = None
+        if st.threads[tid].laps:
+            at, off0 = c11.location_of(E, p)
+            before = st.memory.peek(at, off0, n) if isinstance(at, int) and isinstance(off0, int) else None
         (oid, off), placed = c11.store(E, st, tid, i, p, v)
         if st.threads[tid].laps and not (placed == c11.NONE or (
                 placed == c11.LATEST and before is not None and _awaits.same(before, v))):
