@@ -186,6 +186,8 @@ class Explorer:
                                  guard_waits=opts.enabled("guard_waits"), graph=graph)
         # (a graph finds the races of its runs itself, with C11's happens-before)
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races and plain else None
+        if graph:  # (the statistics say when runs kept a graph, and of which model)
+            self.count(f"graph_{graph}")
         s0 = time.monotonic()
         self.reduction.start(self)
         self.static_s = time.monotonic() - s0
@@ -315,6 +317,11 @@ class Explorer:
     def _initial_state(self) -> State:
         if self.initial is None:
             return self.engine.initial_state()
+        if self.engine.graph == "rc11":
+            # a context's state is memory values; what each thread may still
+            # read under C11 depends on the writes before it, which it does not keep
+            raise EngineLimit("check from here reads weak atomics as C11 does only from main: check from main, "
+                              "or with --memory-model sc")
         return self.initial(self.engine)
 
     def count(self, name: str, n: int = 1) -> None:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from distaff.analysis.symex.engine import Engine
 
 
-def _location(E: "Engine", st: State, tid: int, p, n: int, write: bool) -> tuple[int, int]:
+def _location(E: "Engine", st: State, tid: int, p, n: int, write: bool) -> tuple[int, Any]:
     oid, off = E.resolve(st, p, n, write)
     if not isinstance(off, int):
         off = E.concretize(st, off, E.ptr_bits, "an offset into an atomic object")
@@ -53,7 +53,7 @@ def _enter(E: "Engine", st: State, tid: int, loc: tuple[int, int], n: int) -> Gr
 # what a trace's step adds when a write did not become the latest in mo, and
 # how the text a read of an older write adds begins (_older)
 EARLIER = " (placed before a write another thread made earlier, as C11 allows)"
-OLDER = " (an older value: "
+OLDER = ", not the latest: "
 
 
 def weak_steps(actions) -> bool:
@@ -115,7 +115,7 @@ def rmw_load(E: "Engine", func: ir.Function, pc: int) -> str:
     return known
 
 
-def load(E: "Engine", st: State, tid: int, i: ir.Load, p) -> tuple[Any, tuple[int, int], tuple]:
+def load(E: "Engine", st: State, tid: int, i: ir.Load, p) -> tuple[Any, tuple[int, Any], tuple]:
     """The value ``tid``'s load ``i`` of ``p`` reads; its object and offset;
     and, when it read an older write than the latest in mo, the parts of a
     step's text that say so (empty otherwise)."""
@@ -142,18 +142,23 @@ def load(E: "Engine", st: State, tid: int, i: ir.Load, p) -> tuple[Any, tuple[in
 
 
 def _older(g: Graph, loc, w: int, ctype) -> tuple:
-    """Why a read of ``w`` did not read the latest write of ``loc``: that
-    write does not happen before the read (else the read could not read
-    an older one)."""
-    latest = g.events[g.latest(loc)]
-    if g.latest(loc) == w or latest.span is None:
+    """What a read of ``w`` says under C11: which write it read; and when
+    that is not the latest write of ``loc``, why it could be: the latest
+    does not happen before the read (else the read could not read an older
+    one). Nothing under sequential consistency (the graph counts only)."""
+    if g.sc:
         return ()
-    return (OLDER + "the write of ", ("v", latest.value, ctype), f" at line {latest.span.line} is not "
+    latest = g.events[g.latest(loc)]
+    read = g.events[w]
+    source = " (the initial value" if read.tid < 0 or read.span is None else f" (written at line {read.span.line}"
+    if g.latest(loc) == w or latest.span is None:
+        return (source + ")",)
+    return (source + OLDER + "the write of ", ("v", latest.value, ctype), f" at line {latest.span.line} is not "
             "visible here: nothing makes it happen before this read, as a release store read by an acquire "
             "load, a pair of fences or a lock would)")
 
 
-def store(E: "Engine", st: State, tid: int, i: ir.Store, p, v) -> tuple[tuple[int, int], str]:
+def store(E: "Engine", st: State, tid: int, i: ir.Store, p, v) -> tuple[tuple[int, Any], str]:
     """Make ``tid``'s store ``i`` of ``v`` to ``p`` an event of the graph.
     Returns its location and LATEST when it is the latest write there
     (memory is to hold it), BEFORE when it went before another in mo, NONE

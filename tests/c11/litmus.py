@@ -21,6 +21,8 @@ read-modify-write reads its immediate predecessor in mo.
 from __future__ import annotations
 
 import itertools
+import math
+import random
 from dataclasses import dataclass
 
 ACQ = {"acquire", "acq_rel", "seq_cst"}
@@ -195,10 +197,56 @@ def _sc(evs, po, rmw, rf, mo) -> bool:
     return not (rmw & _seq(fr, mo))
 
 
+ORDERS = {"R": ("relaxed", "acquire", "seq_cst"), "W": ("relaxed", "release", "seq_cst"),
+          "U": ("relaxed", "acquire", "release", "acq_rel", "seq_cst"),
+          "F": ("acquire", "release", "acq_rel", "seq_cst")}
+
+
+def generate(rnd: random.Random, max_ops: int = 6) -> tuple:
+    """A litmus test drawn with ``rnd``: two to four threads, at most
+    ``max_ops`` operations in all, on x, y and (rarely) z, every order that
+    is valid for each kind of operation."""
+    threads = rnd.randint(2, 4)
+    total = rnd.randint(threads, max(threads, max_ops))
+    sizes = [1] * threads
+    for _ in range(total - threads):
+        sizes[rnd.randrange(threads)] += 1
+    test = []
+    for n in sizes:
+        ops = []
+        for _ in range(n):
+            kind = rnd.choice("RRRWWWUUF")
+            order = rnd.choice(ORDERS[kind])
+            if kind == "F":
+                ops.append(("F", order))
+            else:
+                ops.append((kind, rnd.choice("xxxyyyz"), order))
+        test.append(tuple(ops))
+    return tuple(test)
+
+
+def candidates(test: tuple) -> int:
+    """How many graphs :func:`count` enumerates for ``test``."""
+    writes: dict = {}
+    reads: dict = {}
+    for ops in test:
+        for op in ops:
+            if op[0] in "WU":
+                writes[op[1]] = writes.get(op[1], 0) + 1
+            if op[0] in "RU":
+                reads[op[1]] = reads.get(op[1], 0) + 1
+    out = 1
+    for loc, n in writes.items():
+        out *= math.factorial(n)
+    for loc, n in reads.items():
+        out *= (writes.get(loc, 0) + 1) ** n
+    return out
+
+
 def count(test: tuple, model: str) -> int:
     """How many executions of ``test`` are consistent under ``model`` ("rc11" or "sc")."""
     check = _rc11 if model == "rc11" else _sc
     return sum(1 for g in _graphs(test) if check(*g))
 
 
-__all__ = ["c_text", "count"]
+__all__ = ["ORDERS", "c_text", "candidates", "count", "generate"]

@@ -50,7 +50,7 @@ def test_a_read_of_an_older_value_says_which_write_it_did_not_see(capsys):
     path = ROOT / "tests/programs/c11/mp_relaxed.c"
     cli.main(["check", "--memory-model", "rc11", "--no-findings", str(path)])
     out = capsys.readouterr().out
-    assert ("[consumer#1] read payload == 0 (an older value: the write of 42 at line 15 is not visible here: "
+    assert ("[consumer#1] read payload == 0 (the initial value, not the latest: the write of 42 at line 15 is not visible here: "
             "nothing makes it happen before this read") in out
 
 
@@ -104,3 +104,13 @@ def test_playback_writes_no_reproducer_for_a_read_no_native_run_can_force(tmp_pa
     out = capsys.readouterr().out
     assert "no reproducer: the counterexample reads an older value than memory's latest" in out
     assert not list(tmp_path.glob("*.c"))
+
+
+def test_check_from_here_says_it_reads_weak_atomics_only_from_main(capsys):
+    path = ROOT / "tests/programs/c11/mp_relaxed.c"
+    status = cli.main(["check", "--memory-model", "rc11", "--no-findings", "--format", "json",
+                       "--from", "21", str(path)])
+    (f,) = json.loads(capsys.readouterr().out)["files"]
+    (a,) = f["assertions"]
+    assert a["status"] == "unknown" and "only from main" in a["message"], a
+    assert status == cli.EXIT_UNDECIDED

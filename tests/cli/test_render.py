@@ -44,7 +44,7 @@ def test_violation_is_an_error_line_followed_by_its_inputs_and_schedule():
 def test_a_proof_and_a_bounded_answer_read_differently():
     exact = render.text_lines(report(holds(30)), OPTIONS)[0]
     bounded = render.text_lines(report(holds(30, bounded=True)), OPTIONS)[0]
-    assert exact == "prog.c:30:5: note: assertion `a <= b` holds for all interleavings: 7 runs, 2 pruned"
+    assert exact == "prog.c:30:5: note: assertion `a <= b` holds for all interleavings under sequential consistency: 7 runs, 2 pruned"
     # not a note: a bounded search is not a proof, and says which loop the bound stopped
     assert bounded == ("prog.c:30:5: warning: assertion `a <= b` has no violation within unwind 8, not a proof "
                        "(unwind 8 stopped main's loop at line 20; checked on 7 paths): "

@@ -60,7 +60,7 @@ def test_violation_folded_into_message_numbered():
 def test_a_proof_and_a_bounded_answer_are_shown_apart():
     d = convert.assertion_diagnostic(SNAP, result(Status.HOLDS), fold=False)
     assert d.severity == lsp.DiagnosticSeverity.Information and d.code == "holds"
-    assert d.message == "assertion `a1 <= b` holds for all interleavings: 13 runs, 9 pruned"
+    assert d.message == "assertion `a1 <= b` holds for all interleavings under sequential consistency: 13 runs, 9 pruned"
     bounded = result(Status.BOUNDED, stats=Stats(runs=5, bound_cuts=2),
                      message="unwind 8 stopped t2's loop at line 5; checked on 5 paths")
     d = convert.assertion_diagnostic(SNAP, bounded, fold=False)

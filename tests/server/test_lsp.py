@@ -191,7 +191,7 @@ async def test_failing_and_holding_assertions_with_their_trace(client):
     assert write_step.location.range.start.line == line_of(FAIL_AND_HOLD, "x = 1;")
     assert "\n" not in fail.message  # the steps are related information, not text
     assert hold.severity == lsp.DiagnosticSeverity.Information and hold.code == "holds"
-    assert hold.message.startswith("assertion `y == 1` holds for all interleavings: ")
+    assert hold.message.startswith("assertion `y == 1` holds for all interleavings under sequential consistency: ")
 
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     titles = {lens.range.start.line: lens.command.title for lens in lenses}

@@ -38,7 +38,7 @@ async def test_relaxed_message_passing_fails_and_says_which_write_was_not_seen(c
                            60, "the violation")
     (d,) = distaff(final.diagnostics, code="violated")
     related = [r.message for r in d.related_information or ()]
-    assert any("read payload == 0 (an older value: the write of 42 at line 15 is not visible here" in m
+    assert any("read payload == 0 (the initial value, not the latest: the write of 42 at line 15 is not visible here" in m
                for m in related), related
 
 
