@@ -13,8 +13,13 @@ too) for ``__builtin_types_compatible_p``, and qualifiers are not kept.
 is full of: an ``asm`` with no outputs and no inputs that clobbers
 ``"memory"`` (and at most ``"cc"`` besides), and whose template is empty or
 only fence and spin-wait hint instructions (``mfence``, ``pause``, ``dmb ish``
-...), orders memory, which sequential consistency does already: it lowers to
-nothing.
+...), orders memory, which sequential consistency does already. Under C11 a
+full fence instruction (``mfence``, a locked add to the stack, ``sync``,
+``dmb ish``/``sy``, RISC-V's ``fence rw,rw``) is a seq_cst thread fence,
+POWER's ``lwsync`` an acq_rel one, ``dmb ishld`` an acquire one: the asm
+lowers to that FENCE (the strongest of its instructions), or to nothing
+(a compiler barrier, a pause, a store-only or other partial fence, which
+no C11 fence is as weak as: they order nothing in the model).
 Any other ``asm`` is reported unsupported with its range.
 """
 
@@ -24,7 +29,10 @@ import re
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import ArrayType, Const, CType, Expr, FuncType, IntType, PtrType, StructType, VoidType
+from distaff.analysis.ir import (
+    FENCE_ORDERS, ArrayType, Const, CType, Expr, FuncType, Intrinsic, IntType, Kind, MemOrder, Op, PtrType, StructType,
+    VoidType,
+)
 from distaff.analysis.frontend.ctypes import INT
 from distaff.analysis.frontend.gnu import OFFSETOF, TYPES_COMPATIBLE
 from distaff.analysis.frontend.lower_const import binary, cast, const
@@ -42,6 +50,11 @@ _BARRIER_INSNS = re.compile(
     r"|(?:lock\s+)?addl\s+\$0\s*,\s*(?:-?\d+)?\(%%?[re]sp\))"
 )
 _SPLIT_INSNS = re.compile(r"\s*(?:;|\\n|\\t|\n)\s*")
+# the C11 fence each fence instruction is, at least (index into FENCE_ORDERS)
+_FULL_FENCES = re.compile(r"mfence|sync|hwsync|dmb(?:\s+(?:ish|sy|osh|nsh))?|dsb(?:\s+\w+)?"
+                          r"|fence(?:\s+[io]*rw[io]*\s*,\s*[io]*rw[io]*)?|(?:lock\s+)?addl.*")
+_FENCE_STRENGTH = ((_FULL_FENCES, MemOrder.SC), (re.compile(r"lwsync"), MemOrder.ACQ_REL),
+                   (re.compile(r"dmb\s+(?:ish|osh|nsh)?ld"), MemOrder.ACQ))
 _CLOBBERS_OK = frozenset({"memory", "cc"})
 
 
@@ -189,12 +202,26 @@ class GnuLowering:
     # -- asm ----------------------------------------------------------------
 
     def asm(self, node: ts.Node) -> bool:
-        """An ``asm`` statement or expression: nothing for a compiler or
-        memory barrier (see the module docstring; True), else unsupported."""
+        """An ``asm`` statement or expression: a FENCE or nothing for a
+        compiler or memory barrier (see the module docstring; True), else
+        unsupported."""
         if self.is_barrier_asm(node):
+            order = self.asm_fence(node)
+            if order is not None:
+                self.emit(Intrinsic(Op.FENCE, None, (Const(FENCE_ORDERS.index(order), INT),), self.span(node),
+                                    Kind.LOCAL, name="asm"))
             return True
         self.unsupported(node, "inline assembly")
         return False
+
+    def asm_fence(self, node: ts.Node) -> MemOrder | None:
+        """The C11 fence a barrier ``asm`` is (module docstring), or None."""
+        code = self.string_bytes(node.child_by_field_id(F.assembly_code)).decode("utf-8", "replace")
+        insns = [i for i in _SPLIT_INSNS.split(code.strip()) if i]
+        for pattern, order in _FENCE_STRENGTH:
+            if any(pattern.fullmatch(i) for i in insns):
+                return order
+        return None
 
     def is_barrier_asm(self, node: ts.Node) -> bool:
         template = node.child_by_field_id(F.assembly_code)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from distaff.analysis.frontend import lower_source
-from distaff.analysis.ir import ArrayType, Assign, Const, Intrinsic, IntType, Kind, Load, Op, PtrType, Store, StructType
+from distaff.analysis.ir import (
+    FENCE_ORDERS, ArrayType, Assign, Const, Intrinsic, IntType, Kind, Load, MemOrder, Op, PtrType, Store, StructType,
+)
 
 PRELUDE = """#include <stddef.h>
 struct list_head { struct list_head *next, *prev; };
@@ -121,16 +123,22 @@ def test_choose_expr_and_constant_p() -> None:
     assert [global_value(program, n) for n in "abc"] == [10, 1, 0]
 
 
-@pytest.mark.parametrize("asm", [
-    '__asm__ __volatile__("" ::: "memory")', 'asm volatile("" : : : "memory")',
-    'asm volatile("mfence" ::: "memory", "cc")', '__asm__ __volatile__("rep; nop" ::: "memory")',
-    'asm volatile("pause\\n\\t" ::: "memory")', 'asm volatile("dmb ish" ::: "memory")',
-    'asm volatile("lock; addl $0,0(%%rsp)" ::: "memory", "cc")',
+@pytest.mark.parametrize("asm, fence", [
+    ('__asm__ __volatile__("" ::: "memory")', None), ('asm volatile("" : : : "memory")', None),
+    ('asm volatile("mfence" ::: "memory", "cc")', MemOrder.SC), ('__asm__ __volatile__("rep; nop" ::: "memory")', None),
+    ('asm volatile("pause\\n\\t" ::: "memory")', None), ('asm volatile("dmb ish" ::: "memory")', MemOrder.SC),
+    ('asm volatile("lock; addl $0,0(%%rsp)" ::: "memory", "cc")', MemOrder.SC),
+    ('asm volatile("lwsync" ::: "memory")', MemOrder.ACQ_REL), ('asm volatile("dmb ishld" ::: "memory")', MemOrder.ACQ),
+    ('asm volatile("dmb ishst" ::: "memory")', None), ('asm volatile("sfence" ::: "memory")', None),
+    ('asm volatile("fence rw,rw" ::: "memory")', MemOrder.SC),
 ])
-def test_compiler_and_memory_barriers_lower_to_nothing(asm) -> None:
+def test_compiler_and_memory_barriers_lower_to_their_c11_fence_or_nothing(asm, fence) -> None:
     program = lower(f"int g; void f(void) {{ g = 1; {asm}; g = 2; int x = ({{ {asm}; 3; }}); g = x; }}")
     body = program.function("f").body
-    assert [type(i).__name__ for i in body if not isinstance(i, Assign)] == ["Store", "Store", "Store", "Return"]
+    fences = ["FENCE", "FENCE"] if fence is not None else []
+    kinds = [i.op.name if isinstance(i, Intrinsic) else type(i).__name__ for i in body if not isinstance(i, Assign)]
+    assert kinds == ["Store"] + fences[:1] + ["Store"] + fences[1:] + ["Store", "Return"]
+    assert all(FENCE_ORDERS[i.args[0].value] is fence for i in body if isinstance(i, Intrinsic))
 
 
 @pytest.mark.parametrize("asm", [

@@ -32,6 +32,7 @@ VIOLATING = [
     "tests/programs/context/list.c",
     "tests/programs/context_sureness/known_start.c",
     "tests/programs/early_bug_long_loop.c",
+    "tests/programs/prodcons_cond_woken_first_bad.c",
     "tests/programs/error_sites.c",
     "tests/programs/locked_memcpy.c",
     "tests/programs/prodcons_if.c",
