@@ -490,21 +490,24 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _count_executions(args: argparse.Namespace, options: Options) -> int:
     """``distaff check --count-executions FILE...``: each file's executions,
-    one line of text each, or a JSON document of them."""
+    one line of text each, or a JSON document of them; exit 3 (undecided)
+    when a count is incomplete (a budget ran out, the bound stopped a thread)."""
     if args.positions or args.playback is not None or args.link or args.format == "sarif":
         raise UsageError("distaff check: --count-executions takes files alone (no --from, --playback, --link, "
                          "--format sarif)")
     out = []
+    complete = True
     for path in args.files:
         program = parse_file(path, read_source(path), options.data_model, build_flags(args, path))
         count = api.count_executions(program, options)
+        complete = complete and count.complete
         if args.format == "json":
             out.append(render.count_json(path, count))
         else:
             print(f"{path}: {wording.executions_phrase(count)}", flush=True)
     if args.format == "json":
         print(json.dumps({"version": version(), "files": out}, indent=2))
-    return EXIT_OK
+    return EXIT_OK if complete else EXIT_UNDECIDED
 
 
 def playback_lines(program, assertions, options: Options, path: str, text: str, out_dir: str) -> list[str]:

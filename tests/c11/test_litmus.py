@@ -125,3 +125,15 @@ def test_generated_litmus_tests_count_what_the_oracle_counts(test):
         result = count_executions(program, Options(memory_model=model))
         assert result.complete, result.stop_message
         assert result.executions == count(test, model), (model, test)
+
+
+def test_a_count_the_bound_cut_says_it_is_incomplete_and_exits_undecided(tmp_path, capsys):
+    path = tmp_path / "forever.c"
+    path.write_text("#include <pthread.h>\n#include <stdatomic.h>\natomic_int x;\n"
+                    "void *t(void *a) { for (;;) atomic_fetch_add_explicit(&x, 1, memory_order_relaxed); }\n"
+                    "int main(void) { pthread_t h; pthread_create(&h, 0, t, 0);\n"
+                    "  int r = atomic_load_explicit(&x, memory_order_relaxed); (void)r; return 0; }\n")
+    status = cli.main(["check", "--count-executions", "--memory-model", "rc11", "--unwind", "2", str(path)])
+    out = capsys.readouterr().out
+    assert status == cli.EXIT_UNDECIDED
+    assert "; incomplete: the unwind bound stopped a thread" in out
