@@ -535,10 +535,12 @@ class Session(LinkedChecks):
         for site in sites:
             if not snap.covers(site.span):
                 continue
-            title = wording.lens_title(outcomes.results.get(site.id), outcomes.checking, not_checked)
+            model = self.settings.memory_model
+            title = wording.lens_title(outcomes.results.get(site.id), outcomes.checking, not_checked, model)
             ctx = st.context
             if ctx is not None and (ctx.checking or site.id in ctx.results):
-                title += " · from here: " + wording.lens_title(ctx.results.get(site.id), ctx.checking)
+                title += " · from here: " + wording.lens_title(ctx.results.get(site.id), ctx.checking,
+                                                                memory_model=model)
             lenses.append(convert.assertion_lens(snap, site, title))
         for name in program.thread_routines():
             f = program.function(name)

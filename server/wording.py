@@ -161,14 +161,17 @@ def assertion_message(a: AssertionResult, options: Options | None = None) -> tup
     return "warning", message
 
 
-def lens_title(result: AssertionResult | None, checking: bool, not_checked: str = "not checked") -> str:
-    """The code lens's short label of a result."""
+def lens_title(result: AssertionResult | None, checking: bool, not_checked: str = "not checked",
+               memory_model: str = "sc") -> str:
+    """The code lens's short label of a result; a proof under C11 says so
+    (sequential consistency, the default, goes without saying there)."""
     if checking and result is None:
         return "checking…"
     if result is None:
         return not_checked
     if result.status is Status.HOLDS:
-        return f"holds · {plural(result.stats.runs, 'run')}"
+        under = " under C11" if memory_model == "rc11" else ""
+        return f"holds{under} · {plural(result.stats.runs, 'run')}"
     if result.status is Status.BOUNDED:
         return f"no violation within unwind {result.unwind} · {plural(result.stats.runs, 'run')}"
     if result.status is Status.VIOLATED:

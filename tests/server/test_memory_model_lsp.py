@@ -1,7 +1,7 @@
 """End to end over stdio: with ``distaff.memoryModel`` set to ``rc11`` the
 editor reads memory as C11 does: message passing through relaxed atomics
 fails, with the read that saw an older value in the related information,
-and a proof says the model it holds under."""
+and a proof says the model it holds under, in its diagnostic and its code lens."""
 
 from __future__ import annotations
 
@@ -49,3 +49,6 @@ async def test_a_proof_says_it_holds_under_c11(client):
                            60, "the proof")
     (d,) = distaff(final.diagnostics, code="holds")
     assert "holds for all executions under C11 (RC11)" in d.message
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    titles = {lens.range.start.line: lens.command.title for lens in lenses}
+    assert titles[d.range.start.line].startswith("holds under C11 · "), titles
