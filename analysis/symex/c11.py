@@ -25,6 +25,7 @@ from distaff.analysis import ir
 from distaff.analysis.ir import FENCE_ORDERS, Intrinsic, MemOrder, Op, Store, type_size
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import State
+from distaff.analysis.symex.awaits import same
 from distaff.analysis.symex.weak import Graph, WeakMemoryLimit, psc_acyclic
 
 if TYPE_CHECKING:
@@ -39,8 +40,18 @@ def _location(E: "Engine", st: State, tid: int, p, n: int, write: bool) -> tuple
 
 
 def _enter(E: "Engine", st: State, tid: int, loc: tuple[int, int], n: int) -> Graph:
+    """The run's graph with ``loc`` in it. Memory holds the value of each
+    location's latest write; when it holds another, something wrote it
+    outside the loads and stores of this module (a thread handle, a join's
+    result, memset, a library model), which the graph cannot order: the run
+    stops there, undecided, rather than read a value no write made."""
     g = st.weak
-    if not g.has(loc):
+    if g.has(loc):
+        now = st.memory.peek(loc[0], loc[1], n)
+        if now is not None and not same(now, g.value(g.latest(loc))):
+            raise EngineLimit("memory written outside its loads and stores (a library call, a thread handle, "
+                              "a join's result) at a location C11 reads: not modelled yet")
+    else:
         fresh = E.fresh_mem(st, tid, loc[0])
         init = st.memory.load(loc[0], loc[1], n, E.values, E.layout, fresh)
         try:

@@ -114,3 +114,17 @@ def test_check_from_here_says_it_reads_weak_atomics_only_from_main(capsys):
     (a,) = f["assertions"]
     assert a["status"] == "unknown" and "only from main" in a["message"], a
     assert status == cli.EXIT_UNDECIDED
+
+
+def test_memory_written_outside_the_graph_leaves_the_assertion_undecided_not_wrong(tmp_path, capsys):
+    src = tmp_path / "memset_atomic.c"
+    src.write_text("#include <pthread.h>\n#include <stdatomic.h>\n#include <string.h>\n#include <assert.h>\n"
+                   "atomic_int x;\n"
+                   "void *worker(void *arg) { atomic_store_explicit(&x, 1, memory_order_relaxed); return 0; }\n"
+                   "int main(void) {\n    pthread_t t;\n    pthread_create(&t, 0, worker, 0);\n"
+                   "    pthread_join(t, 0);\n    memset(&x, 0, sizeof x);\n"
+                   "    assert(atomic_load_explicit(&x, memory_order_relaxed) == 0);\n    return 0;\n}\n")
+    (a,) = _check(src, "rc11", capsys)["assertions"]
+    assert a["status"] == "unknown" and "memory written outside its loads and stores" in a["message"], a
+    (a,) = _check(src, "sc", capsys)["assertions"]
+    assert a["status"] == "holds"
