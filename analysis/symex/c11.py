@@ -46,18 +46,17 @@ def _enter(E: "Engine", st: State, tid: int, loc: tuple[int, int], n: int) -> Gr
     result, memset, a library model), which the graph cannot order: the run
     stops there, undecided, rather than read a value no write made."""
     g = st.weak
-    if g.has(loc):
+    known = g.has(loc)
+    init = None if known else st.memory.load(loc[0], loc[1], n, E.values, E.layout, E.fresh_mem(st, tid, loc[0]))
+    try:
+        g = g.with_location(loc, n, init)  # (an access of another size raises, known or not)
+    except WeakMemoryLimit as limit:
+        raise EngineLimit(str(limit)) from None
+    if known:
         now = st.memory.peek(loc[0], loc[1], n)
         if now is not None and not same(now, g.value(g.latest(loc))):
             raise EngineLimit("memory written outside its loads and stores (a library call, a thread handle, "
                               "a join's result) at a location C11 reads: not modelled yet")
-    else:
-        fresh = E.fresh_mem(st, tid, loc[0])
-        init = st.memory.load(loc[0], loc[1], n, E.values, E.layout, fresh)
-        try:
-            g = g.with_location(loc, n, init)
-        except WeakMemoryLimit as limit:
-            raise EngineLimit(str(limit)) from None
     return g
 
 

@@ -65,8 +65,8 @@ READ, WRITE, FENCE = "R", "W", "F"
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One event of the graph. ``tid`` -1: a location's initial value;
-    ``seq``: its number among its thread's events. ``rf``: the write a read
+    """One event of the graph. ``tid`` -1: a location's initial value.
+    ``rf``: the write a read
     read (-1 otherwise). ``rmw``: a write's read part when it is a
     read-modify-write, a read's 1 when it is one (-1 / 0 otherwise).
     ``hb``: the events that happen before it. ``relv``: a write's release
@@ -74,7 +74,6 @@ class Event:
     reading it gets). ``value``: what a write wrote (a term of the engine)."""
 
     tid: int
-    seq: int
     kind: str
     loc: tuple | None
     order: MemOrder
@@ -140,7 +139,7 @@ class Graph:
                 raise WeakMemoryLimit("accesses of different sizes to one atomic location")
         g = self.copy()
         eid = len(self.events)
-        g.events = self.events + (Event(-1, 0, WRITE, loc, MemOrder.NA, -1, -1, 0, 0, value, None),)
+        g.events = self.events + (Event(-1, WRITE, loc, MemOrder.NA, -1, -1, 0, 0, value, None),)
         g.mo = {**self.mo, loc: (eid,)}
         g.reads = {**self.reads, loc: ()}
         g.sizes = {**self.sizes, oid: self.sizes.get(oid, ()) + ((off, size),)}
@@ -187,9 +186,6 @@ class Graph:
             self.pending = self.pending + (0,) * n
             self.relf = self.relf + (0,) * n
 
-    def _seq(self, tid: int) -> int:
-        return sum(1 for e in self.events if e.tid == tid)
-
     # ------------------------------------------------------------------
     # reads
 
@@ -233,7 +229,7 @@ class Graph:
         hb = g.front[tid]
         if order in ACQUIRING:
             hb |= wev.relv
-        e = Event(tid, g._seq(tid), READ, loc, order, w, 1 if rmw else 0, hb, 0, None, span)
+        e = Event(tid, READ, loc, order, w, 1 if rmw else 0, hb, 0, None, span)
         g.events = self.events + (e,)
         g.reads = {**self.reads, loc: self.reads[loc] + (eid,)}
         g._set(tid, hb | 1 << eid)
@@ -282,7 +278,7 @@ class Graph:
             relv |= g.relf[tid] | self.ownrel.get((tid, loc), 0)
             if rmw_read >= 0:
                 relv |= self.events[self.events[rmw_read].rf].relv
-        e = Event(tid, g._seq(tid), WRITE, loc, order, -1, rmw_read, hb, relv, value, span)
+        e = Event(tid, WRITE, loc, order, -1, rmw_read, hb, relv, value, span)
         g.events = self.events + (e,)
         mo = self.mo[loc]
         g.mo = {**self.mo, loc: mo[:place] + (eid,) + mo[place:]}
@@ -304,7 +300,7 @@ class Graph:
         hb = g.front[tid]
         if order in ACQUIRING:
             hb |= g.pending[tid]
-        g.events = self.events + (Event(tid, g._seq(tid), FENCE, None, order, -1, -1, hb, 0, None, span),)
+        g.events = self.events + (Event(tid, FENCE, None, order, -1, -1, hb, 0, None, span),)
         g._set(tid, hb | 1 << eid)
         if order in RELEASING:
             g.relf = _put(g.relf, tid, hb | 1 << eid)
@@ -364,9 +360,14 @@ class Graph:
         location the writes in mo, per read the write it read, each event
         named by (thread, number in the thread) (a location's initial write
         by the location)."""
+        names: list[tuple] = []
+        count: dict[int, int] = {}
+        for e in self.events:
+            names.append((e.tid, count.get(e.tid, 0)) if e.tid >= 0 else ("init",) + e.loc)
+            count[e.tid] = count.get(e.tid, 0) + 1
+
         def name(x: int) -> tuple:
-            e = self.events[x]
-            return (e.tid, e.seq) if e.tid >= 0 else ("init",) + e.loc
+            return names[x]
         mo = tuple(sorted((loc, tuple(name(x) for x in ws)) for loc, ws in self.mo.items()))
         rf = tuple(sorted((name(r), name(self.events[r].rf)) for rs in self.reads.values() for r in rs))
         return mo, rf

@@ -128,3 +128,15 @@ def test_memory_written_outside_the_graph_leaves_the_assertion_undecided_not_wro
     assert a["status"] == "unknown" and "memory written outside its loads and stores" in a["message"], a
     (a,) = _check(src, "sc", capsys)["assertions"]
     assert a["status"] == "holds"
+
+
+def test_accesses_of_another_size_to_an_atomic_location_leave_the_assertion_undecided(tmp_path, capsys):
+    src = tmp_path / "mixed_size.c"
+    src.write_text("#include <pthread.h>\n#include <stdatomic.h>\n#include <assert.h>\natomic_int x;\n"
+                   "void *w(void *a) { atomic_store_explicit(&x, 0x0101, memory_order_relaxed); return 0; }\n"
+                   "int main(void) {\n    pthread_t t;\n    pthread_create(&t, 0, w, 0);\n"
+                   "    int v = atomic_load_explicit(&x, memory_order_relaxed);\n"
+                   "    char c = atomic_load_explicit((_Atomic char *)&x, memory_order_relaxed);\n"
+                   "    pthread_join(t, 0);\n    assert(v + c >= 0);\n    return 0;\n}\n")
+    (a,) = _check(src, "rc11", capsys)["assertions"]
+    assert a["status"] == "unknown" and "different sizes" in a["message"], a
