@@ -29,8 +29,6 @@ import multiprocessing
 import os
 import platform
 import random
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,18 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-
-GENMC = os.environ.get("GENMC", "/work/peers/genmc/genmc")
-
-
-def genmc_count(path: Path, model: str) -> int | None:
-    try:
-        run = subprocess.run([GENMC, f"--{model}", "--disable-race-detection", "--disable-estimation", str(path)],
-                             capture_output=True, text=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    m = re.search(r"Number of complete executions explored: (\d+)", run.stdout + run.stderr)
-    return int(m.group(1)) if m else None
+from bench.litmus_bench import GENMC, genmc_count  # noqa: E402  (after the path above)
 
 
 def check(job: tuple[int, int, bool]) -> dict:
@@ -84,7 +71,7 @@ def check(job: tuple[int, int, bool]) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"c11_{seed}.c"
             path.write_text(c_text(test))
-            row["genmc"] = {m: genmc_count(path, m) for m in ("rc11", "sc")}
+            row["genmc"] = {m: genmc_count(GENMC, path, m)[0] for m in ("rc11", "sc")}
         for m, n in row["genmc"].items():
             if n is not None and n != row["oracle"][m]:
                 row["problems"].append(f"{m}: GenMC {n}, the oracle {row['oracle'][m]}")
