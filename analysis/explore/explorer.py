@@ -32,7 +32,7 @@ from mypy_extensions import mypyc_attr
 
 from distaff.analysis import ir
 from distaff.analysis.executor import out_of_memory
-from distaff.analysis.explore.races import RaceDetector, exploration_options
+from distaff.analysis.explore.races import RaceDetector, exploration_options, watches_races
 from distaff.analysis.explore.reduction import Node, Reduction
 from distaff.analysis.explore.watcher import WATCHER
 from distaff.analysis.record import Record
@@ -165,6 +165,7 @@ class Explorer:
         # read of the newer one is another choice of the same read), one that
         # read the latest and is UNCHANGED awaits a write that becomes latest
         plain = not graph
+        races = watches_races(opts) and plain
         E = self.engine = Engine(self.program, self.values, self.solver, opts.unwind, self.budget,
                                  target=self.target.id if self.target else None,
                                  record_effects=self.reduction.record_effects,
@@ -176,7 +177,7 @@ class Explorer:
                                  silent_stores=(self.reduction.silent_stores and opts.enabled("silent_stores")
                                                 and not opts.report_races and plain),
                                  pivot_on_single=self.reduction.pivot_on_single,
-                                 observer=self.reduction.on_event, placed_accesses=opts.report_races and plain,
+                                 observer=self.reduction.on_event, placed_accesses=races,
                                  context_hooks=self.context_hooks, guards=self._guards(),
                                  twin_sites=self._twin_sites() if plain else frozenset(),
                                  free_waits=opts.enabled("free_waits") and self.target is not None,
@@ -185,7 +186,7 @@ class Explorer:
                                  commuting_rmws=opts.enabled("commuting_rmws") and plain,
                                  guard_waits=opts.enabled("guard_waits"), graph=graph)
         # (a graph finds the races of its runs itself, with C11's happens-before)
-        self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if opts.report_races and plain else None
+        self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if races else None
         if graph:  # (the statistics say when runs kept a graph, and of which model)
             self.count(f"graph_{graph}")
         s0 = time.monotonic()

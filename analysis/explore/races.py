@@ -55,6 +55,17 @@ records accesses exactly as before):
   executed, so with ``report_races`` its summary pruning and slicing are off
   (:func:`exploration_options`): ``dpor-ag`` then explores what ``dpor``
   does, and reports the same races.
+* Under C11 (``memory_model`` rc11, :func:`watches_races`) every exploration
+  looks for races on its runs without switching any pruning off: a sub-check
+  reports the races of the runs it explores, and one that explored every run
+  (plain DPOR to its end) or the search for findings after the assertions
+  reports all of them. Twins are explored up to their permutation, and a
+  permuted run races on the same pair of statements; a silent store
+  (``silent_stores``: one that writes what memory holds, noted as a read for
+  DPOR) is a write here, and ordering it against reads changes no value read,
+  so no branch taken and no synchronisation: DPOR's runs with these
+  optimisations meet every racing pair of statements its runs without them
+  meet.
 * Counted in the statistics: ``races_checked`` (accesses checked against
   the run's earlier ones), ``races_found`` (findings reported),
   ``races_solver_queries`` (overlap queries on symbolic addresses),
@@ -84,15 +95,26 @@ RACE_MARK = " [data race]"  # appended to the actions of the two racing steps of
 
 def exploration_options(options):
     """The options an exploration runs with: ``options`` itself, except that
-    C11 (``memory_model`` rc11) reports races, for C leaves a program with
-    one undefined, and that reporting races in mode ``dpor-ag`` switches
-    summary pruning and slicing off (see the module docstring)."""
-    if getattr(options, "memory_model", "sc") == "rc11" and not options.report_races:
-        options = replace(options, report_races=True)
+    reporting races in mode ``dpor-ag`` switches summary pruning and slicing
+    off (see the module docstring)."""
     if getattr(options, "report_races", False) and options.mode in GUIDED_MODES:
         return replace(options, optimisations=tuple(options.optimisations)
                        + (("summaries", False), ("slicing", False)))
     return options
+
+
+def watches_races(options) -> bool:
+    """Whether an exploration with ``options`` looks for races on its runs:
+    it reports them (``report_races``), or it reads memory as C11 does
+    (``memory_model`` rc11), which leaves a program with a data race
+    undefined. Under C11 an exploration keeps all its pruning and reports the
+    races of the runs it explores (module docstring)."""
+    return bool(options.report_races) or options.memory_model == "rc11"
+
+
+def _writes(a: PlacedAccess) -> bool:
+    """Whether an access writes: a silent store (noted as a read for DPOR) does."""
+    return a.write or a.silent
 
 
 def finding_key(f: Finding) -> tuple:
@@ -321,7 +343,7 @@ class _Run:
     def atomic_access(self, a: PlacedAccess, c: tuple) -> tuple:
         if not isinstance(a.addr, int):
             return c
-        if a.write:
+        if _writes(a):
             self.put(self.released, a.addr, vclock.join(self.released.get(a.addr, ()), c))
             return c
         return vclock.join(c, self.released.get(a.addr, ()))
@@ -346,7 +368,7 @@ class _Run:
         for group in groups:
             for seen in group.values():
                 b = seen.access
-                if seen.tid == t or not (a.write or b.write) or vclock.covers(c, seen.tid, seen.seq):
+                if seen.tid == t or not (_writes(a) or _writes(b)) or vclock.covers(c, seen.tid, seen.seq):
                     continue
                 key = frozenset((a.span, b.span))
                 in_order = _source_order(b.span) <= _source_order(a.span)
@@ -368,7 +390,7 @@ class _Run:
             group = {}
             self.put(self.by_object, oid, group)
         addr_key = a.addr if isinstance(a.addr, int) else a.addr.get_id()
-        self.put(group, (t, a.span, a.write, addr_key, a.size), _Seen(t, n, a))
+        self.put(group, (t, a.span, _writes(a), addr_key, a.size), _Seen(t, n, a))
 
     def overlap(self, x: PlacedAccess, y: PlacedAccess):
         """When do the byte ranges of ``x`` and ``y`` meet: True, False or a condition."""
@@ -405,7 +427,7 @@ class _Run:
         threads = st.threads
 
         def side(a: PlacedAccess) -> str:
-            verb = "write" if a.write else "read"
+            verb = "write" if _writes(a) else "read"
             return f"{verb} at line {a.span.line} (thread {threads[a.tid].name})"
 
         message = f"data race on `{where}`: {side(first)} and {side(second)}"
