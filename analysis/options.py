@@ -47,6 +47,7 @@ OPTIMISATIONS = frozenset({
     "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
     "cut_summaries",  # assertion-guided: a run a bound cut vouches for its bound (distaff.analysis.summaries.guided)
     "plain_first",  # dpor-ag without summary text: plain DPOR first, for up to a second (distaff.analysis.subcheck)
+    "sc_first",  # C11 with weak atomics: a violation looked for under sequential consistency first (subcheck)
     "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })
 

@@ -312,8 +312,9 @@ def _plain_first(program, site, options, cancel, context):
     guided exploration (no run at all when its time ran out first: a slow
     machine); ``(None, None)`` when it does not apply."""
     if options.mode not in GUIDED_MODES or options.summary_text or options.max_runs is not None \
-            or not options.enabled("plain_first"):
-        return None, None
+            or not options.enabled("plain_first") \
+            or graph_kind(program, options.memory_model, options.count_executions):
+        return None, None  # (with an execution graph the guided exploration is plain DPOR already)
     cap_s = PLAIN_FIRST_S if options.timeout_s is None else min(PLAIN_FIRST_S, options.timeout_s / 2)
     started = time.monotonic()
     plain = replace(options, mode="dpor", timeout_s=cap_s)
@@ -325,10 +326,51 @@ def _plain_first(program, site, options, cancel, context):
     return None, (s.runs + s.counter("deepening_runs"), findings, time.monotonic() - started)
 
 
+# seconds a sub-check under C11 of a program with weak atomics first looks for
+# a violation among its sequentially consistent executions (optimisation
+# sc_first), and at most a quarter of the sub-check's own budget
+SC_FIRST_S = 1.0
+# what a violation found so says of its counterexample
+SC_FIRST_TEXT = "on a sequentially consistent execution (each read sees the latest write), which C11 allows too"
+
+
+def _sc_first(program, site, options, cancel, context):
+    """Under C11 a program with an atomic weaker than ``seq_cst`` keeps an
+    execution graph per run and explores with plain DPOR; every
+    sequentially consistent execution is one C11 allows, and a bug most
+    often shows on one, so a sub-check first explores as under ``sc`` (mode
+    ``dpor`` for ``dpor-ag``) for up to :data:`SC_FIRST_S` seconds
+    (optimisation ``sc_first``; not from a program context nor with
+    ``max_runs``). Returns ``(_explore's answer, None)`` when that found a
+    violation (the answer: its trace is an interleaving, which
+    ``--playback`` can reproduce), else ``(None, (runs, seconds))`` it
+    spent; ``(None, None)`` when it does not apply."""
+    if options.memory_model != "rc11" or context is not None or options.max_runs is not None \
+            or options.count_executions or not options.enabled("sc_first") \
+            or not graph_kind(program, options.memory_model, options.count_executions):
+        return None, None
+    cap_s = SC_FIRST_S if options.timeout_s is None else min(SC_FIRST_S, options.timeout_s / 4)
+    started = time.monotonic()
+    mode = "dpor" if options.mode in GUIDED_MODES else options.mode
+    sc = replace(options, memory_model="sc", mode=mode, timeout_s=cap_s)
+    finished, last, findings = _explore(program, site, sc, cancel, context)
+    if last.result.violation is not None:
+        return (finished, last, findings), None
+    last.explorer.close()
+    s = last.result.stats
+    return None, (s.runs + s.counter("deepening_runs"), time.monotonic() - started)
+
+
 def _run(program, site, options, cancel, context):
     started = time.monotonic()
-    plain, spent = _plain_first(program, site, options, cancel, context)
-    if plain is not None:
+    found, sc_spent = _sc_first(program, site, options, cancel, context)
+    if sc_spent is not None and options.timeout_s is not None:
+        options = replace(options, timeout_s=max(0.001, options.timeout_s - sc_spent[1]))
+    plain, spent = (found, None) if found is not None else _plain_first(program, site, options, cancel, context)
+    if found is not None:
+        finished, last, findings = found
+        last.result.stats = _counted_stats(last.result.stats, {"sc_first_decided": 1})
+    elif plain is not None:
         finished, last, findings = plain
         last.result.stats = _counted_stats(last.result.stats, {"plain_first_decided": 1})
     else:
@@ -342,10 +384,15 @@ def _run(program, site, options, cancel, context):
         findings = findings + more
         if counted:
             last.result.stats = _counted_stats(last.result.stats, counted)
+    if sc_spent is not None:
+        last.result.stats = _counted_stats(last.result.stats, {"sc_first_runs": sc_spent[0],
+                                                               "sc_first_ms": round(sc_spent[1] * 1000)})
     ex = last.result
     complete = ex.violation is None and ex.stop is None
     # a pass that cut no thread, or found a violation, answers for the full bound
     result = replace(_verdict(program, site, last.options, ex, context), unwind=options.unwind, mode=options.mode)
+    if found is not None and result.status is Status.VIOLATED:
+        result = replace(result, message="; ".join(m for m in (result.message, SC_FIRST_TEXT) if m))
     if finished is not None and ex.stop in (Reason.TIMEOUT, Reason.MAX_RUNS):
         result = _deepest_finished(program, site, finished, last, result, context)
     reduction = last.explorer.reduction

@@ -18,7 +18,7 @@ from __future__ import annotations
 from distaff.analysis.check import Options
 from distaff.analysis.report import (AssertionResult, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats,
                                      Status, Trace)
-from distaff.analysis.subcheck import CONFIRMED, CONFIRMED_TEXT
+from distaff.analysis.subcheck import CONFIRMED, CONFIRMED_TEXT, SC_FIRST_TEXT
 from distaff.analysis.symex.unmodelled import phrase
 
 # --------------------------------------------------------------------------
@@ -104,7 +104,7 @@ MODEL_WORDS = {"sc": "sequential consistency", "rc11": "C11 (RC11)"}
 
 def holds_phrase(options: Options | None) -> str:
     """A proof's words, with the memory model it holds under."""
-    model = options.memory_model if options is not None else "sc"
+    model = (options or Options()).memory_model
     if model == "rc11":
         return "holds for all executions under C11 (RC11)"
     return "holds for all interleavings under sequential consistency"
@@ -133,6 +133,8 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
         notes = [phrase(a.depends_on, False)] if a.depends_on else []
         if a.stats.counter(CONFIRMED):
             notes.append(CONFIRMED_TEXT)
+        if a.stats.counter("sc_first_decided"):
+            notes.append(SC_FIRST_TEXT)
         return text + (f" ({'; '.join(notes)})" if notes else "")
     if a.status is Status.HOLDS:
         note = f" ({a.message})" if a.message else ""
@@ -163,14 +165,14 @@ def assertion_message(a: AssertionResult, options: Options | None = None) -> tup
 
 def lens_title(result: AssertionResult | None, checking: bool, not_checked: str = "not checked",
                memory_model: str = "sc") -> str:
-    """The code lens's short label of a result; a proof under C11 says so
-    (sequential consistency, the default, goes without saying there)."""
+    """The code lens's short label of a result; a proof says its memory model
+    ("holds under C11", "holds under SC")."""
     if checking and result is None:
         return "checking…"
     if result is None:
         return not_checked
     if result.status is Status.HOLDS:
-        under = " under C11" if memory_model == "rc11" else ""
+        under = " under C11" if memory_model == "rc11" else " under SC"
         return f"holds{under} · {plural(result.stats.runs, 'run')}"
     if result.status is Status.BOUNDED:
         return f"no violation within unwind {result.unwind} · {plural(result.stats.runs, 'run')}"
