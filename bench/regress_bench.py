@@ -33,7 +33,7 @@ answer was right by luck: the release proved it after exploring less than
 every execution, as its deepening bug let it) is not held against a tree.
 With ``--mode M`` this checkout checks every program in mode ``M`` (the
 before side keeps its default): whether making ``M`` the default would lose
-a decided answer.
+a decided answer; ``--memory-model X`` likewise for a memory model.
 
 Not a test: timings depend on the machine; the CI slice is
 ``tests/test_regress_gate.py``.
@@ -116,13 +116,16 @@ def check_json(tree: Path | None, args: list[str], timeout: float) -> tuple[dict
         return None, took, proc.returncode, (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
 
 
-def run(tree: Path | None, path: Path, timeout: float, mode: str | None = None) -> dict:
+def run(tree: Path | None, path: Path, timeout: float, mode: str | None = None, model: str | None = None) -> dict:
     """One check of ``path`` as a user runs it, by ``tree`` (None: this
-    checkout's installed distaff), in ``mode`` (None: the default)."""
+    checkout's installed distaff), in ``mode`` under memory model ``model``
+    (None: the defaults)."""
     prop = header(path.read_text()).get("PROPERTY", "assert")
     args = ["--property", "unreach-call"] if prop == "unreach-call" else []
     if mode is not None:
         args += ["--mode", mode]
+    if model is not None:
+        args += ["--memory-model", model]
     doc, took, code, error = check_json(tree, args + [str(path)], timeout)
     if error == "overrun":
         return {"answer": "overrun", "time_s": took, "exit": None}
@@ -217,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the before revision's answers to --baseline (needs --before)")
     ap.add_argument("--timeout", type=float, default=30.0, help="--timeout of each check (s)")
     ap.add_argument("--mode", default=None, help="check with this mode in this checkout (default: its default)")
+    ap.add_argument("--memory-model", default=None, dest="model",
+                    help="check under this memory model in this checkout (default: its default)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "regress.md")
     ap.add_argument("programs", nargs="*", type=Path)
     args = ap.parse_args(argv)
@@ -239,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in paths:
         if tree is not None:
             before[p.name] = run(tree, p, args.timeout)
-        after[p.name] = run(None, p, args.timeout, args.mode)
+        after[p.name] = run(None, p, args.timeout, args.mode, args.model)
         b, a = before.get(p.name), after.get(p.name)
         print(f"{p.name}: expect {expect[p.name]}; before {b and b['answer']} {b and b['time_s']} s; "
               f"after {a and a['answer']} {a and a['time_s']} s", flush=True)
@@ -258,10 +263,10 @@ def main(argv: list[str] | None = None) -> int:
         "# Regression gate: decided within the budget, before and after",
         "",
         f"`python bench/regress_bench.py{' --before ' + args.before if args.before else ''} --timeout {args.timeout:g}"
-        f"{' --mode ' + args.mode if args.mode else ''}` "
+        f"{' --mode ' + args.mode if args.mode else ''}{' --memory-model ' + args.model if args.model else ''}` "
         f"on {platform.machine()} {platform.system()}, Python {platform.python_version()}, "
         f"{time.strftime('%Y-%m-%d')}: before = {before_label} ({core_before}), after = {head} with any uncommitted "
-        f"changes ({core_after}{', mode ' + args.mode if args.mode else ''}); {len(paths)} programs of `bench/regress/programs`, each checked as a user runs "
+        f"changes ({core_after}{', mode ' + args.mode if args.mode else ''}{', memory model ' + args.model if args.model else ''}); {len(paths)} programs of `bench/regress/programs`, each checked as a user runs "
         f"it (`distaff check --timeout {args.timeout:g} --format json`, `--property unreach-call` for the error-call "
         f"programs), in a fresh process; {time.time() - started:.0f} s in all.",
         "",

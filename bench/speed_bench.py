@@ -1,6 +1,6 @@
 """Engine speed, before and after: one revision against this checkout, in one run.
 
-    python bench/speed_bench.py --before REV [--modes dpor,dpor-ag] [--timeout S] [--repeat N]
+    python bench/speed_bench.py --before REV [--modes dpor,dpor-ag] [--timeout S] [--repeat N] [--findings]
                                 [--out bench/results/speed.md] [PROGRAM.c ...]
 
 ``REV`` is checked out into a temporary git worktree; each program is then
@@ -12,6 +12,10 @@ single measurement may meet another job's load). Without
 programs it takes Table 2's corpus (``bench/table2/programs``, with each
 header's UNWIND), the bundled examples and ``bench/speed/programs`` (8 to 16
 threads, loops over constants).
+
+Without ``--findings`` the checks run no search for findings after the
+assertions; with it they do, as the command line does (how it ended and its
+runs are then part of what must agree).
 
 Per row: whether the two agree (every assertion's verdict and run count),
 CPU seconds of the check before and after (parse, static analyses and
@@ -78,6 +82,7 @@ assert os.path.realpath(check_mod.__file__).startswith(os.path.realpath(sys.argv
 Options, check_text = check_mod.Options, check_mod.check_text
 AssertionResult = importlib.import_module(pkg + ".report").AssertionResult
 path, mode, unwind, timeout = sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+search = sys.argv[6] == "findings"
 # threads, a mutex, an input, an assumption and an assertion: the engine's
 # common paths run once (imports, Python's specialisation of hot code, lazily
 # built tables) before the measured check
@@ -92,12 +97,14 @@ WARM_UP = "\n".join([
     "    pthread_join(t, 0);", "    assert(g == x + 2);", "    return 0;", "}"])
 text = open(path).read()
 # as the command line's text output: the summaries learned are not printed
-options = Options(mode=mode, unwind=unwind, timeout_s=timeout, workers=1, findings=False, summary_text=False)
+options = Options(mode=mode, unwind=unwind, timeout_s=timeout, workers=1, findings=search, summary_text=False)
 # imports and first-use set-up happen here, outside the measurement
 list(check_text(WARM_UP, "warm-up.c", options))
 cpu, wall = time.process_time(), time.perf_counter()
-out = []
+out, searched = [], None
 for item in check_text(text, path, options):
+    if type(item).__name__ == "FindingsSearch":
+        searched = [item.end.name, item.runs]
     if isinstance(item, AssertionResult):
         s = item.stats
         out.append([item.span.line, item.status.name, item.reason.name if item.reason else None,
@@ -108,13 +115,14 @@ try:  # trees from before the compiled core have none (an installed checkout's m
 except ImportError:
     core = None
 core = core or "pure Python, no compiled core"
-print(json.dumps({"assertions": out, "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
+print(json.dumps({"assertions": out, "search": searched, "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
                   "core": core}))
 """
 
 
-def measure(tree: Path, path: Path, mode: str, unwind: int, timeout: float) -> dict:
-    proc = subprocess.run([sys.executable, "-c", _MEASURE, str(tree), str(path), mode, str(unwind), str(timeout)],
+def measure(tree: Path, path: Path, mode: str, unwind: int, timeout: float, findings: bool = False) -> dict:
+    proc = subprocess.run([sys.executable, "-c", _MEASURE, str(tree), str(path), mode, str(unwind), str(timeout),
+                           "findings" if findings else "none"],
                           capture_output=True, text=True, cwd=tree)
     if proc.returncode != 0:
         return {"error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
@@ -153,7 +161,8 @@ def agree(b: dict, a: dict) -> bool:
     """Same verdicts and run counts, assertion by assertion."""
     if "error" in b or "error" in a:
         return False
-    return [x[:4] for x in b["assertions"]] == [x[:4] for x in a["assertions"]]
+    return [x[:4] for x in b["assertions"]] == [x[:4] for x in a["assertions"]] \
+        and b.get("search") == a.get("search")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1,
                     help="measure each finished row this many times, alternating the trees, and keep each "
                          "tree's fastest (rows out of budget are measured once)")
+    ap.add_argument("--findings", action="store_true",
+                    help="also run the search for findings after the assertions, as the command line does "
+                         "(its end and runs must agree too)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "speed.md"))
     ap.add_argument("programs", nargs="*", type=Path)
     args = ap.parse_args(argv)
@@ -186,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         "# Engine speed: before and after",
         "",
         f"`python bench/speed_bench.py --before {args.before} --modes {args.modes} --timeout {args.timeout:g}"
-        f"{f' --repeat {args.repeat}' if args.repeat > 1 else ''}` "
+        f"{f' --repeat {args.repeat}' if args.repeat > 1 else ''}{' --findings' if args.findings else ''}` "
         f"on {platform.machine()} {platform.system()}, Python {platform.python_version()}, "
         f"z3 {z3.get_version_string()}, {time.strftime('%Y-%m-%d')}: before = {rev}, after = {head} "
         "(with any uncommitted changes); each check in a fresh process, one worker, the two trees "
@@ -207,13 +219,13 @@ def main(argv: list[str] | None = None) -> int:
         for path in programs:
             unwind = unwind_of(path.read_text(errors="replace"), args.unwind)
             for mode in modes:
-                b = measure(old, path.resolve(), mode, unwind, args.timeout)
-                a = measure(ROOT, path.resolve(), mode, unwind, args.timeout)
+                b = measure(old, path.resolve(), mode, unwind, args.timeout, args.findings)
+                a = measure(ROOT, path.resolve(), mode, unwind, args.timeout, args.findings)
                 for _ in range(args.repeat - 1):
                     if not (agree(b, a) and finished(a, args.timeout) and finished(b, args.timeout)):
                         break
-                    b = fastest(b, measure(old, path.resolve(), mode, unwind, args.timeout))
-                    a = fastest(a, measure(ROOT, path.resolve(), mode, unwind, args.timeout))
+                    b = fastest(b, measure(old, path.resolve(), mode, unwind, args.timeout, args.findings))
+                    a = fastest(a, measure(ROOT, path.resolve(), mode, unwind, args.timeout, args.findings))
                 total += 1
                 cores["before"].update([b["core"]] if "core" in b else [])
                 cores["after"].update([a["core"]] if "core" in a else [])

@@ -237,7 +237,9 @@ def options_json(options: Options) -> dict:
 def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> dict:
     out = {"id": a.id, "path": a.span.file or report.path, **_position(a.span, report.path), "text": a.text,
            "status": a.status.label, "reason": a.reason.value if a.reason else None,
-           "message": a.message or assertion_message(a, options, report)[1],
+           # a proof's message says its memory model, and any note of its own in parentheses
+           "message": (a.message if a.message and a.status is not Status.HOLDS
+                       else assertion_message(a, options, report)[1]),
            "mode": a.mode or options.mode, "unwind": a.unwind or options.unwind,
            "context": a.context or report.context, "stats": to_json(a.stats),
            "reached_paths": a.reached_paths}

@@ -108,7 +108,7 @@ def _user_session(workbench: Workbench, screenshot) -> None:
     # Code lenses: "Check from here" over the thread routine, a verdict over
     # each assertion.
     workbench.wait_for_lens(ROUTINE, "Check from here")
-    workbench.wait_for_lens(HOLDS, "holds · ")
+    workbench.wait_for_lens(HOLDS, "holds under SC · ")
     workbench.wait_for_lens(FAILS, "fails")
 
     # The hover on the holding assertion: its verdict and the summary learned there.

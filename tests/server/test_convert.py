@@ -112,7 +112,7 @@ def test_positions_count_utf16_units_after_astral_characters():
 
 
 def test_lens_titles():
-    assert wording.lens_title(result(Status.HOLDS), False) == "holds · 13 runs"
+    assert wording.lens_title(result(Status.HOLDS), False) == "holds under SC · 13 runs"
     assert wording.lens_title(result(Status.HOLDS), False, memory_model="rc11") == "holds under C11 · 13 runs"
     assert wording.lens_title(result(Status.BOUNDED), False) == "no violation within unwind 8 · 13 runs"
     assert wording.lens_title(result(Status.UNKNOWN, reason=Reason.BOUND), False) == \

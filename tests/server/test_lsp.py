@@ -196,7 +196,7 @@ async def test_failing_and_holding_assertions_with_their_trace(client):
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     titles = {lens.range.start.line: lens.command.title for lens in lenses}
     assert titles[FAIL_LINE] == "fails"
-    assert titles[HOLD_LINE].startswith("holds · ")
+    assert titles[HOLD_LINE].startswith("holds under SC · ")
     assert titles[line_of(FAIL_AND_HOLD, "void *writer")] == "Check from here"
 
     hover = await client.text_document_hover_async(lsp.HoverParams(

@@ -167,12 +167,12 @@ async def test_lenses_say_checking_until_each_verdict_and_the_client_is_told_to_
     await wait_for(lambda: (p := client.latest(uri)) and len(results(p)) == 1, 20, "a first verdict")
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     titles = [lens.command.title for lens in lenses]
-    assert titles[0] == "holds · 3 runs" and titles[-1] == "checking…"
+    assert titles[0] == "holds under SC · 3 runs" and titles[-1] == "checking…"
     assert all(lens.command.command == "distaff.checkFile" for lens in lenses)
     await wait_for(lambda: (p := client.latest(uri)) and len(results(p)) == 4, 20, "all verdicts")
     await wait_for(lambda: client.lens_refreshes > refreshes + 1, 5, "code lens refreshes")
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
-    assert [lens.command.title for lens in lenses] == ["holds · 3 runs"] * 4
+    assert [lens.command.title for lens in lenses] == ["holds under SC · 3 runs"] * 4
     close(client, uri)
 
 
@@ -227,7 +227,7 @@ async def test_worker_crash_becomes_a_diagnostic(client):
     assert codes == ["crashed", "crashed", "crashed", "holds"]
     # the server still answers
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
-    assert [lens.command.title for lens in lenses][:2] == ["holds · 3 runs", "not checked: crashed"]
+    assert [lens.command.title for lens in lenses][:2] == ["holds under SC · 3 runs", "not checked: crashed"]
     close(client, uri)
 
 
