@@ -40,7 +40,7 @@ from distaff.analysis.report import Finding, FindingKind, Reason, Stats, Trace
 from distaff.analysis.static.guards import guards
 from distaff.analysis.static.symmetry import interchangeable_sites
 from distaff.analysis.symex.awaits import in_wait
-from distaff.analysis.symex.c11 import graph_kind
+from distaff.analysis.symex.c11 import graph_kind, race_message
 from distaff.analysis.symex.twins import SymmetryBroken
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.heap import keep_heap, quiet_collector
@@ -426,15 +426,14 @@ class Explorer:
     def _race_findings(self, races, state: State, leaf: Leaf) -> None:
         """DATA_RACE findings for the races an execution graph recorded
         (:mod:`distaff.analysis.symex.weak`), each pair of statements once."""
-        for first, second in races:
-            key = frozenset((first, second))
+        for race in races:
+            key = frozenset((race.first, race.second))
             if key in self._graph_races:
                 continue
             self._graph_races.add(key)
             self.count("c11_races")
-            message = (f"data race: the plain access at line {second.line} and the one at line "
-                       f"{first.line} conflict and neither happens before the other (undefined in C)")
-            self.result.findings.append(Finding(FindingKind.DATA_RACE, second, message,
+            self.result.findings.append(Finding(FindingKind.DATA_RACE, race.second,
+                                                race_message(self.engine, state, race),
                                                 finish_trace(self.engine, state, leaf)))
 
     def _finding(self, leaf: Leaf, state: State) -> Finding:

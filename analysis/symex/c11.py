@@ -22,11 +22,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from distaff.analysis import ir
-from distaff.analysis.ir import FENCE_ORDERS, Intrinsic, MemOrder, Op, Store, type_size
+from distaff.analysis.ir import FENCE_ORDERS, Intrinsic, IntType, MemOrder, Op, Store, type_size
 from distaff.analysis.symex.pivots import EngineLimit, Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import State
 from distaff.analysis.symex.awaits import same
-from distaff.analysis.symex.weak import Graph, WeakMemoryLimit, psc_acyclic
+from distaff.analysis.symex.trace import lvalue
+from distaff.analysis.symex.weak import Graph, Race, WeakMemoryLimit, psc_acyclic
 
 if TYPE_CHECKING:
     from distaff.analysis.symex.engine import Engine
@@ -100,6 +101,17 @@ def in_graph(E: "Engine", st: State, p) -> bool:
     """Is what ``p`` points to a location of the run's graph already?"""
     oid, off = location_of(E, p)
     return isinstance(oid, int) and isinstance(off, int) and st.weak.has((oid, off))
+
+
+def race_message(E: "Engine", st: State, race: Race) -> str:
+    """A data race of the graph in the words of the race detector's:
+    ``data race on `x`: write at line 15 (thread writer#1) and read at line
+    22 (thread main)``, and why it is one."""
+    where = lvalue(st, E.layout, E.layout.make(race.loc[0], race.loc[1]), IntType(8 * race.size, True))
+    sides = [f"{'write' if w else 'read'} at line {span.line} (thread {st.threads[tid].name})"
+             for span, w, tid in zip((race.first, race.second), race.writes, race.tids)]
+    return (f"data race on `{where}`: {sides[0]} and {sides[1]}, one of them plain, and neither happens "
+            "before the other (undefined in C)")
 
 
 RMW, CAS = "rmw", "cas"
@@ -237,4 +249,4 @@ def fence(E: "Engine", st: State, tid: int, i: Intrinsic) -> None:
     st.weak = g
 
 
-__all__ = ["graph_kind", "weak_orders", "weak_steps", "BEFORE", "EARLIER", "LATEST", "NONE", "OLDER", "fence", "in_graph", "load", "rmw_load", "store"]
+__all__ = ["graph_kind", "race_message", "weak_orders", "weak_steps", "BEFORE", "EARLIER", "LATEST", "NONE", "OLDER", "fence", "in_graph", "load", "rmw_load", "store"]

@@ -85,6 +85,21 @@ class Event:
     span: Span | None
 
 
+@dataclass(frozen=True, slots=True)
+class Race:
+    """Two conflicting accesses of a location, one plain, that happen-before
+    does not order: the ``first`` made earlier in the run. ``writes``: whether
+    each writes; ``tids``: their threads; ``loc`` (object, offset) and
+    ``size``: the location."""
+
+    first: Span
+    second: Span
+    writes: tuple[bool, bool]
+    tids: tuple[int, int]
+    loc: tuple
+    size: int
+
+
 class WeakMemoryLimit(Exception):
     """What this model does not cover (the engine stops the run, undecided)."""
 
@@ -106,7 +121,7 @@ class Graph:
         self.syncv: dict[Any, int] = {}  # synchronisation object -> what its releases released
         self.sizes: dict[int, tuple] = {}  # object -> ((offset, size), ...) of its locations
         self.sc_events = 0  # seq_cst events (psc is checked when there are any)
-        self.races: tuple[tuple[Span, Span], ...] = ()  # (earlier access, later access)
+        self.races: tuple[Race, ...] = ()
         self.sc = sc
         # a compare-and-swap's read in progress: (thread, the graph before it,
         # the write it read), for a failure to read it again with its own order
@@ -350,7 +365,9 @@ class Graph:
             if x == eid or o.tid < 0 or o.tid == e.tid or e.hb >> x & 1:
                 continue
             if (o.order is MemOrder.NA or e.order is MemOrder.NA) and o.span is not None and e.span is not None:
-                self.races = self.races + ((o.span, e.span),)
+                size = next(s for off, s in self.sizes[loc[0]] if off == loc[1])
+                race = Race(o.span, e.span, (o.kind == WRITE, e.kind == WRITE), (o.tid, e.tid), loc, size)
+                self.races = self.races + (race,)
 
     # ------------------------------------------------------------------
     # the execution as a value

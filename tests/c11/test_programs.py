@@ -54,6 +54,15 @@ def test_a_read_of_an_older_value_says_which_write_it_did_not_see(capsys):
             "nothing makes it happen before this read") in out
 
 
+def test_a_race_says_on_what_which_accesses_and_which_threads(capsys):
+    f = _check(ROOT / "tests/programs/c11/plain_payload.c", "rc11", capsys)
+    (race,) = [x for x in f["findings"] if x["kind"] == "data-race"]
+    assert race["line"] == 25
+    assert race["message"] == ("data race on `payload`: write at line 17 (thread producer#1) and read at line 25 "
+                               "(thread consumer#1), one of them plain, and neither happens before the other "
+                               "(undefined in C)")
+
+
 def test_a_proof_that_rests_on_a_data_race_says_so(tmp_path, capsys):
     src = tmp_path / "peterson.c"
     src.write_text(PETERSON)
