@@ -345,9 +345,8 @@ def _sc_first(program, site, options, cancel, context):
     violation (the answer: its trace is an interleaving, which
     ``--playback`` can reproduce), else ``(None, (runs, seconds))`` it
     spent; ``(None, None)`` when it does not apply."""
-    if options.memory_model != "rc11" or context is not None or options.max_runs is not None \
-            or options.count_executions or not options.enabled("sc_first") \
-            or not graph_kind(program, options.memory_model, options.count_executions):
+    if context is not None or options.max_runs is not None or options.count_executions \
+            or not options.enabled("sc_first") or graph_kind(program, options.memory_model, False) != "rc11":
         return None, None
     cap_s = SC_FIRST_S if options.timeout_s is None else min(SC_FIRST_S, options.timeout_s / 4)
     started = time.monotonic()
@@ -366,7 +365,7 @@ def _run(program, site, options, cancel, context):
     found, sc_spent = _sc_first(program, site, options, cancel, context)
     if sc_spent is not None and options.timeout_s is not None:
         options = replace(options, timeout_s=max(0.001, options.timeout_s - sc_spent[1]))
-    plain, spent = (found, None) if found is not None else _plain_first(program, site, options, cancel, context)
+    plain, spent = (None, None) if found is not None else _plain_first(program, site, options, cancel, context)
     if found is not None:
         finished, last, findings = found
         last.result.stats = _counted_stats(last.result.stats, {"sc_first_decided": 1})

@@ -107,7 +107,9 @@ def race_message(E: "Engine", st: State, race: Race) -> str:
     """A data race of the graph in the words of the race detector's:
     ``data race on `x`: write at line 15 (thread writer#1) and read at line
     22 (thread main)``, and why it is one."""
-    where = lvalue(st, E.layout, E.layout.make(race.loc[0], race.loc[1]), IntType(8 * race.size, True))
+    oid, off = race.loc
+    size = dict(st.weak.sizes[oid])[off]
+    where = lvalue(st, E.layout, E.layout.make(oid, off), IntType(8 * size, True))
     sides = [f"{'write' if w else 'read'} at line {span.line} (thread {st.threads[tid].name})"
              for span, w, tid in zip((race.first, race.second), race.writes, race.tids)]
     return (f"data race on `{where}`: {sides[0]} and {sides[1]}, one of them plain, and neither happens "

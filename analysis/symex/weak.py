@@ -89,15 +89,14 @@ class Event:
 class Race:
     """Two conflicting accesses of a location, one plain, that happen-before
     does not order: the ``first`` made earlier in the run. ``writes``: whether
-    each writes; ``tids``: their threads; ``loc`` (object, offset) and
-    ``size``: the location."""
+    each writes; ``tids``: their threads; ``loc``: the location (object,
+    offset)."""
 
     first: Span
     second: Span
     writes: tuple[bool, bool]
     tids: tuple[int, int]
     loc: tuple
-    size: int
 
 
 class WeakMemoryLimit(Exception):
@@ -365,8 +364,7 @@ class Graph:
             if x == eid or o.tid < 0 or o.tid == e.tid or e.hb >> x & 1:
                 continue
             if (o.order is MemOrder.NA or e.order is MemOrder.NA) and o.span is not None and e.span is not None:
-                size = next(s for off, s in self.sizes[loc[0]] if off == loc[1])
-                race = Race(o.span, e.span, (o.kind == WRITE, e.kind == WRITE), (o.tid, e.tid), loc, size)
+                race = Race(o.span, e.span, (o.kind == WRITE, e.kind == WRITE), (o.tid, e.tid), loc)
                 self.races = self.races + (race,)
 
     # ------------------------------------------------------------------
