@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 from mypy_extensions import mypyc_attr
 
 from distaff.analysis.ir import (
-    Addr, Binary, Cast, Const, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of, is_signed, mask,
+    Addr, Binary, Cast, Const, FloatType, IntType, Ite, PtrAdd, PtrDiff, PtrType, Reg, Unary, bits_of, is_signed,
+    mask,
 )
 
 if TYPE_CHECKING:  # (typed, the compiled evaluator calls the domain's operations directly)
@@ -48,7 +49,9 @@ OVERFLOWS = frozenset({
     "signed integer overflow in multiplication", "signed integer overflow in division",
     "signed integer overflow in negation",
 })
-NO_RESULT = frozenset({"division by zero", "modulo by zero", "shift count out of range"})
+FLOAT_TO_INT = "floating-point value out of the integer type's range in a conversion"
+NO_RESULT = frozenset({"division by zero", "modulo by zero", "shift count out of range", FLOAT_TO_INT})
+FLOAT_CLASSIFY = frozenset({"isnan", "isinf", "isfinite", "signbit"})
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # subclassed outside the compiled core
@@ -90,7 +93,7 @@ class Evaluator:
             return self.reg(e)
         if isinstance(e, Const):
             ty = e.type
-            return e.value & mask(ty.bits) if isinstance(ty, (IntType, PtrType)) else e.value
+            return e.value & mask(ty.bits) if isinstance(ty, (IntType, PtrType, FloatType)) else e.value
         if isinstance(e, Binary):
             if e.op in COMPARISONS or e.op in LOGIC:
                 return V.of_cond(self.cond(e), bits_of(e.type, pb))
@@ -102,7 +105,16 @@ class Evaluator:
             if isinstance(to, IntType) and to.is_bool:
                 return V.of_cond(self.cond(e.arg), to.bits)
             v = self.value(e.arg)
-            return V.convert(v, bits_of(e.arg.type, pb), bits_of(to, pb), is_signed(e.arg.type))
+            frm = e.arg.type
+            if isinstance(to, FloatType):
+                if isinstance(frm, FloatType):
+                    return V.fconvert(v, frm.bits, to.bits)
+                return V.from_int(v, bits_of(frm, pb), is_signed(frm), to.bits)
+            if isinstance(frm, FloatType):
+                r, ok = V.to_int(v, frm.bits, bits_of(to, pb), is_signed(to))
+                self.check(FLOAT_TO_INT, ok)
+                return r
+            return V.convert(v, bits_of(frm, pb), bits_of(to, pb), is_signed(frm))
         if isinstance(e, PtrAdd):
             p = self.value(e.ptr)
             o = self.value(e.offset)
@@ -112,9 +124,11 @@ class Evaluator:
             return V.convert(d, pb, bits_of(e.type, pb), True)
         if isinstance(e, Unary):
             b = bits_of(e.type, pb)
-            if e.op == "!":
-                return V.of_cond(V.not_(self.cond(e.arg)), b)
+            if e.op == "!" or e.op in FLOAT_CLASSIFY:
+                return V.of_cond(self.cond(e), b)
             a = self.value(e.arg)
+            if isinstance(e.type, FloatType):
+                return V.funary(e.op, a, b)
             if e.op == "-":
                 if is_signed(e.type):
                     self.check("signed integer overflow in negation", V.ne(a, V.min_signed(b), b))
@@ -140,6 +154,8 @@ class Evaluator:
                 a = self.value(e.left)
                 b = self.value(e.right)
                 ty = e.left.type
+                if isinstance(ty, FloatType):
+                    return V.fcompare(op, a, b, ty.bits)
                 w = bits_of(ty, self.ptr_bits)
                 s = is_signed(ty)
                 if op == "==":
@@ -159,10 +175,14 @@ class Evaluator:
                 return V.or_(self.cond(e.left), self.cond(e.right))
         elif isinstance(e, Unary) and e.op == "!":
             return V.not_(self.cond(e.arg))
-        elif isinstance(e, Const):
+        elif isinstance(e, Unary) and e.op in FLOAT_CLASSIFY:
+            return V.fclassify(e.op, self.value(e.arg), bits_of(e.arg.type, self.ptr_bits))
+        elif isinstance(e, Const) and not isinstance(e.type, FloatType):
             return e.value != 0
         elif isinstance(e, Cast) and isinstance(e.type, IntType) and e.type.is_bool:
             return self.cond(e.arg)
+        if isinstance(e.type, FloatType):
+            return V.fnonzero(self.value(e), e.type.bits)
         return V.cond_of(self.value(e), bits_of(e.type, self.ptr_bits))
 
     def arith(self, e: Binary):
@@ -173,6 +193,8 @@ class Evaluator:
         s = is_signed(e.type)
         x = self.value(e.left)
         y = self.value(e.right)
+        if isinstance(e.type, FloatType):
+            return V.farith(op, x, y, b)
         if op == "+":
             if s:
                 self.check("signed integer overflow in addition", V.not_(V.add_overflows(x, y, b)))
@@ -209,4 +231,4 @@ class Evaluator:
         raise self.unsupported(f"binary operator {op}")
 
 
-__all__ = ["COMPARISONS", "LOGIC", "NO_RESULT", "OVERFLOWS", "Evaluator"]
+__all__ = ["COMPARISONS", "FLOAT_CLASSIFY", "FLOAT_TO_INT", "LOGIC", "NO_RESULT", "OVERFLOWS", "Evaluator"]

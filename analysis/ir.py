@@ -137,6 +137,27 @@ class IntType(Record):
 
 
 @dataclass(frozen=True, slots=True, init=False)
+class FloatType(Record):
+    """A binary floating type of IEEE 754: ``bits`` 32 (``float``) or 64
+    (``double``). A value is held as its bit pattern, an unsigned integer of
+    ``bits`` bits, in registers and in memory alike; the operators of an
+    expression of this type compute on the numbers those patterns encode,
+    rounding to nearest, ties to even, as C's default environment does."""
+
+    bits: int
+
+    def __init__(self, bits: int) -> None:
+        object.__setattr__(self, "bits", bits)
+
+    @property
+    def size(self) -> int:
+        return self.bits // 8
+
+    def __str__(self) -> str:
+        return f"f{self.bits}"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class PtrType(Record):
     """A pointer; ``pointee`` is ``VoidType()`` for ``void *``. Its width is the
     data model's pointer width, recorded in ``bits`` so that a type alone says
@@ -242,7 +263,7 @@ class FuncType(Record):
         return f"{self.ret}({ps})"
 
 
-CType = Union[VoidType, IntType, PtrType, ArrayType, StructType, FuncType]
+CType = Union[VoidType, IntType, FloatType, PtrType, ArrayType, StructType, FuncType]
 
 
 # 2**bits and 2**bits - 1 for the widths C has, made once: a 64-bit one is a
@@ -253,15 +274,18 @@ _MASKS: Final = tuple((1 << b) - 1 for b in range(129))
 
 def type_size(t: CType) -> int:
     """Size in bytes as ``sizeof`` gives it (0 for void and incomplete types)."""
-    if isinstance(t, (IntType, PtrType)):
+    if isinstance(t, (IntType, PtrType, FloatType)):
         return t.bits // 8
     if isinstance(t, VoidType):
         return 0
     return t.size
 
 
+SCALAR_TYPES: Final = (IntType, PtrType, FloatType)  # for isinstance
+
+
 def is_scalar(t: CType) -> bool:
-    return isinstance(t, (IntType, PtrType))
+    return isinstance(t, SCALAR_TYPES)
 
 
 def is_signed(t: CType) -> bool:
@@ -284,12 +308,12 @@ def bits_of(t: CType, ptr_bits: int) -> int:
     """Bit width of a value of type ``t`` where pointers have ``ptr_bits``
     bits (the data model's): an array-typed value is its address, and so is
     any other non-scalar the engine holds as a value."""
-    return t.bits if isinstance(t, (IntType, PtrType)) else ptr_bits
+    return t.bits if isinstance(t, (IntType, PtrType, FloatType)) else ptr_bits
 
 
 def value_bits(t: CType) -> int:
     """Bit width of a scalar value of type ``t``."""
-    if isinstance(t, (IntType, PtrType)):
+    if isinstance(t, (IntType, PtrType, FloatType)):
         return t.bits
     raise TypeError(f"not a scalar type: {t}")
 
@@ -300,7 +324,8 @@ def value_bits(t: CType) -> int:
 
 @dataclass(frozen=True, slots=True, init=False)
 class Const(Record):
-    """An integer constant of a scalar type. A null pointer is ``Const(0, PtrType(..))``."""
+    """An integer constant of a scalar type. A null pointer is ``Const(0, PtrType(..))``;
+    a floating constant is its bit pattern (see :class:`FloatType`)."""
 
     value: int
     type: CType
@@ -360,7 +385,12 @@ Operand = Any
 
 @dataclass(frozen=True, slots=True, init=False)
 class Unary(Record):
-    """``op`` in ``-``, ``~``, ``!``. ``!`` gives int 0/1."""
+    """``op`` in ``-``, ``~``, ``!``. ``!`` gives int 0/1.
+
+    On a floating operand also the ``<math.h>`` functions C defines exactly:
+    ``fabs``, ``sqrt``, ``floor``, ``ceil``, ``trunc``, ``round`` (of the
+    operand's type), and the classifications ``isnan``, ``isinf``,
+    ``isfinite``, ``signbit`` (int 0/1)."""
 
     op: str
     arg: Operand
@@ -383,6 +413,13 @@ class Binary(Record):
     shifts, whose right operand keeps its own type. Comparisons and logical
     operators have result type int; their operands' type decides signedness.
     ``==``/``!=``/``<`` ... may also compare two pointers.
+
+    On a :class:`FloatType`, ``+ - * /`` are IEEE 754's operations (a
+    division by zero is an infinity or a NaN, not an error), ``fmin`` and
+    ``fmax`` those of ``<math.h>`` (a NaN operand gives the other one; of two
+    equal operands, zeros of either sign, the first, as glibc computes), and a
+    comparison of floating operands is false when either is a NaN, ``!=``
+    excepted.
     """
 
     op: str

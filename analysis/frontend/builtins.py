@@ -15,9 +15,12 @@ arguments are evaluated and its result is 0.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from distaff.analysis.frontend.ctypes import BOOL, CHAR, I64, INT, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes
+from distaff.analysis.frontend.ctypes import (
+    BOOL, CHAR, DOUBLE, FLOAT, I64, INT, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes,
+)
 from distaff.analysis.ir import AssertKind, CType, FuncType, Op
 
 
@@ -346,13 +349,36 @@ def is_library(name: str) -> bool:
             or name.startswith(("pthread_", "__builtin_")))
 
 
+# The <math.h> functions C defines exactly, by name (GCC's __builtin_
+# spelling too): the IR operator each is (ir.Unary/ir.Binary of a floating
+# type) and the type it computes in; None for the classifications, which take
+# any floating type and give an int. What GCC and glibc give where C says
+# only "non-zero" is kept: isinf is -1 for -inf (glibc's macro is GCC's
+# __builtin_isinf_sign), the lowering builds it and signbit's value.
+_MATH = {"fabs": "fabs", "sqrt": "sqrt", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
+         "round": "round", "fmin": "fmin", "fmax": "fmax"}
+MATH_FUNCTIONS: dict[str, tuple[str, CType | None]] = {
+    **{f"{pre}{name}{suf}": (op, t) for name, op in _MATH.items() for suf, t in (("", DOUBLE), ("f", FLOAT))
+       for pre in ("", "__builtin_")},
+    **{f"{pre}{name}": (name, None) for name in ("isnan", "isfinite", "signbit") for pre in ("", "__builtin_")},
+    "finite": ("isfinite", None), "isinf": ("isinf_sign", None), "__builtin_isinf_sign": ("isinf_sign", None),
+    "__builtin_isinf": ("isinf", None),
+}
+# GCC's constants spelt as calls (arguments ignored: a NaN's payload is not modelled)
+MATH_CONSTANTS: dict[str, tuple[float, CType]] = {
+    "__builtin_inf": (math.inf, DOUBLE), "__builtin_inff": (math.inf, FLOAT),
+    "__builtin_huge_val": (math.inf, DOUBLE), "__builtin_huge_valf": (math.inf, FLOAT),
+    "__builtin_nan": (math.nan, DOUBLE), "__builtin_nanf": (math.nan, FLOAT),
+}
+
+
 _NONDET_TYPES: dict[str, CType | str] = {
     "int": INT, "uint": UINT, "unsigned_int": UINT, "unsigned": UINT,
     "char": CHAR, "uchar": UCHAR, "unsigned_char": UCHAR,
     "short": SHORT, "ushort": USHORT, "unsigned_short": USHORT,
     "long": "long", "ulong": "ulong", "unsigned_long": "ulong",
     "longlong": I64, "long_long": I64, "ulonglong": U64, "unsigned_long_long": U64,
-    "bool": BOOL, "_Bool": BOOL,
+    "bool": BOOL, "_Bool": BOOL, "float": FLOAT, "double": DOUBLE,
     "pointer": "ptr", "size_t": "size_t", "loff_t": "long", "pchar": "char_ptr",
     "u8": UCHAR, "u16": USHORT, "u32": UINT, "u64": U64,
     "s8": CHAR, "s16": SHORT, "s32": INT, "s64": I64,
@@ -367,8 +393,7 @@ def is_always_builtin(name: str) -> bool:
 
 
 def nondet_type(name: str, ct: CTypes) -> CType | None:
-    """The type of ``__VERIFIER_nondet_T()``'s result, or None if T is unknown
-    (or a floating type)."""
+    """The type of ``__VERIFIER_nondet_T()``'s result, or None if T is unknown."""
     if not name.startswith(NONDET_PREFIX):
         return None
     t = _NONDET_TYPES.get(name[len(NONDET_PREFIX):])

@@ -15,6 +15,8 @@ declaration instead.
 from __future__ import annotations
 
 from distaff.analysis.ir import (
+    FloatType,
+    SCALAR_TYPES,
     ArrayType,
     CType,
     DataModel,
@@ -52,6 +54,8 @@ INT = IntType(32, True)
 UINT = IntType(32, False)
 I64 = IntType(64, True)
 U64 = IntType(64, False)
+FLOAT = FloatType(32)
+DOUBLE = FloatType(64)
 
 
 class CTypes:
@@ -141,6 +145,8 @@ class CTypes:
         for name in ATOMIC_OF:
             self.typedefs[f"atomic_{name}"] = words.get(name) or self.typedefs[name]
         self.typedefs["atomic_flag"] = BOOL
+        self.typedefs["float_t"] = FLOAT  # <math.h> where FLT_EVAL_METHOD is 0, as on x86-64
+        self.typedefs["double_t"] = DOUBLE
         for name, (s64, s32, a64, a32) in opaque.items():
             self.typedefs[name] = StructType(
                 name, (), s64 if lp64 else s32, a64 if lp64 else a32
@@ -158,12 +164,16 @@ class CTypes:
 
     def from_words(self, words: list[str]) -> CType | None:
         """The type named by a list of specifier keywords (``unsigned long int``),
-        or None if they do not name an integer/void type (e.g. ``double``)."""
+        or None if they name a type the IR has not (``long double``, ``_Complex``, ``__int128``)."""
         if len(words) == 1 and words[0] in self.typedefs:
             return self.typedefs[words[0]]
         ws = set(words)
-        if ws & {"float", "double", "_Complex", "__float128", "_Float128", "__int128"}:
+        if ws & {"_Complex", "__float128", "_Float128", "__int128"} or ("double" in ws and "long" in ws):
             return None
+        if "float" in ws:
+            return FLOAT
+        if "double" in ws:
+            return DOUBLE
         if "void" in ws:
             return VOID
         if ws & {"_Bool", "bool"}:
@@ -190,7 +200,12 @@ class CTypes:
         return t
 
     def common(self, a: CType, b: CType) -> CType:
-        """The usual arithmetic conversions of two integer types."""
+        """The usual arithmetic conversions of two arithmetic types: the wider
+        floating type if either is one, else integer promotion and rank."""
+        if isinstance(a, FloatType) or isinstance(b, FloatType):
+            if isinstance(a, FloatType) and isinstance(b, FloatType):
+                return a if a.bits >= b.bits else b
+            return a if isinstance(a, FloatType) else b
         a, b = self.promote(a), self.promote(b)
         if not isinstance(a, IntType) or not isinstance(b, IntType):
             return a if isinstance(a, IntType) else b
@@ -209,7 +224,7 @@ class CTypes:
 
 
 def align_of(t: CType) -> int:
-    if isinstance(t, (IntType, PtrType)):
+    if isinstance(t, SCALAR_TYPES):
         return max(1, t.bits // 8)
     if isinstance(t, ArrayType):
         return align_of(t.elem)

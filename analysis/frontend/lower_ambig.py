@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import ArrayType, Const, CType, Expr, FuncType, IntType, PtrType, type_size
+from distaff.analysis.ir import ArrayType, Const, CType, Expr, FuncType, IntType, PtrType, SCALAR_TYPES, type_size
 from distaff.analysis.frontend.lower_const import cast, const, unary
 from distaff.analysis.frontend.lower_env import TypedefSym
 from distaff.analysis.frontend.lower_literals import parse_int_literal
@@ -300,7 +300,7 @@ class AmbiguityLowering:
         return self.unary_value(op, e, w)
 
     def cast_value(self, t: CType, e: Expr) -> Expr:
-        if not isinstance(t, (IntType, PtrType)) or not isinstance(e.type, (IntType, PtrType)):
+        if not isinstance(t, SCALAR_TYPES) or not isinstance(e.type, SCALAR_TYPES):
             return e
         return self.conv(e, t) if isinstance(t, IntType) and t.is_bool else cast(e, t)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from distaff.analysis.ir import (
+    SCALAR_TYPES,
     Addr,
     ArrayType,
     AssertKind,
@@ -16,6 +17,7 @@ from distaff.analysis.ir import (
     Call,
     Const,
     Expr,
+    FloatType,
     FuncType,
     IntType,
     Intrinsic,
@@ -30,11 +32,12 @@ from distaff.analysis.frontend.builtins import (
     ATOMIC_BUILTINS, BUILTINS, NONDET_PREFIX, is_always_builtin, library_type, nondet_type, resolve,
 )
 from distaff.analysis.frontend.labels import IfGoto
-from distaff.analysis.frontend.ctypes import INT
+from distaff.analysis.frontend.ctypes import DOUBLE, INT
 from distaff.analysis.frontend.gnu import readable
 from distaff.analysis.frontend.lower_const import truth
 from distaff.analysis.frontend.lower_env import FuncSym, VarSym
 from distaff.analysis.frontend.lower_loc import strip_parens
+from distaff.analysis.frontend.lower_math import is_math
 from distaff.analysis.frontend.lower_string import STRING_FUNCS
 from distaff.analysis.frontend.parse import F
 from distaff.analysis.frontend.printable import printable
@@ -70,7 +73,7 @@ class CallLowering:
         slot = self.result_slot(ft, node)
         if slot is not None:
             values.insert(0, slot.addr)
-        dst = self.temp(ft.ret) if used and isinstance(ft.ret, (IntType, PtrType)) else None
+        dst = self.temp(ft.ret) if used and isinstance(ft.ret, SCALAR_TYPES) else None
         self.emit(Call(dst, callee, tuple(values), self.span(node)))
         return self.call_value(dst, slot, used, whole, node)
 
@@ -101,6 +104,8 @@ class CallLowering:
         ab = ATOMIC_BUILTINS.get(name)
         if ab is not None and (not defined or name.startswith(("__sync_", "__atomic_"))):
             return self.atomic_call(name, ab, args, node, used)
+        if not defined and is_math(name):
+            return self.math_call(name, args, node)
         sf = STRING_FUNCS.get(name)
         if sf is not None and not defined:
             return self.string_call(name, sf, args, node)
@@ -112,10 +117,10 @@ class CallLowering:
             ft = sym.type
         if not defined and name.startswith(NONDET_PREFIX):
             t = ft.ret if ft is not None else nondet_type(name, self.ct)
-            if t is None or not isinstance(t, (IntType, PtrType)):
+            if t is None or not isinstance(t, SCALAR_TYPES):
                 self.unsupported(node, f"nondeterministic value of unsupported type ({name})")
                 t = nondet_type(name, self.ct) or INT
-                if not isinstance(t, (IntType, PtrType)):
+                if not isinstance(t, SCALAR_TYPES):
                     t = IntType(64, True)
             self.arguments(args, FuncType(t, (), True), None)
             dst = self.temp(t)
@@ -126,12 +131,12 @@ class CallLowering:
         if ft is None:
             ft = FuncType(INT, (), True)  # implicitly declared
         if isinstance(sym, FuncSym) and sym.is_float and used:
-            self.unsupported(node, f"call of '{name}' returns a floating-point value")
+            self.unsupported(node, f"call of '{name}' returns a long double or complex value")
         values = self.arguments(args, ft, name if defined else None)
         slot = self.result_slot(ft, node)
         if slot is not None:
             values.insert(0, slot.addr)
-        want = used and isinstance(ft.ret, (IntType, PtrType))
+        want = used and isinstance(ft.ret, SCALAR_TYPES)
         dst = self.temp(ft.ret) if want else None
         span = self.span(node)
         if not defined:
@@ -164,6 +169,8 @@ class CallLowering:
                 v = self.conv(v, param)
             elif isinstance(v.type, IntType):
                 v = self.conv(v, self.ct.promote(v.type))
+            elif isinstance(v.type, FloatType):  # the default argument promotions
+                v = self.conv(v, DOUBLE)
             if callee is not None:
                 src = self.source_of(a)
                 if src is not None:
@@ -223,7 +230,7 @@ class CallLowering:
         dst = None
         if b.op in (Op.MALLOC, Op.CALLOC, Op.ALLOCA, Op.THREAD_SELF):
             dst = self.temp(ret)
-        elif used and isinstance(ret, (IntType, PtrType)) and b.op not in (Op.MEMSET, Op.MEMCPY):
+        elif used and isinstance(ret, SCALAR_TYPES) and b.op not in (Op.MEMSET, Op.MEMCPY):
             dst = self.temp(ret)
         kind = Kind.GLOBAL if b.op in SYNC_OPS or b.op in (Op.MEMSET, Op.MEMCPY, Op.FREE) else Kind.LOCAL
         pc = self.emit(Intrinsic(b.op, dst, tuple(values[: len(b.params)] if b.params else ()),

@@ -4,13 +4,15 @@ The lowering builds every :data:`ir.Expr` through these constructors, so that
 constant subexpressions (``sizeof``, enum constants, ``-1``, field offsets)
 reach the IR as one :class:`ir.Const`, and array sizes, case labels and static
 initialisers can be read off as numbers. Folding follows C's semantics on the
-operation's type (wrap-around, truncating division); it leaves anything
-undefined (division by zero, over-wide shifts) unfolded for the engine to
-report.
+operation's type (wrap-around, truncating division; IEEE 754 arithmetic on
+floating constants, which are bit patterns as in the IR); it leaves anything
+undefined (division by zero, over-wide shifts, a floating value out of an
+integer type's range) unfolded for the engine to report.
 """
 
 from __future__ import annotations
 
+from distaff.analysis import floats
 from distaff.analysis.ir import (
     Addr,
     Binary,
@@ -18,6 +20,7 @@ from distaff.analysis.ir import (
     Const,
     CType,
     Expr,
+    FloatType,
     IntType,
     PtrAdd,
     PtrType,
@@ -36,7 +39,11 @@ def cast(e: Expr, t: CType) -> Expr:
     """``e`` converted to ``t`` (no node when the type is already ``t``)."""
     if e.type is t or e.type == t:
         return e
-    if isinstance(e, Const) and isinstance(t, (IntType, PtrType)):
+    if isinstance(e, Const) and (isinstance(e.type, FloatType) or isinstance(t, FloatType)):
+        folded = _convert_float(e, t)
+        if folded is not None:
+            return folded
+    elif isinstance(e, Const) and isinstance(t, (IntType, PtrType)):
         return const(e.value, t)
     if isinstance(t, PtrType):
         if isinstance(e, Addr):
@@ -48,8 +55,36 @@ def cast(e: Expr, t: CType) -> Expr:
     return Cast(e, t)
 
 
+def _convert_float(e: Const, t: CType) -> Const | None:
+    """The constant ``e`` converted to ``t`` when one of them is floating
+    (None where C leaves the result undefined, or for a pointer)."""
+    frm = e.type
+    if isinstance(t, FloatType):
+        if isinstance(frm, FloatType):
+            return Const(floats.convert(e.value, frm.bits, t.bits), t)
+        if isinstance(frm, IntType):
+            return Const(floats.from_int(e.value, t.bits), t)
+        return None
+    if isinstance(t, IntType) and isinstance(frm, FloatType):
+        if t.is_bool:
+            return Const(int(floats.nonzero(e.value, frm.bits)), t)
+        v = floats.to_int(e.value, frm.bits)
+        if v is None or normalise(v, t) != v:
+            return None
+        return Const(v, t)
+    return None
+
+
 def unary(op: str, e: Expr, t: CType) -> Expr:
-    if isinstance(e, Const):
+    if isinstance(e, Const) and isinstance(e.type, FloatType):
+        if op in floats.CLASSIFY or op == "!":
+            on = floats.unary(op, e.value, e.type.bits) if op != "!" else int(not floats.nonzero(e.value, e.type.bits))
+            return Const(on, t)
+        if op in floats.MATH_UNARY or op == "-":
+            return Const(floats.unary(op, e.value, e.type.bits), t)
+        if op == "+":
+            return e
+    elif isinstance(e, Const):
         if op == "-":
             return const(-e.value, t)
         if op == "~":
@@ -105,6 +140,13 @@ def _fold(op: str, a: int, b: int, operand: CType, t: CType) -> int | None:
 
 def binary(op: str, left: Expr, right: Expr, t: CType) -> Expr:
     """``left op right`` of result type ``t`` (operands already converted)."""
+    if isinstance(left, Const) and isinstance(right, Const) and isinstance(left.type, FloatType):
+        bits = left.type.bits
+        if op in _COMPARE:
+            return Const(int(floats.compare(op, left.value, right.value, bits)), t)
+        if op in ("+", "-", "*", "/") or op in floats.MATH_BINARY:
+            return Const(floats.arith(op, left.value, right.value, bits), t)
+        return Binary(op, left, right, t)
     if isinstance(left, Const) and isinstance(right, Const):
         v = _fold(op, left.value, right.value, left.type, t)
         if v is not None and (op in _COMPARE or op in ("&&", "||") or isinstance(t, IntType)):
@@ -124,7 +166,8 @@ def truth(e: Expr) -> Expr:
     if isinstance(e, Unary) and e.op == "!":
         return e
     if isinstance(e, Const):
-        return Const(1 if e.value else 0, INT)
+        on = floats.nonzero(e.value, e.type.bits) if isinstance(e.type, FloatType) else e.value
+        return Const(1 if on else 0, INT)
     return Binary("!=", e, Const(0, e.type), INT)
 
 
@@ -158,7 +201,8 @@ def null_based(e: Expr) -> Expr:
 
 
 def const_value(e: Expr) -> int | None:
-    return e.value if isinstance(e, Const) else None
+    """The value of an integer or pointer constant (None for anything else)."""
+    return e.value if isinstance(e, Const) and not isinstance(e.type, FloatType) else None
 
 
 def is_static_address(e: Expr) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from distaff.analysis.ir import (
+    SCALAR_TYPES,
     Addr,
     ArrayType,
     Assign,
@@ -26,6 +27,7 @@ from distaff.analysis.ir import (
     Cast,
     Const,
     Expr,
+    FloatType,
     FuncType,
     IntType,
     Intrinsic,
@@ -60,6 +62,7 @@ from distaff.analysis.frontend.parse import F
 MAX_SPLIT_SCALARS = 32
 
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_FLOAT_OPS = _COMPARE | {"+", "-", "*", "/", "&&", "||"}
 _KNOWN_CONSTANTS = {
     "INT_MAX": (2**31 - 1, INT), "INT_MIN": (-(2**31), INT), "UINT_MAX": (2**32 - 1, UINT),
     "CHAR_BIT": (8, INT), "SCHAR_MAX": (127, INT), "SCHAR_MIN": (-128, INT),
@@ -81,7 +84,7 @@ class ExprLowering:
 
     def nondet(self, t: CType, node: ts.Node, name: str = "unsupported") -> Expr:
         """A fresh symbol standing for a value distaff cannot compute."""
-        if not isinstance(t, (IntType, PtrType)):
+        if not isinstance(t, SCALAR_TYPES):
             t = INT
         if self.static or self.discard:
             return Const(0, t)
@@ -91,11 +94,11 @@ class ExprLowering:
 
     def conv(self, e: Expr, t: CType) -> Expr:
         """Convert ``e`` to ``t`` as assignment does (to ``_Bool``: ``!= 0``)."""
-        if e.type is t or e.type == t or not isinstance(t, (IntType, PtrType)) or same_pointer(e.type, t):
+        if e.type is t or e.type == t or not isinstance(t, SCALAR_TYPES) or same_pointer(e.type, t):
             return e
         if isinstance(t, IntType) and t.is_bool:
             return cast(truth(e), t)
-        if not isinstance(e.type, (IntType, PtrType)):
+        if not isinstance(e.type, SCALAR_TYPES):
             return e
         return cast(e, t)
 
@@ -221,7 +224,7 @@ class ExprLowering:
     def reg_of(self, e: Expr, node: ts.Node) -> Reg:
         if isinstance(e, Reg):
             return e
-        t = e.type if isinstance(e.type, (IntType, PtrType)) else INT
+        t = e.type if isinstance(e.type, SCALAR_TYPES) else INT
         tmp = self.temp(t)
         self.emit(Assign(tmp, e if e.type == t else Const(0, t), self.span(node)))
         return tmp
@@ -317,7 +320,9 @@ class ExprLowering:
             if isinstance(e.type, IntType):
                 pt = self.ct.promote(e.type)
                 e = unary("-", cast(e, pt), pt) if op == "-" else cast(e, pt)
-        if not isinstance(t, (IntType, PtrType)) or not isinstance(e.type, (IntType, PtrType)):
+            elif isinstance(e.type, FloatType) and op == "-":
+                e = unary("-", e, e.type)
+        if not isinstance(t, SCALAR_TYPES) or not isinstance(e.type, SCALAR_TYPES):
             return e
         return self.conv(e, t) if isinstance(t, IntType) and t.is_bool else cast(e, t)
 
@@ -354,8 +359,11 @@ class ExprLowering:
                 return self.ptr_diff(left, right)
             if lp:
                 return self.ptr_offset(left, right, -1, node)
-        if not isinstance(lt, (IntType, PtrType)) or not isinstance(rt, (IntType, PtrType)):
+        if not isinstance(lt, SCALAR_TYPES) or not isinstance(rt, SCALAR_TYPES):
             self.unsupported(node, "operands are not scalars")
+            return Const(0, INT)
+        if (isinstance(lt, FloatType) or isinstance(rt, FloatType)) and (lp or rp or op not in _FLOAT_OPS):
+            self.unsupported(node, f"'{op}' with a floating operand (not C)")
             return Const(0, INT)
         if op in _COMPARE:
             if lp or rp:
@@ -412,6 +420,8 @@ class ExprLowering:
             if isinstance(e.type, PtrType):
                 return binary("==", e, Const(0, e.type), INT)
             return unary("!", e, INT)
+        if isinstance(e.type, FloatType) and op in ("-", "+"):
+            return unary("-", e, e.type) if op == "-" else e
         if not isinstance(e.type, IntType):
             self.unsupported(node, f"'{op}' of a non-integer")
             return e
@@ -483,7 +493,7 @@ class ExprLowering:
             self.unsupported(node, "bit-field access")
         is_float = (st.name, fname) in self.u.float_fields
         if is_float:
-            self.unsupported(node, "floating-point field")
+            self.unsupported(node, "long double or complex field")
         ft = self.complete(f.type)
         return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft, is_float)
 
@@ -493,7 +503,7 @@ class ExprLowering:
             return self.lower_item(regroup([parts[0], parts[2]], [parts[1]]), node)
         t, is_float = self.type_descriptor(node.child_by_field_id(F.type))
         if is_float:
-            self.unsupported(node, "conversion to a floating type")
+            self.unsupported(node, "conversion to long double or a complex type")
             self.effect(node.child_by_field_id(F.value))
             return self.nondet(t, node, "float")
         return self.convert_cast(t, node.child_by_field_id(F.value), node)
@@ -503,12 +513,12 @@ class ExprLowering:
             self.effect(value)
             return Const(0, INT)
         e = self.rvalue(value)
-        if not isinstance(t, (IntType, PtrType)):
+        if not isinstance(t, SCALAR_TYPES):
             self.unsupported(node, f"cast to {t}")
             return e
         if isinstance(t, IntType) and t.is_bool:
             return self.conv(e, t)
-        return cast(e, t) if isinstance(e.type, (IntType, PtrType)) else e
+        return cast(e, t) if isinstance(e.type, SCALAR_TYPES) else e
 
     def type_of(self, node: ts.Node, keep_findings: bool = False) -> CType:
         """The type of expression ``node`` (arrays not decayed), without
@@ -661,7 +671,7 @@ class ExprLowering:
         incomplete type or more than MAX_SPLIT_SCALARS scalars."""
         out = [] if out is None else out
         t = self.complete(t)
-        if isinstance(t, (IntType, PtrType)):
+        if isinstance(t, SCALAR_TYPES):
             out.append((base, t))
         elif isinstance(t, ArrayType) and t.length is not None:
             size = type_size(t.elem) if t.length else 0
@@ -698,7 +708,7 @@ class ExprLowering:
     def increment(self, node: ts.Node, arg: ts.Node, prefix: bool, op: str, used: bool) -> Expr:
         """``arg++``/``arg--`` (``op`` is ``+``/``-``), or the prefix forms."""
         loc = self.lvalue(arg)
-        if not isinstance(loc.type, (IntType, PtrType)):
+        if not isinstance(loc.type, SCALAR_TYPES):
             self.unsupported(node, "increment of a non-scalar")
             return Const(0, INT)
         atomic = self.atomic_lvalue(arg)

@@ -34,6 +34,7 @@ from distaff.analysis.frontend.lower_const import null_based
 from distaff.analysis.frontend.lower_init import InitLowering
 from distaff.analysis.frontend.lower_literals import LiteralLowering
 from distaff.analysis.frontend.lower_logic import LogicLowering
+from distaff.analysis.frontend.lower_math import MathLowering
 from distaff.analysis.frontend.lower_stmt import StmtLowering
 from distaff.analysis.frontend.lower_string import StringLowering
 from distaff.analysis.frontend.lower_types import TypeLowering
@@ -55,7 +56,8 @@ class Checkpoint:
 
 
 class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
-              InitLowering, AtomicLowering, StringLowering, AmbiguityLowering, GnuLowering, AggregateLowering):
+              InitLowering, AtomicLowering, StringLowering, AmbiguityLowering, GnuLowering, AggregateLowering,
+              MathLowering):
     def __init__(
         self,
         unit: Unit,

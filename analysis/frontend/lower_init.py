@@ -15,6 +15,7 @@ import re
 import tree_sitter as ts
 
 from distaff.analysis.ir import (
+    SCALAR_TYPES,
     Addr,
     ArrayType,
     Const,
@@ -273,7 +274,7 @@ class InitLowering:
             except NotConstant:
                 self.unsupported(node, "initialiser is not a constant")
                 continue
-            if not is_static_address(v) or not isinstance(it, (IntType, PtrType)):
+            if not is_static_address(v) or not isinstance(it, SCALAR_TYPES):
                 self.unsupported(node, "initialiser is not a constant")
                 continue
             sl.record_flow_to_offset(t, off, node, key)
@@ -324,7 +325,7 @@ class InitLowering:
             if items:
                 self.store(loc, self.conv(self.rvalue(items[0][2]), t), node)
             return
-        if init.type != "initializer_list" and isinstance(t, (IntType, PtrType)):
+        if init.type != "initializer_list" and isinstance(t, SCALAR_TYPES):
             self.store(loc, self.conv(self.rvalue(init), t), node)
             return
         items = self.init_items(t, init)

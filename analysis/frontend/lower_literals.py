@@ -1,12 +1,16 @@
-"""Lowering of C literals: integer and character constants with their C
-types, and string literals as read-only global objects (``.str.N``)."""
+"""Lowering of C literals: integer, floating and character constants with
+their C types, and string literals as read-only global objects (``.str.N``)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import tree_sitter as ts
 
-from distaff.analysis.ir import Addr, ArrayType, Const, CType, Expr, GlobalVar, InitValue, IntType, ObjKind
-from distaff.analysis.frontend.ctypes import CHAR, INT, I64, U64, UINT, normalise
+from distaff.analysis import floats
+
+from distaff.analysis.ir import Addr, ArrayType, Const, CType, Expr, GlobalVar, InitValue, ObjKind
+from distaff.analysis.frontend.ctypes import CHAR, DOUBLE, FLOAT, INT, I64, U64, UINT, normalise
 from distaff.analysis.frontend.lower_const import const
 from distaff.analysis.frontend.lower_loc import MemLoc
 
@@ -21,9 +25,11 @@ class LiteralLowering:
             known = self.u.literals[raw] = parse_int_literal(raw.decode("utf-8", "replace").replace("'", ""), self.ct)
         value, t = known
         if value is None:
-            self.unsupported(node, "floating-point constant")
-            single = raw.rstrip().lower().endswith(b"f") and not raw.lower().startswith(b"0x")
-            return self.nondet(IntType(32 if single else 64, True), node, "float")
+            floating = parse_float_literal(raw.decode("utf-8", "replace").replace("'", ""))
+            if floating is None:
+                self.unsupported(node, "long double constant")
+                return self.nondet(I64, node, "float")
+            return floating
         return Const(normalise(value, t), t)
 
     def char(self, node: ts.Node) -> Expr:
@@ -109,6 +115,30 @@ def parse_int_literal(text: str, ct) -> tuple[int | None, CType]:
         if value < limit:
             return sign * value, c
     return sign * value, U64
+
+
+def parse_float_literal(text: str) -> Const | None:
+    """The constant a floating literal denotes (decimal or hexadecimal, with
+    ``f`` for a float), its value rounded once, to nearest; None for a
+    ``long double`` literal (suffix ``l``), which the IR has no type for."""
+    t = text.lower().strip()
+    sign = 1
+    if t[:1] in ("-", "+"):
+        sign = -1 if t[0] == "-" else 1
+        t = t[1:].strip()
+    ty = DOUBLE
+    if t.endswith("l"):
+        return None
+    if t.endswith("f") and not (t.startswith("0x") and "p" not in t):
+        t, ty = t[:-1], FLOAT
+    if t.startswith("0x"):
+        mantissa, _, exponent = t[2:].partition("p")
+        whole, _, frac = mantissa.partition(".")
+        q = Fraction(int(whole + frac or "0", 16), 16 ** len(frac)) * Fraction(2) ** int(exponent or "0")
+    else:
+        q = Fraction(t)
+    pattern = floats.round_rational(q, ty.bits)
+    return Const(pattern ^ floats.SIGN[ty.bits] if sign < 0 else pattern, ty)
 
 
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27,

@@ -13,7 +13,7 @@ import re
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import Assign, Const, CType, Expr, IntType, Ite, PtrType
+from distaff.analysis.ir import Assign, Const, CType, Expr, IntType, Ite, PtrType, SCALAR_TYPES
 from distaff.analysis.frontend.labels import Goto, IfGoto
 from distaff.analysis.frontend.ctypes import INT, VOID
 from distaff.analysis.frontend.gnu import readable
@@ -106,12 +106,12 @@ class LogicLowering:
         a = self.rvalue(anode) if anode is not None else c
         b = self.rvalue(bnode)
         t = self.result_type(a, b)
-        if len(self.instrs) == cp.instrs and isinstance(t, (IntType, PtrType)) and not self.discard:
+        if len(self.instrs) == cp.instrs and isinstance(t, SCALAR_TYPES) and not self.discard:
             return self.ite(self.cond_expr(c), self.conv(a, t), self.conv(b, t), t)
         if self.discard:
             return self.nondet(t, node)
         self.rollback(cp)
-        res = self.temp(t) if isinstance(t, (IntType, PtrType)) and used else None
+        res = self.temp(t) if isinstance(t, SCALAR_TYPES) and used else None
         la, lb, end = self.label(), self.label(), self.label()
         span = self.span(node)
         self.emit(IfGoto(self.cond_expr(c), la, lb, span))
@@ -142,7 +142,7 @@ class LogicLowering:
             return at
         if isinstance(bt, PtrType):
             return bt
-        return at if isinstance(at, (IntType, PtrType)) else bt if isinstance(bt, (IntType, PtrType)) else VOID
+        return at if isinstance(at, SCALAR_TYPES) else bt if isinstance(bt, SCALAR_TYPES) else VOID
 
 
 def _written(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from distaff.analysis.ir import (
+    SCALAR_TYPES,
     Addr,
     ArrayType,
     Const,
@@ -258,7 +259,7 @@ class StmtLowering:
         elif vnode is not None:
             v = self.rvalue(vnode)
             rt = self.ret_type
-            if isinstance(rt, (IntType, PtrType)):
+            if isinstance(rt, SCALAR_TYPES):
                 value = self.conv(v, rt)
                 src = self.source_of(vnode)
                 if src is not None:
@@ -365,7 +366,7 @@ class StmtLowering:
                 self.scope.names[name] = VarSym(name, t, "global", name, is_float, self.atomic_kind(atomic, t))
                 continue
             if is_float:
-                self.unsupported(d, "floating-point variable")
+                self.unsupported(d, "long double or complex variable")
             if "static" in storage:
                 gname = self.u.unique_global_name(f"{self.func}.{name}")
                 if storage & {"__thread", "_Thread_local", "thread_local"}:

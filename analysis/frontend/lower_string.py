@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from distaff.analysis.ir import (
+    SCALAR_TYPES,
     Assign, Binary, Cast, Const, Expr, Intrinsic, IntType, Ite, Kind, Load, Op, PtrAdd,
     PtrType, Reg, Span, Store, Unary,
 )
@@ -73,7 +74,7 @@ class StringLowering:
             v = self.rvalue(a)  # arguments past the prototype: evaluated only
             if i < len(sf.params):
                 want = byte_ptr if sf.params[i] == "p" else size_t
-                if not isinstance(v.type, (IntType, PtrType)):
+                if not isinstance(v.type, SCALAR_TYPES):
                     self.unsupported(a, f"argument of {name} is not a pointer or an integer")
                     v = Const(0, want)
                 values.append(self._keep(cast(v, want), span))

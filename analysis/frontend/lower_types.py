@@ -1,9 +1,11 @@
 """Lowering of C type syntax: specifiers, declarators, struct/union/enum
 definitions, to :mod:`distaff.analysis.ir` types laid out for the data model.
 
-Floating types have no IR type: they become integers of the same size (so
-layouts stay right), and the declarations that would compute with them are
-reported as unsupported by the callers, which receive an ``is_float`` flag.
+``float`` and ``double`` are the IR's :class:`FloatType`. The floating types
+it has not (``long double``, ``_Complex``, ``__float128``) become integers of
+their size (so layouts stay right), and the declarations that would compute
+with them are reported as unsupported by the callers, which receive an
+``is_float`` flag.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from distaff.analysis.frontend.lower_gnu import AUTO_TYPE
 from distaff.analysis.frontend.lower_env import EnumConstSym, TypedefSym, VarSym
 from distaff.analysis.frontend.parse import F
 
-_FLOAT_SIZES = {"float": IntType(32, True), "double": IntType(64, True)}
 _TYPEOF = (b"typeof", b"__typeof__", b"__typeof", b"typeof_unqual")
 _DECL_NAMES = ("identifier", "field_identifier", "type_identifier", "primitive_type")
 _TYPEOF_TAG = TYPEOF_TAG.encode()
@@ -29,7 +30,8 @@ class TypeLowering:
     # -- specifiers ---------------------------------------------------------
 
     def spec_type(self, spec: ts.Node | None, hint: str | None = None) -> tuple[CType, bool]:
-        """The type a specifier node names, and whether it is a floating type."""
+        """The type a specifier node names, and whether it is a floating type
+        the IR has not (see the module docstring)."""
         if spec is None:
             return INT, False
         kind = spec.type
@@ -37,8 +39,6 @@ class TypeLowering:
             words = spec.text.decode().split()
             t = self.ct.from_words(words)
             if t is None:
-                if "float" in words:
-                    return _FLOAT_SIZES["float"], True
                 if words.count("long") and "double" in words:
                     return IntType(128, True), True
                 if "__int128" in words:

@@ -29,6 +29,7 @@ from typing import Union
 import z3
 from z3 import z3core
 
+from distaff.analysis import floats
 from distaff.analysis.ir import mask, to_signed  # noqa: F401 - part of this module's interface
 
 Val = Union[int, z3.BitVecRef]
@@ -421,6 +422,131 @@ class Values:
             return out
         terms = [self.lift(v, b) for v, b in parts]
         return terms[0] if len(terms) == 1 else z3.Concat(*terms)
+
+    # ------------------------------------------------------------------
+    # floating point: concrete in distaff.analysis.floats, else on z3's
+    # floating-point theory, every result back to a bit pattern
+
+    def _fp(self, a: Val, bits: int) -> z3.FPRef:
+        e, p = floats.FORMATS[bits]
+        return z3.fpBVToFP(self.lift(a, bits), z3.FPSort(e, p, self.ctx), ctx=self.ctx)
+
+    def _bits(self, r: z3.FPRef, bits: int) -> z3.BitVecRef:
+        """The pattern of ``r``, a NaN the canonical one (z3 leaves its bits open)."""
+        c = self.ctx
+        return z3.If(z3.fpIsNaN(r, ctx=c), self.const(floats.QUIET_NAN[bits], bits), z3.fpToIEEEBV(r, ctx=c))
+
+    def farith(self, op: str, a: Val, b: Val, bits: int) -> Val:
+        """``a op b`` for ``op`` in ``+ - * /``, ``fmin``, ``fmax``."""
+        if isinstance(a, int) and isinstance(b, int):
+            return floats.arith(op, a, b, bits)
+        x, y = self._fp(a, bits), self._fp(b, bits)
+        rm = z3.RNE(self.ctx)
+        if op == "fmin" or op == "fmax":
+            other = z3.fpLT(y, x, ctx=self.ctx) if op == "fmin" else z3.fpGT(y, x, ctx=self.ctx)
+            r = z3.If(z3.fpIsNaN(x, ctx=self.ctx), y, z3.If(z3.fpIsNaN(y, ctx=self.ctx), x, z3.If(other, y, x)))
+        elif op == "+":
+            r = z3.fpAdd(rm, x, y, ctx=self.ctx)
+        elif op == "-":
+            r = z3.fpSub(rm, x, y, ctx=self.ctx)
+        elif op == "*":
+            r = z3.fpMul(rm, x, y, ctx=self.ctx)
+        else:
+            r = z3.fpDiv(rm, x, y, ctx=self.ctx)
+        return self._bits(r, bits)
+
+    def fcompare(self, op: str, a: Val, b: Val, bits: int) -> Cond:
+        """IEEE's ``a op b``: false when either is a NaN, except ``!=``."""
+        if isinstance(a, int) and isinstance(b, int):
+            return floats.compare(op, a, b, bits)
+        x, y = self._fp(a, bits), self._fp(b, bits)
+        if op == "==":
+            return z3.fpEQ(x, y, ctx=self.ctx)
+        if op == "!=":
+            return z3.Not(z3.fpEQ(x, y, ctx=self.ctx))
+        if op == "<":
+            return z3.fpLT(x, y, ctx=self.ctx)
+        if op == "<=":
+            return z3.fpLEQ(x, y, ctx=self.ctx)
+        if op == ">":
+            return z3.fpGT(x, y, ctx=self.ctx)
+        return z3.fpGEQ(x, y, ctx=self.ctx)
+
+    def funary(self, op: str, a: Val, bits: int) -> Val:
+        """Negation and the functions of :data:`floats.MATH_UNARY`."""
+        if isinstance(a, int):
+            return floats.unary(op, a, bits)
+        sign = floats.SIGN[bits]
+        if op == "-":
+            return a ^ self.const(sign, bits)
+        if op == "fabs":
+            return a & self.const(mask(bits) ^ sign, bits)
+        x = self._fp(a, bits)
+        if op == "sqrt":
+            return self._bits(z3.fpSqrt(z3.RNE(self.ctx), x, ctx=self.ctx), bits)
+        modes = {"floor": z3.RTN, "ceil": z3.RTP, "trunc": z3.RTZ, "round": z3.RNA}
+        return self._bits(z3.fpRoundToIntegral(modes[op](self.ctx), x, ctx=self.ctx), bits)
+
+    def fclassify(self, op: str, a: Val, bits: int) -> Cond:
+        """A classification of :data:`floats.CLASSIFY` as a condition."""
+        if isinstance(a, int):
+            return bool(floats.unary(op, a, bits))
+        if op == "signbit":
+            return z3.Extract(bits - 1, bits - 1, a) == self.const(1, 1)
+        x = self._fp(a, bits)
+        if op == "isnan":
+            return z3.fpIsNaN(x, ctx=self.ctx)
+        if op == "isinf":
+            return z3.fpIsInf(x, ctx=self.ctx)
+        return z3.Not(z3.Or(z3.fpIsNaN(x, ctx=self.ctx), z3.fpIsInf(x, ctx=self.ctx)))
+
+    def fnonzero(self, a: Val, bits: int) -> Cond:
+        """``a != 0.0`` (a NaN is non-zero)."""
+        if isinstance(a, int):
+            return floats.nonzero(a, bits)
+        return (a & self.const(mask(bits) ^ floats.SIGN[bits], bits)) != self.const(0, bits)
+
+    def from_int(self, a: Val, frm: int, signed: bool, to: int) -> Val:
+        """The ``frm``-bit integer ``a`` converted to the ``to``-bit floating format."""
+        if isinstance(a, int):
+            return floats.from_int(to_signed(a, frm) if signed else a, to)
+        e, p = floats.FORMATS[to]
+        sort = z3.FPSort(e, p, self.ctx)
+        rm = z3.RNE(self.ctx)
+        to_fp = z3.fpSignedToFP if signed else z3.fpUnsignedToFP
+        r = to_fp(rm, a, sort, ctx=self.ctx)
+        return z3.fpToIEEEBV(r, ctx=self.ctx)
+
+    def to_int(self, a: Val, frm: int, to: int, signed: bool) -> tuple[Val, Cond]:
+        """The ``frm``-bit floating ``a`` truncated toward zero to a ``to``-bit
+        integer, and the condition under which C defines it (the truncated
+        value fits)."""
+        lo = -(1 << (to - 1)) if signed else 0
+        hi = (1 << (to - 1)) if signed else 1 << to  # exclusive
+        if isinstance(a, int):
+            t = floats.to_int(a, frm)
+            if t is None or not lo <= t < hi:
+                return 0, False
+            return t & mask(to), True
+        c = self.ctx
+        x = self._fp(a, frm)
+        e, p = floats.FORMATS[frm]
+        sort = z3.FPSort(e, p, c)
+        rtz = z3.RTZ(c)
+        t = z3.fpRoundToIntegral(rtz, x, ctx=c)
+        ok = z3.And(z3.fpGEQ(t, z3.FPVal(lo, None, sort, c), ctx=c), z3.fpLT(t, z3.FPVal(hi, None, sort, c), ctx=c))
+        to_bv = z3.fpToSBV if signed else z3.fpToUBV
+        return to_bv(rtz, x, z3.BitVecSort(to, c), ctx=c), ok
+
+    def fconvert(self, a: Val, frm: int, to: int) -> Val:
+        """A floating value converted between formats (rounded when narrowing)."""
+        if frm == to:
+            return a
+        if isinstance(a, int):
+            return floats.convert(a, frm, to)
+        e, p = floats.FORMATS[to]
+        c = self.ctx
+        return self._bits(z3.fpFPToFP(z3.RNE(c), self._fp(a, frm), z3.FPSort(e, p, c), ctx=c), to)
 
 
 # --------------------------------------------------------------------------
