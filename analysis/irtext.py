@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from distaff.analysis import floats
 from distaff.analysis.ir import (
     ArrayType,
     FuncType,
@@ -32,6 +33,7 @@ from distaff.analysis.ir import (
     Cast,
     Const,
     Expr,
+    FloatType,
     Function,
     GlobalVar,
     Instr,
@@ -106,6 +108,9 @@ def format_expr(e: Expr, c: bool = False, leaf: Callable[[object], str | None] |
     if isinstance(e, Const):
         if isinstance(e.type, PtrType) and e.value == 0:
             return "NULL" if c else "null"
+        if isinstance(e.type, FloatType):
+            text = floats.text(e.value, e.type.bits)
+            return text if c else f"{text}:{format_type(e.type)}"
         if c:
             t = e.type
             return str(to_signed(e.value & mask(t.bits), t.bits) if isinstance(t, IntType) and t.signed else e.value)
@@ -117,8 +122,12 @@ def format_expr(e: Expr, c: bool = False, leaf: Callable[[object], str | None] |
             return e.name if e.kind is ObjKind.FUNCTION else f"&{e.name}"
         return {ObjKind.GLOBAL: "@", ObjKind.STRING: "@", ObjKind.STACK: "$", ObjKind.FUNCTION: "&"}[e.kind] + e.name
     if isinstance(e, Unary):
+        if e.op.isalpha():  # a <math.h> function
+            return f"{e.op}({format_expr(e.arg, c, leaf)})"
         return f"{e.op}{sub(e.arg)}"
     if isinstance(e, Binary):
+        if e.op.isalpha():
+            return f"{e.op}({format_expr(e.left, c, leaf)}, {format_expr(e.right, c, leaf)})"
         return compound(f"{sub(e.left)} {e.op} {sub(e.right)}")
     if isinstance(e, Cast):
         return format_expr(e.arg, c, leaf) if c else f"({format_type(e.type)}){sub(e.arg)}"

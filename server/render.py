@@ -126,7 +126,7 @@ def _where(span: Span, fallback: str) -> str:
 def trace_lines(trace: Trace, fallback_path: str) -> list[str]:
     """The inputs and then the steps of a trace, as ``note`` lines."""
     out = [
-        f"{_where(i.span, fallback_path)}: note: input {n} = {i.value}"
+        f"{_where(i.span, fallback_path)}: note: input {n} = {i.shown}"
         for n, i in zip(input_names(trace), trace.inputs)
     ]
     out += [f"{_where(s.span, fallback_path)}: note: [{s.thread}] {s.action}" for s in trace.steps]
@@ -403,7 +403,8 @@ def _sarif_result(rule: str, level: str, kind: str, message: str, span: Span, pa
     if trace is not None and trace.steps:
         result["codeFlows"] = [code_flow(trace, path)]
     if trace is not None:
-        properties["inputs"] = [{"name": i.name, "value": i.value} for i in trace.inputs]
+        properties["inputs"] = [{"name": i.name, "value": i.value} | ({"text": i.text} if i.text is not None else {})
+                                for i in trace.inputs]
     return result
 
 

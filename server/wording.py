@@ -54,7 +54,7 @@ def inputs_text(trace: Trace | None) -> str:
     """`` with x = 3, y = -1`` or the empty string."""
     if trace is None or not trace.inputs:
         return ""
-    return " with " + ", ".join(f"{n} = {i.value}" for n, i in zip(input_names(trace), trace.inputs))
+    return " with " + ", ".join(f"{n} = {i.shown}" for n, i in zip(input_names(trace), trace.inputs))
 
 
 # --------------------------------------------------------------------------

@@ -278,7 +278,7 @@ class _Builder:
         possible), not for a choice among known ones."""
         v = self.syms.get(name)
         if v is None:
-            bits = ctype.bits if isinstance(ctype, (IntType, PtrType)) else self.pb
+            bits = ctype.bits if isinstance(ctype, ir.SCALAR_TYPES) else self.pb
             signed = isinstance(ctype, IntType) and ctype.signed
             v = self.values.fresh(name, bits)
             self.st.add_symbol(Symbol(name, v, bits, signed, span or ir.NO_SPAN, True,

@@ -16,7 +16,7 @@ from importlib import resources
 
 from distaff.analysis.playback.schedule import KINDS, WRAPPED, Schedule
 
-BUILD = "cc -g -O0 -fno-builtin -fsanitize=thread -w -c {src} -o {obj} && cc -g {obj} -o {exe} -pthread"
+BUILD = "cc -g -O0 -fno-builtin -fsanitize=thread -w -c {src} -o {obj} && cc -g {obj} -o {exe} -pthread -lm"
 
 
 # the names runtime.c's macros send to its wrappers: the synchronization whose
@@ -37,6 +37,9 @@ _HELPERS = (
 )
 
 HELPER_NAMES = tuple(h[0] for h in _HELPERS)
+
+# the floating types of nondet functions, by the unsigned type of their width
+_FLOAT_BITS = {"float": "unsigned int", "double": "unsigned long long"}
 
 
 def runtime_text() -> str:
@@ -91,8 +94,14 @@ def reproducer_text(schedule: Schedule, include: str, header: list[str], defined
         if name not in defined:
             lines += [f"DISTAFF_FN {proto}", "{", f"    {body}", "}", ""]
     for name, ctype in s.inputs:
-        lines += [f"DISTAFF_FN {ctype} {name}(void)", "{",
-                  f"    return ({ctype})distaff_input({_c_string(name)});", "}", ""]
+        lines += [f"DISTAFF_FN {ctype} {name}(void)", "{"]
+        bits = _FLOAT_BITS.get(ctype)
+        if bits is not None:  # the input is the value's bit pattern
+            lines += [f"    union {{ {bits} u; {ctype} f; }} v = {{ ({bits})distaff_input({_c_string(name)}) }};",
+                      "    return v.f;"]
+        else:
+            lines.append(f"    return ({ctype})distaff_input({_c_string(name)});")
+        lines += ["}", ""]
     lines += ["DISTAFF_FN static void distaff_find_objects(void)", "{"]
     for k, t in enumerate(s.targets):
         if not t.heap:

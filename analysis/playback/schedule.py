@@ -218,6 +218,10 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
     if not cues:
         raise NotReproducible("the counterexample has no step a native run can be held to")
     last = rendered[-1].span.line if rendered else 0
+    for f in program.functions:  # the ones the run did not reach must link too
+        for i in f.body:
+            if isinstance(i, ir.Intrinsic) and i.op is ir.Op.NONDET and i.name.startswith("__VERIFIER_nondet_"):
+                inputs.setdefault(i.name, nondet_c_type(i.name))
     for name, tids in locals_by.items():
         if len(tids) > 1:  # shared through a pointer
             unforced[f"accesses to the local {name} (shared through a pointer) run unforced: its address "

@@ -374,14 +374,15 @@ class Engine:
         return self.layout.make(st.threads[tid].qobj, 1)
 
     def _fresh(self, st: State, tid: int, label: str, bits: int, signed: bool, span, is_input=True,
-               thread_name: str | None = None, origin: str = "") -> Val:
+               thread_name: str | None = None, origin: str = "", ctype=None) -> Val:
         tname = thread_name if thread_name is not None else st.threads[tid].name
         base = f"{label}@{tname}:{span.line}" if span is not None and span.line else f"{label}@{tname}"
         k = st.sym_counts.get(base, 0) + 1
         st.sym_counts[base] = k
         name = base if k == 1 else f"{base}#{k}"
         term = self.values.fresh(name, bits)
-        st.add_symbol(Symbol(name, term, bits, signed, span or ir.NO_SPAN, is_input, origin))
+        st.add_symbol(Symbol(name, term, bits, signed, span or ir.NO_SPAN, is_input, origin,
+                             ctype if isinstance(ctype, ir.FloatType) else None))
         if self.fixed_inputs is not None and name in self.fixed_inputs:
             self.constrain(st, term == self.values.const(self.fixed_inputs[name] & mask(bits), bits))
         return term
@@ -903,7 +904,7 @@ class Engine:
             # read before any write: a fresh symbol, kept so later reads agree
             b = bits_of(r.type, self.ptr_bits)
             label = r.name if not r.name.startswith("%") else "tmp"
-            v = self._fresh(st, tid, label, b, is_signed(r.type), self.span)
+            v = self._fresh(st, tid, label, b, is_signed(r.type), self.span, ctype=r.type)
             st.wframe(tid).regs[r.name] = v
         return v
 
@@ -1430,7 +1431,7 @@ def _call(E: Engine, st: State, tid: int, i: Call) -> None:
                 E.havoc(st, v, name)
         if i.dst is not None:
             b = bits_of(i.dst.type, E.ptr_bits)
-            v = E._fresh(st, tid, f"{name}()", b, is_signed(i.dst.type), i.span, origin=name)
+            v = E._fresh(st, tid, f"{name}()", b, is_signed(i.dst.type), i.span, origin=name, ctype=i.dst.type)
             st.wframe(tid).regs[i.dst.name] = v
         st.wframe(tid).pc += 1
         st.add_step(tid, i.span, f"call {name} (no body)")

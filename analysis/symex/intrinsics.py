@@ -163,7 +163,7 @@ def _nondet(E: Engine, st: State, tid: int, i: ir.Intrinsic) -> None:
         return
     b = bits_of(i.dst.type, E.ptr_bits)
     label = f"{i.name}()" if i.op is Op.EXTERNAL else _label(i)
-    v = E._fresh(st, tid, label, b, is_signed(i.dst.type), i.span, origin=origin)
+    v = E._fresh(st, tid, label, b, is_signed(i.dst.type), i.span, origin=origin, ctype=i.dst.type)
     if isinstance(i.dst.type, IntType) and i.dst.type.is_bool:
         E.constrain(st, E.values.le(v, 1, b, False))  # a _Bool holds 0 or 1 only
     st.add_step(tid, i.span, f"{label} = ", ("v", v, i.dst.type), op=("input", v, i.name or "", i.op.value))

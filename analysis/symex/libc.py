@@ -85,7 +85,7 @@ def _unknown(E, st: State, tid: int, i: ir.Intrinsic, why: str = "", lo: int | N
         _finish(E, st, tid, i, None, f"call {i.name}" + (f" ({why})" if why else ""))
         return
     b = _bits(E, i.dst.type)
-    v = E._fresh(st, tid, f"{i.name}()", b, is_signed(i.dst.type), i.span, origin=i.name)
+    v = E._fresh(st, tid, f"{i.name}()", b, is_signed(i.dst.type), i.span, origin=i.name, ctype=i.dst.type)
     if lo is not None:
         E.constrain(st, E.values.le(lo, v, b, True))
     _finish(E, st, tid, i, v)

@@ -213,7 +213,9 @@ class Thread(Record):
 class Symbol(Record):
     """A fresh symbol of the run: an input of the counterexample when
     ``input`` (nondet values, externals, main's parameters, uninitialised
-    memory), with the span that introduced it."""
+    memory), with the span that introduced it, and the C type of its value
+    when the counterexample shows it as other than an integer (a floating
+    value's bit pattern as a number)."""
 
     name: str
     term: Any
@@ -224,9 +226,10 @@ class Symbol(Record):
     # the body-less function whose result (or whose writes through a pointer)
     # this symbol stands for; "" for the program's own inputs
     origin: str = ""
+    ctype: Any = None
 
     def __init__(self, name: str, term: Any, bits: int, signed: bool, span: Span, input: bool = True,
-                 origin: str = "") -> None:
+                 origin: str = "", ctype: Any = None) -> None:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "term", term)
         object.__setattr__(self, "bits", bits)
@@ -234,6 +237,7 @@ class Symbol(Record):
         object.__setattr__(self, "span", span)
         object.__setattr__(self, "input", input)
         object.__setattr__(self, "origin", origin)
+        object.__setattr__(self, "ctype", ctype)
 
 
 @dataclass(slots=True, init=False)

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from distaff.analysis import ir
-from distaff.analysis.ir import ArrayType, IntType, PtrType, StructType, type_size
+from distaff.analysis import floats, ir
+from distaff.analysis.ir import ArrayType, FloatType, IntType, PtrType, StructType, type_size
 from distaff.analysis.irtext import format_expr
 from distaff.analysis.report import Input, Step, Trace
 from distaff.analysis.symex.memory import PointerLayout
@@ -83,6 +83,8 @@ def value_text(st: State, L: PointerLayout, v: int, ctype) -> str:
         if ctype.is_bool:
             return str(v & 1)
         return str(to_signed(v, ctype.bits) if ctype.signed else v)
+    if isinstance(ctype, FloatType):
+        return floats.text(v, ctype.bits)
     return str(v)
 
 
@@ -114,7 +116,8 @@ def build_trace(st: State, L: PointerLayout, model) -> Trace:
         if not sym.input:
             continue
         v = model_value(model, sym.term)
-        inputs.append(Input(sym.name, to_signed(v, sym.bits) if sym.signed else v, sym.span))
+        text = floats.text(v, sym.ctype.bits) if sym.ctype is not None else None
+        inputs.append(Input(sym.name, to_signed(v, sym.bits) if sym.signed else v, sym.span, text))
     steps = [
         Step(r.tid, st.threads[r.tid].name, r.span, render(st, L, model, r.parts))
         for r in cons_list(st.steps)

@@ -46,6 +46,7 @@ class Values:
         self._roots: list = []  # the terms whose walks filled _symbols
         self._terms: Terms | None = None
         self._bools: tuple | None = None
+        self.has_floats = False  # has a floating-point term been made
 
     @property
     def ctx(self) -> z3.Context:
@@ -428,6 +429,7 @@ class Values:
     # floating-point theory, every result back to a bit pattern
 
     def _fp(self, a: Val, bits: int) -> z3.FPRef:
+        self.has_floats = True
         e, p = floats.FORMATS[bits]
         return z3.fpBVToFP(self.lift(a, bits), z3.FPSort(e, p, self.ctx), ctx=self.ctx)
 

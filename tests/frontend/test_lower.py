@@ -3,6 +3,7 @@ registers vs memory, control-flow shape, spans, and never raising."""
 
 from __future__ import annotations
 
+from distaff.analysis.irtext import format_instr
 from distaff.analysis.frontend import lower_source, parse_program
 from distaff.analysis.ir import (
     Addr,
@@ -249,8 +250,16 @@ def test_call_through_a_pointer_has_a_non_address_callee() -> None:
     assert calls[1].callee == Addr("g", ObjKind.FUNCTION, calls[1].callee.type)
 
 
-def test_floating_point_is_unsupported_and_nondeterministic() -> None:
+def test_floating_point_is_lowered_to_floating_operators() -> None:
     program = lower_source("int f(int x) { double d = x * 0.5; return d > 1; }", "t.c")
+    assert program.findings == ()
+    body = program.function("f").body
+    assert format_instr(body[0]) == "d:f64 := ((f64)x * 0.5:f64)"
+    assert format_instr(body[1]) == "return (d > 1.0:f64)"
+
+
+def test_long_double_is_unsupported_and_nondeterministic() -> None:
+    program = lower_source("int f(int x) { long double d = x * 0.5L; return d > 1; }", "t.c")
     kinds = {fd.kind for fd in program.findings}
     assert kinds == {FindingKind.UNSUPPORTED}
     assert any(isinstance(i, Intrinsic) and i.op is Op.NONDET for i in program.function("f").body)
@@ -289,16 +298,26 @@ def test_parse_program_runs_the_escape_analysis_and_never_raises() -> None:
     assert parse_program("\x00\xff}{ garbage ((( ").functions == ()
 
 
-def test_floating_point_values_are_fresh_wherever_they_are_read() -> None:
-    program = lower_source("struct s { double v; } gs;\ndouble half(double v) { return v / 2; }\n"
-                           "int f(int x) { float d = x; gs.v = d; return (int)gs.v + (int)half(d) + (x < (double)x); }",
+def test_long_double_values_are_fresh_wherever_they_are_read() -> None:
+    program = lower_source("struct s { long double v; } gs;\nlong double half(long double v) { return v / 2; }\n"
+                           "int f(int x) { long double d = x; gs.v = d; return (int)gs.v + (int)half(d); }",
                            "t.c")
     body = program.function("f").body
     nondets = [i for i in body if isinstance(i, Intrinsic) and i.op is Op.NONDET and i.dst is not None]
-    # d twice, gs.v, half's result, (double)x
-    assert len(nondets) == 5 and all(i.name == "float" for i in nondets)
+    # d twice, gs.v, half's result
+    assert len(nondets) == 4 and all(i.name == "float" for i in nondets)
     assert not any(isinstance(i, Load) for i in body)
     assert {fd.kind for fd in program.findings} == {FindingKind.UNSUPPORTED}
+
+
+def test_floating_values_live_in_memory_as_their_bit_patterns() -> None:
+    program = lower_source("struct s { double v; float w; } gs;\ndouble half(double v) { return v / 2; }\n"
+                           "int f(int x) { float d = x; gs.v = d; return (int)gs.v + (int)half(d); }",
+                           "t.c")
+    assert program.findings == ()
+    text = [format_instr(i) for i in program.function("f").body]
+    assert text[:5] == ["d:f32 := (f32)x", "%t0:f64 := (f64)d", "store f64 [@gs] := %t0",
+                        "%t1:f64 := load f64 [@gs]", "%t2:f64 := call &half((f64)d)"]
 
 
 def test_do_while_zero_has_no_back_edge() -> None:
