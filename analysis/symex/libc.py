@@ -19,10 +19,11 @@ does: the bytes they read or write are not separate visible operations.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
-from distaff.analysis import ir
+from distaff.analysis import floats, ir
 from distaff.analysis.ir import IntType, is_signed
 from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached
 from distaff.analysis.symex.state import Effect, State
@@ -281,9 +282,10 @@ _LENGTHS = ("hh", "h", "ll", "l", "j", "z", "t", "L")
 
 def format_output(E, st: State, tid: int, fmt: bytes, values: list, types: list) -> bytes | None:
     """The bytes ``printf(fmt, values...)`` writes, for the conversions
-    ``d i u x X o c s %`` with flags, width, precision and length modifiers;
-    None when an argument is symbolic, missing or of a conversion not
-    modelled (``%p``'s text depends on addresses distaff does not model)."""
+    ``d i u x X o c s %`` and ``f F e E g G a A`` with flags, width, precision
+    and length modifiers; None when an argument is symbolic, missing or of a
+    conversion not modelled (``%p``'s text depends on addresses distaff does
+    not model; a NaN's sign, which C leaves open, decides ``nan`` or ``-nan``)."""
     out = bytearray()
     k, arg = 0, 0
     while k < len(fmt):
@@ -335,11 +337,14 @@ def format_output(E, st: State, tid: int, fmt: bytes, values: list, types: list)
         if conv == "%":
             out += b"%"
             continue
-        if conv not in "diuxXocs" or arg >= len(values):
+        if conv not in "diuxXocsfFeEgGaA" or arg >= len(values):
             return None
         v, t = values[arg], types[arg]
         arg += 1
-        text = _convert(E, st, tid, conv, flags, width, prec, length, v, t)
+        if conv in "fFeEgGaA":
+            text = _convert_float(E, conv, flags, width, prec, length, v)
+        else:
+            text = _convert(E, st, tid, conv, flags, width, prec, length, v, t)
         if text is None:
             return None
         out += text
@@ -371,6 +376,41 @@ def _convert(E, st, tid, conv, flags, width, prec, length, v, t) -> bytes | None
         spec = spec.replace("#", "")  # C prints no 0x before a zero
     pyconv = {"i": "d", "u": "d"}.get(conv, conv)
     return ((spec + pyconv) % n).encode()
+
+
+def _convert_float(E, conv, flags, width, prec, length, v) -> bytes | None:
+    """A double (a float argument is promoted to one) as printf writes it."""
+    n = _int(E, v, 64, False)
+    if n is None or length not in ("", "l"):  # (%Lf: long double)
+        return None
+    x = floats.decode(n, 64)
+    if x != x:
+        return None
+    spec = "%" + flags.decode() + width.decode() + ("." + prec.decode() if prec is not None else "")
+    if conv not in "aA":
+        return ((spec + conv) % x).encode()
+    if prec is not None:
+        return None
+    sign = "-" if math.copysign(1.0, x) < 0 else "+" if b"+" in flags else " " if b" " in flags else ""
+    if math.isinf(x):
+        body = "inf"
+    elif x == 0:
+        body = "0x0p+0"
+    else:
+        mant, _, exp = abs(x).hex().partition("p")  # 0x1.8000000000000 +1, subnormals 0x0.8...p-1022
+        mant = mant.rstrip("0").rstrip(".")
+        body = f"{mant}p{exp}"
+    text = sign + (body.upper() if conv == "A" else body)
+    w = int(width or 0)
+    pad = b"-" in flags and "left" or (b"0" in flags and not math.isinf(x) and "zero") or "right"
+    if pad == "left":
+        text = text.ljust(w)
+    elif pad == "zero" and len(text) < w:
+        head = len(sign) + 2
+        text = text[:head] + "0" * (w - len(text)) + text[head:]
+    else:
+        text = text.rjust(w)
+    return text.encode()
 
 
 def _printed(E, st, tid, i, fmt_index: int) -> bytes | None:
@@ -580,7 +620,7 @@ MODELS: dict[str, Model] = {
     "memchr": _m(_memchr, "string.h", "first byte equal to c within n bytes, or NULL; symbolic bytes: unknown"),
     "strchr": _m(_strchr(False), "string.h", "first c in the string (its terminator included), or NULL"),
     "strrchr": _m(_strchr(True), "string.h", "last c in the string (its terminator included), or NULL"),
-    "printf": _m(_printf(0), "stdio.h", _OUT + "; returns the length of the text (%d %i %u %x %X %o %c %s %%)"),
+    "printf": _m(_printf(0), "stdio.h", _OUT + "; returns the length of the text (%d %i %u %x %X %o %c %s %f %e %g %a %%)"),
     "fprintf": _m(_printf(1), "stdio.h", "as printf, to a stream"),
     "dprintf": _m(_printf(1), "stdio.h", "as printf, to a file descriptor"),
     "sprintf": _m(_sprintf(False), "stdio.h",
