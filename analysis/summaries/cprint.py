@@ -17,8 +17,12 @@ terms, and the printed roots are kept alive, so a pointer names one term).
 
 from __future__ import annotations
 
-import z3
+import ctypes
 
+import z3
+from z3 import z3core
+
+from distaff.analysis import floats
 from distaff.analysis.ir import type_size
 from distaff.analysis.summaries.table import size
 from distaff.analysis.summaries.variables import MEMORY, FreeVar, RegVar, StackVar, parse
@@ -48,6 +52,22 @@ _NEGATED = {
     z3.Z3_OP_EQ: "!=",
 }
 _MIRROR = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "==", "!=": "!="}
+
+
+_FLOAT_COMPARE = {z3.Z3_OP_FPA_EQ: "==", z3.Z3_OP_FPA_LT: "<", z3.Z3_OP_FPA_GT: ">", z3.Z3_OP_FPA_LE: "<=",
+                  z3.Z3_OP_FPA_GE: ">="}
+_FLOAT_NUMERALS = frozenset({z3.Z3_OP_FPA_NUM, z3.Z3_OP_FPA_PLUS_ZERO, z3.Z3_OP_FPA_MINUS_ZERO,
+                             z3.Z3_OP_FPA_PLUS_INF, z3.Z3_OP_FPA_MINUS_INF, z3.Z3_OP_FPA_NAN})
+_FLOAT_OPS = {
+    **_FLOAT_COMPARE, z3.Z3_OP_FPA_ADD: "+", z3.Z3_OP_FPA_SUB: "-", z3.Z3_OP_FPA_MUL: "*", z3.Z3_OP_FPA_DIV: "/",
+    z3.Z3_OP_FPA_IS_NAN: "isnan", z3.Z3_OP_FPA_IS_INF: "isinf", z3.Z3_OP_FPA_ABS: "fabs", z3.Z3_OP_FPA_SQRT: "sqrt",
+    z3.Z3_OP_FPA_MIN: "fmin", z3.Z3_OP_FPA_MAX: "fmax", z3.Z3_OP_FPA_NEG: "-", z3.Z3_OP_FPA_IS_ZERO: "== 0",
+    z3.Z3_OP_FPA_ROUND_TO_INTEGRAL: "round", z3.Z3_OP_FPA_TO_IEEE_BV: "", z3.Z3_OP_FPA_TO_FP: "",
+    z3.Z3_OP_FPA_TO_FP_UNSIGNED: "", z3.Z3_OP_FPA_TO_SBV: "", z3.Z3_OP_FPA_TO_UBV: "",
+    **{op: "" for op in _FLOAT_NUMERALS},
+}
+_ROUNDING = {z3.Z3_OP_FPA_RM_TOWARD_NEGATIVE: "floor", z3.Z3_OP_FPA_RM_TOWARD_POSITIVE: "ceil",
+             z3.Z3_OP_FPA_RM_TOWARD_ZERO: "trunc", z3.Z3_OP_FPA_RM_NEAREST_TIES_TO_AWAY: "round"}
 
 
 def readable(phi, ms: int):
@@ -387,6 +407,8 @@ class Printer:
         mem = self._memory_read(a) if k in (z3.Z3_OP_SELECT, z3.Z3_OP_CONCAT) else None
         if mem is not None:
             return mem
+        if k in _FLOAT_OPS or (k == z3.Z3_OP_ITE and self._info(self._info(a)[2][0])[1] == z3.Z3_OP_FPA_IS_NAN):
+            return self._float(a, k, self._info(a)[2])
         if k == z3.Z3_OP_CONCAT:
             # sign extension as z3 writes it: copies of the top bit, then the value
             stripped = [self._strip(p) for p in self._info(a)[2]]
@@ -440,6 +462,51 @@ class Printer:
             return f" {op} ".join(self._wrap(x) for x in args)
         name = T.name(a) if self._info(a)[0] == z3.Z3_APP_AST else "?"
         return f"{name}({', '.join(self._p(x) for x in args)})"
+
+    def _float(self, a, k, args) -> str:
+        """A term of z3's floating-point theory as C (the engine's encoding:
+        bit patterns converted to and from floats around each operation)."""
+        if k == z3.Z3_OP_ITE:  # a result's canonical NaN: the result itself
+            return self._p(args[2])
+        if k in _FLOAT_NUMERALS:
+            return self._float_numeral(a)
+        if k in (z3.Z3_OP_FPA_TO_IEEE_BV, z3.Z3_OP_FPA_TO_FP, z3.Z3_OP_FPA_TO_FP_UNSIGNED, z3.Z3_OP_FPA_TO_SBV,
+                 z3.Z3_OP_FPA_TO_UBV):
+            return self._p(args[-1])  # a conversion: the value converted
+        if k == z3.Z3_OP_FPA_ROUND_TO_INTEGRAL:
+            return f"{_ROUNDING.get(self._info(args[0])[1], 'round')}({self._p(args[1])})"
+        if k in (z3.Z3_OP_FPA_IS_NAN, z3.Z3_OP_FPA_IS_INF, z3.Z3_OP_FPA_ABS, z3.Z3_OP_FPA_SQRT):
+            return f"{_FLOAT_OPS[k]}({self._p(args[-1])})"
+        if k == z3.Z3_OP_FPA_IS_ZERO:
+            return f"{self._wrap(args[0])} == 0"
+        if k == z3.Z3_OP_FPA_NEG:
+            return f"-{self._wrap(args[0])}"
+        if k in (z3.Z3_OP_FPA_MIN, z3.Z3_OP_FPA_MAX):
+            return f"{_FLOAT_OPS[k]}({self._p(args[0])}, {self._p(args[1])})"
+        xs = args[1:] if len(args) == 3 else args  # after the rounding mode
+        return self._compare(_FLOAT_OPS[k], xs[0], xs[1]) if k in _FLOAT_COMPARE else \
+            f"{self._wrap(xs[0])} {_FLOAT_OPS[k]} {self._wrap(xs[1])}"
+
+    def _float_numeral(self, a) -> str:
+        c = self.T.c
+        sort = z3core.Z3_get_sort(c, a)
+        ebits, sbits = z3core.Z3_fpa_get_ebits(c, sort), z3core.Z3_fpa_get_sbits(c, sort)
+        bits = ebits + sbits
+        if bits not in floats.FORMATS:
+            return "?"
+        if z3core.Z3_fpa_is_numeral_nan(c, a):
+            return "NAN"
+        sign = ctypes.c_int()
+        z3core.Z3_fpa_get_numeral_sign(c, a, ctypes.byref(sign))
+        pattern = (1 << (bits - 1)) if sign.value else 0
+        if z3core.Z3_fpa_is_numeral_inf(c, a):
+            pattern |= ((1 << ebits) - 1) << (sbits - 1)
+        elif not z3core.Z3_fpa_is_numeral_zero(c, a):
+            significand, exponent = ctypes.c_uint64(), ctypes.c_int64()
+            z3core.Z3_fpa_get_numeral_significand_uint64(c, a, ctypes.byref(significand))
+            z3core.Z3_fpa_get_numeral_exponent_int64(c, a, ctypes.byref(exponent), True)
+            pattern |= (exponent.value << (sbits - 1)) | significand.value
+        return floats.text(pattern, bits)
 
     def _extract(self, a, inner) -> str:
         """Bits ``hi..lo`` of ``inner`` as C: a narrowing conversion, after

@@ -153,3 +153,12 @@ def test_values_print_as_the_shortest_c_text_that_reads_back():
     assert floats.text(floats.encode(3.0, 32), 32) == "3.0f"
     assert floats.text(floats.QUIET_NAN[64], 64) == "nan"
     assert floats.text(floats.encode(-math.inf, 32), 32) == "-inf"
+
+
+def test_summaries_over_floats_read_as_c(capsys):
+    status = cli.main(["check", "--no-findings", "--format", "json", "--summaries", str(FLOAT / "locked_sum.c")])
+    assert status == cli.EXIT_OK
+    assertions = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
+    texts = [s["expr"] for a in assertions for s in a.get("summaries", [])]
+    assert any("total" in t for t in texts)
+    assert not any("fp." in t or "to_fp" in t or "roundNearest" in t for t in texts), texts
