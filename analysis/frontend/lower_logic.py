@@ -13,7 +13,7 @@ import re
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import Assign, Const, CType, Expr, IntType, Ite, PtrType, SCALAR_TYPES
+from distaff.analysis.ir import Assign, Const, CType, Expr, FloatType, IntType, Ite, PtrType, SCALAR_TYPES
 from distaff.analysis.frontend.labels import Goto, IfGoto
 from distaff.analysis.frontend.ctypes import INT, VOID
 from distaff.analysis.frontend.gnu import readable
@@ -136,7 +136,7 @@ class LogicLowering:
 
     def result_type(self, a: Expr, b: Expr) -> CType:
         at, bt = a.type, b.type
-        if isinstance(at, IntType) and isinstance(bt, IntType):
+        if isinstance(at, (IntType, FloatType)) and isinstance(bt, (IntType, FloatType)):
             return self.ct.common(at, bt)
         if isinstance(at, PtrType):
             return at
