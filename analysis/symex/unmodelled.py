@@ -117,8 +117,7 @@ def phrase(names: tuple[str, ...], library: bool) -> str:
         names = tuple(n for n in names if not n.startswith(UNSUPPORTED))
         if names:
             shown = " and ".join(f"`{n}`" if n.isidentifier() else n for n in names)
-            verb = "does" if len(names) == 1 else "do"
-            parts.append(f"depends on {shown}, which distaff {verb} not model")
+            parts.append(f"depends on {shown}, which distaff does not model")
         return "; ".join(parts)
     unknown = context_unknowns(names)
     own = [n for n in names if not n.startswith(CONTEXT)]
