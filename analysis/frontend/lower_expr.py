@@ -103,8 +103,9 @@ class ExprLowering:
         return cast(e, t)
 
     def cond_expr(self, e: Expr) -> Expr:
-        """A branch/assert condition: ``e`` itself if an integer, ``p != 0`` for a pointer."""
-        if isinstance(e.type, PtrType):
+        """A branch/assert condition: ``e`` itself if an integer, ``e != 0``
+        for a pointer or a floating value (a condition is always an integer)."""
+        if isinstance(e.type, (PtrType, FloatType)):
             return truth(e)
         return e
 
