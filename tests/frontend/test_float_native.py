@@ -1,0 +1,31 @@
+"""Floating-point results agree with gcc's: the mistakes the differential
+test against native execution found, each as the program that shows it."""
+
+from __future__ import annotations
+
+from distaff.analysis.check import Options, check_text
+from distaff.analysis.report import AssertionResult, Finding, Status
+
+
+def statuses(text: str) -> list[Status]:
+    items = list(check_text(text, "f.c", Options(mode="dpor", timeout_s=60)))
+    assert [i for i in items if isinstance(i, Finding)] == []
+    return [r.status for r in items if isinstance(r, AssertionResult)]
+
+
+def test_a_conditional_of_float_and_double_is_a_double():
+    # the usual arithmetic conversions give ?: its type; the first arm's type (float) lost -2.0's
+    # neighbours and 1e-300 altogether, and an int first arm truncated the other
+    text = """#include <assert.h>
+float f = 0.1f; double d = 1e-300; int c, i = 16777217;
+int main(void) {
+    double r = c ? -f : -d;
+    assert(r == -1e-300);
+    assert((c ? f : i) == 16777216.0f);
+    assert((c ? 1.5f : 0.1) == 0.1);
+    assert((c ? i : 2.5f) == 2.5f);
+    assert((c ? i : 1e30) == 1e30);
+    return 0;
+}
+"""
+    assert statuses(text) == [Status.HOLDS] * 5
