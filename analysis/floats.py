@@ -121,10 +121,10 @@ def arith(op: str, a: int, b: int, bits: int) -> int:
                 r = math.copysign(math.inf, x) * math.copysign(1.0, y)
         else:
             r = x / y
-    elif op == "fmin":  # equal operands (zeros of two signs) give the first, as glibc does
-        r = y if x != x else x if y != y else y if y < x else x
+    elif op == "fmin":  # equal operands (zeros of two signs) give the second, as glibc's run does
+        r = y if x != x else x if y != y else x if x < y else y
     elif op == "fmax":
-        r = y if x != x else x if y != y else y if y > x else x
+        r = y if x != x else x if y != y else x if x > y else y
     else:
         raise ValueError(f"floating operator {op}")
     return encode(r, bits)

@@ -417,7 +417,8 @@ class Binary(Record):
     On a :class:`FloatType`, ``+ - * /`` are IEEE 754's operations (a
     division by zero is an infinity or a NaN, not an error), ``fmin`` and
     ``fmax`` those of ``<math.h>`` (a NaN operand gives the other one; of two
-    equal operands, zeros of either sign, the first, as glibc computes), and a
+    equal operands, zeros of either sign, the second, as glibc's x86-64 run
+    computes: ``minsd``/``maxsd``; gcc's constant folding gives the first), and a
     comparison of floating operands is false when either is a NaN, ``!=``
     excepted.
     """

@@ -444,9 +444,9 @@ class Values:
             return floats.arith(op, a, b, bits)
         x, y = self._fp(a, bits), self._fp(b, bits)
         rm = z3.RNE(self.ctx)
-        if op == "fmin" or op == "fmax":
-            other = z3.fpLT(y, x, ctx=self.ctx) if op == "fmin" else z3.fpGT(y, x, ctx=self.ctx)
-            r = z3.If(z3.fpIsNaN(x, ctx=self.ctx), y, z3.If(z3.fpIsNaN(y, ctx=self.ctx), x, z3.If(other, y, x)))
+        if op == "fmin" or op == "fmax":  # equal operands give the second, as in floats.arith
+            first = z3.fpLT(x, y, ctx=self.ctx) if op == "fmin" else z3.fpGT(x, y, ctx=self.ctx)
+            r = z3.If(z3.fpIsNaN(x, ctx=self.ctx), y, z3.If(z3.fpIsNaN(y, ctx=self.ctx), x, z3.If(first, x, y)))
         elif op == "+":
             r = z3.fpAdd(rm, x, y, ctx=self.ctx)
         elif op == "-":

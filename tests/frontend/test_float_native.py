@@ -29,3 +29,30 @@ int main(void) {
 }
 """
     assert statuses(text) == [Status.HOLDS] * 5
+
+
+def test_fmin_and_fmax_of_equal_operands_give_the_second_as_glibc_runs_them():
+    # glibc's x86-64 fmin/fmax are minsd/maxsd: of two zeros the second; gcc folds constants to the first,
+    # so the inputs are variables here, concrete and then symbolic (pinned to the bits of -0.0 and 0.0)
+    text = """#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+int main(void) {
+    double z = 0.0, n = -0.0;
+    float fz = 0.0f, fn = -0.0f;
+    assert(!signbit(fmin(n, z)) && signbit(fmin(z, n)));
+    assert(!signbit(fmax(n, z)) && signbit(fmax(z, n)));
+    assert(!signbit(fminf(fn, fz)) && signbit(fmaxf(fz, fn)));
+    double x = __VERIFIER_nondet_double(), y = __VERIFIER_nondet_double();
+    uint64_t bx, by;
+    memcpy(&bx, &x, 8);
+    memcpy(&by, &y, 8);
+    __VERIFIER_assume(bx == 0x8000000000000000ULL && by == 0);
+    assert(!signbit(fmin(x, y)) && signbit(fmin(y, x)));
+    assert(!signbit(fmax(x, y)) && signbit(fmax(y, x)));
+    assert(fmin(x, NAN) == x && fmax(NAN, y) == y && isnan(fmin(NAN, NAN)));
+    return 0;
+}
+"""
+    assert statuses(text) == [Status.HOLDS] * 6
