@@ -104,8 +104,18 @@ def convert(v: int, frm: int, to: int) -> int:
     return v if frm == to else encode(decode(v, frm), to)
 
 
+def signalling(v: int, bits: int) -> bool:
+    """``v`` is a signalling NaN (its significand's first bit clear). No
+    operation makes one; an input's bits (a nondet value, memory) may be one."""
+    ebits, p = FORMATS[bits]
+    exp = ((1 << ebits) - 1) << (p - 1)
+    return v & exp == exp and not v >> (p - 2) & 1 and bool(v & ((1 << (p - 2)) - 1))
+
+
 def arith(op: str, a: int, b: int, bits: int) -> int:
-    """``a op b`` for ``op`` in ``+ - * /`` and ``fmin``/``fmax``."""
+    """``a op b`` for ``op`` in ``+ - * /`` and ``fmin``/``fmax``. ``fmin``
+    and ``fmax`` are glibc's (IEEE 754-2008's minNum, maxNum): a quiet NaN
+    operand gives the other operand, a signalling one a NaN."""
     x, y = decode(a, bits), decode(b, bits)
     if op == "+":
         r = x + y
@@ -121,6 +131,8 @@ def arith(op: str, a: int, b: int, bits: int) -> int:
                 r = math.copysign(math.inf, x) * math.copysign(1.0, y)
         else:
             r = x / y
+    elif signalling(a, bits) or signalling(b, bits):  # fmin or fmax: IEEE's minNum, as glibc's
+        r = math.nan
     elif op == "fmin":  # equal operands (zeros of two signs) give the second, as glibc's run does
         r = y if x != x else x if y != y else x if x < y else y
     elif op == "fmax":
@@ -205,5 +217,5 @@ def text(v: int, bits: int) -> str:
 
 __all__ = [
     "CLASSIFY", "FORMATS", "MATH_BINARY", "MATH_UNARY", "QUIET_NAN", "SIGN", "arith", "compare", "convert",
-    "decode", "encode", "from_int", "nonzero", "round_rational", "text", "to_int", "unary",
+    "decode", "encode", "from_int", "nonzero", "round_rational", "signalling", "text", "to_int", "unary",
 ]

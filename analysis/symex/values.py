@@ -444,9 +444,14 @@ class Values:
             return floats.arith(op, a, b, bits)
         x, y = self._fp(a, bits), self._fp(b, bits)
         rm = z3.RNE(self.ctx)
-        if op == "fmin" or op == "fmax":  # equal operands give the second, as in floats.arith
+        if op == "fmin" or op == "fmax":  # as floats.arith: a signalling NaN gives a NaN, equal operands the second
             first = z3.fpLT(x, y, ctx=self.ctx) if op == "fmin" else z3.fpGT(x, y, ctx=self.ctx)
             r = z3.If(z3.fpIsNaN(x, ctx=self.ctx), y, z3.If(z3.fpIsNaN(y, ctx=self.ctx), x, z3.If(first, x, y)))
+            quiet = floats.FORMATS[bits][1] - 2
+            signalling = z3.Or(*[z3.And(z3.fpIsNaN(v, ctx=self.ctx),
+                                        z3.Extract(quiet, quiet, self.lift(w, bits)) == self.const(0, 1))
+                                 for v, w in ((x, a), (y, b))])
+            r = z3.If(signalling, z3.fpNaN(x.sort()), r)
         elif op == "+":
             r = z3.fpAdd(rm, x, y, ctx=self.ctx)
         elif op == "-":

@@ -56,3 +56,36 @@ int main(void) {
 }
 """
     assert statuses(text) == [Status.HOLDS] * 6
+
+
+def test_fmin_and_fmax_of_a_signalling_nan_are_a_nan_as_glibc_computes_them():
+    # glibc's fmin/fmax are IEEE 754-2008's minNum/maxNum: a quiet NaN gives the other operand, a signalling
+    # one (here inputs' bits; negation and fabs keep it signalling, a conversion to double quiets it) a NaN
+    text = """#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+int main(void) {
+    double s, q, one = 1.0;
+    float sf;
+    uint64_t bs = 0x7FF0000000000001ULL, bq = 0xFFF8000000000000ULL;
+    uint32_t bsf = 0xFFA00000u;
+    memcpy(&s, &bs, 8);
+    memcpy(&q, &bq, 8);
+    memcpy(&sf, &bsf, 4);
+    assert(isnan(fmin(s, one)) && isnan(fmax(one, s)) && isnan(fminf(1.0f, sf)));
+    assert(fmin(q, one) == 1.0 && fmax(one, q) == 1.0);
+    assert(isnan(fmin(-s, one)) && isnan(fmaxf(fabsf(sf), 2.0f)) && fmax(fabs(sf), 2.0f) == 2.0);
+    double x = __VERIFIER_nondet_double();
+    float y = __VERIFIER_nondet_float();
+    uint64_t bx;
+    uint32_t by;
+    memcpy(&bx, &x, 8);
+    memcpy(&by, &y, 4);
+    __VERIFIER_assume(bx == bs && by == bsf);
+    assert(isnan(fmin(x, one)) && isnan(fmax(one, x)) && isnan(fminf(1.0f, y)) && isnan(fmaxf(-y, 0.0f)));
+    assert(fmin(fabs(y), one) == 1.0);
+    return 0;
+}
+"""
+    assert statuses(text) == [Status.HOLDS] * 5
