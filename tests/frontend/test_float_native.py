@@ -89,3 +89,27 @@ int main(void) {
 }
 """
     assert statuses(text) == [Status.HOLDS] * 5
+
+
+def test_the_constant_minus_zero_is_false_as_a_condition():
+    # -0.0 is zero though its pattern is not: a condition on the constant was folded on the pattern
+    text = """#include <assert.h>
+#include <math.h>
+int main(void) {
+    int a = -0.0f ? 1 : 2;
+    assert(a == 2);
+    assert((-0.0 ? 1.5 : 2.5) == 2.5);
+    assert(!(-0.0) && !(-0.0f && 1) && (-0.0 || 0) == 0 && (_Bool)-0.0 == 0);
+    int n = 0;
+    if (-0.0)
+        n = 1;
+    while (-0.0f)
+        n = 3;
+    assert(n == 0);
+    assert(NAN ? 1 : 0);
+    double z = -0.0;
+    assert((z ? 1 : 2) == 2 && !z && (_Bool)z == 0);
+    return 0;
+}
+"""
+    assert statuses(text) == [Status.HOLDS] * 6
