@@ -1,10 +1,54 @@
-"""Floating-point results agree with gcc's: the mistakes the differential
-test against native execution found, each as the program that shows it."""
+"""Floating-point results agree with gcc's: generated expressions
+(``tests/frontend/float_exprs.py``: float and double mixed with the integer
+types, literals in every form, special inputs, ``<math.h>``) compiled by
+gcc and run, then checked by distaff with the inputs concrete and with them
+symbolic but pinned to the same bits; and the mistakes this found, each as
+the program that shows it. ``bench/differential_float.py`` runs the same
+test on tens of thousands of expressions."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from distaff.analysis.check import Options, check_text
 from distaff.analysis.report import AssertionResult, Finding, Status
+from tests.frontend import float_exprs as fx
+
+needs_cc = pytest.mark.skipif(fx.CC is None, reason="no C compiler to run the expressions natively")
+SAMPLE = {11: 150, 12: 150}  # seed: expressions, one program each (the bench's batches are 200)
+
+
+@needs_cc
+@pytest.mark.parametrize("seed", sorted(SAMPLE))
+def test_distaff_computes_what_gcc_computes(seed):
+    exprs = fx.expressions(seed, SAMPLE[seed])
+    found, _ = fx.check_batch(exprs, fx.inputs(random.Random(seed)))
+    assert [fx.describe(x) for x in found] == []
+
+
+@needs_cc
+@pytest.mark.parametrize("variant,kind", [("concrete", "double"), ("symbolic", "int")])
+def test_a_wrong_answer_is_found_with_distaffs_own_value(tmp_path, variant, kind):
+    # the comparison is not vacuous: of 12 expressions, the one given a wrong answer is the one
+    # reported, with distaff's value, which is gcc's
+    exprs = fx.expressions(3, 12)
+    values = fx.inputs(random.Random(3))
+    answers = fx.native(exprs, values, tmp_path)
+    k = next(k for k, e in enumerate(exprs) if e.type == kind and answers[k] != "nan")
+    wrong = list(answers)
+    wrong[k] = str(int(answers[k]) ^ 1)
+    found = fx.compare(exprs, values, variant, wrong, tmp_path)
+    assert [(x.expr.text, x.gcc, x.distaff) for x in found] == [(exprs[k].text, wrong[k], answers[k])]
+
+
+def test_the_expressions_use_every_form():
+    text = " ".join(e.text for seed in SAMPLE for e in fx.expressions(seed, SAMPLE[seed]))
+    for form in ("0x", "p-", "f)", "F", "e-", "INFINITY", "NAN", "K(-0.0", "?", "(float)", "(double)", "(int)",
+                 "(unsigned long)", "fabs(", "sqrtf(", "floor(", "ceilf(", "trunc", "round", "fmin", "fmaxf(",
+                 "isnan(", "isinf(", "isfinite(", "signbit(", " <= ", " != ", " / ", "(- d", "ul0", "u0", "l0"):
+        assert form in text, form
 
 
 def statuses(text: str) -> list[Status]:
