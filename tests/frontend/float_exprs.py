@@ -19,7 +19,11 @@ No expression has undefined behaviour or an unspecified value:
   (``(d > -2147483649.0 && d < 2147483648.0 ? (int)(d) : 0)``);
 - integer arithmetic is never generated (no overflow, no division by zero);
 - ``signbit`` is only asked of a value that is not a NaN (a NaN's sign is
-  unspecified: x86 makes negative NaNs, distaff one positive pattern).
+  unspecified: x86 makes negative NaNs, distaff one positive pattern), and
+  its result is compared as zero or not (its non-zero value is unspecified).
+
+``x * (y)`` with ``x`` an input is written ``(y) * x``: distaff's front end
+reads ``(x * (y)) - z`` as a cast of ``-z`` to the type ``x *(y)``.
 
 The program (:func:`program`) sets the inputs by their bit patterns, so a
 NaN's payload, a signalling NaN and ``-0.0`` are inputs too. Natively
