@@ -121,11 +121,13 @@ class Stats:
 class Input:
     """A failing input: the symbol ``name`` (e.g. ``x@main:12``) took ``value``;
     ``span`` is where the symbol was introduced (a nondet call, a parameter of
-    main, an external call)."""
+    main, an external call); ``text`` is how it reads when it is not a
+    number (a command-line argument: its C string, ``"9"``)."""
 
     name: str
     value: int
     span: Span
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +302,7 @@ def trace_from_json(d) -> Trace | None:
     if d is None:
         return None
     return Trace(
-        inputs=tuple(Input(i["name"], i["value"], _span(i["span"])) for i in d["inputs"]),
+        inputs=tuple(Input(i["name"], i["value"], _span(i["span"]), i.get("text", "")) for i in d["inputs"]),
         steps=tuple(Step(s["tid"], s["thread"], _span(s["span"]), s["action"]) for s in d["steps"]),
         schedule=tuple(d.get("schedule", ())),
         choices=tuple(d.get("choices", ())),

@@ -50,11 +50,17 @@ def input_names(trace: Trace) -> list[str]:
     return [s if short.count(s) == 1 else i.name for s, i in zip(short, trace.inputs)]
 
 
+def input_value(i) -> str:
+    """An input's value as the counterexample shows it: ``3``, or a
+    command-line argument's C string ``"9"``."""
+    return i.text or str(i.value)
+
+
 def inputs_text(trace: Trace | None) -> str:
     """`` with x = 3, y = -1`` or the empty string."""
     if trace is None or not trace.inputs:
         return ""
-    return " with " + ", ".join(f"{n} = {i.value}" for n, i in zip(input_names(trace), trace.inputs))
+    return " with " + ", ".join(f"{n} = {input_value(i)}" for n, i in zip(input_names(trace), trace.inputs))
 
 
 # --------------------------------------------------------------------------

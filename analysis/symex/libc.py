@@ -24,7 +24,8 @@ from typing import Callable
 
 from distaff.analysis import ir
 from distaff.analysis.ir import IntType, is_signed
-from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached
+from distaff.analysis.symex import scan
+from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.values import mask, to_signed
 
@@ -192,11 +193,13 @@ def _strto(signed: bool, bits_of_result: Callable, clamp: bool):
         endp = args[1] if clamp and len(args) > 1 else 0
         base = _int(E, args[2], 32, True) if clamp and len(args) > 2 else 10
         s = read_string(E, st, tid, args[0])
+        if s is None and base is not None and (base == 0 or 2 <= base <= 36):
+            return _strto_symbolic(E, st, tid, i, args[0], endp, base, b, signed, clamp)
         parsed = parse_integer(s, base) if s is not None and base is not None else None
         if parsed is None:
             if not (isinstance(endp, int) and endp == 0):
                 E.havoc(st, endp, i.name)
-            return _unknown(E, st, tid, i, "symbolic string")
+            return _unknown(E, st, tid, i, "symbolic base" if s is not None else "symbolic string")
         value, used = parsed
         lo, hi = (-(1 << (b - 1)), (1 << (b - 1)) - 1) if signed else (0, mask(b))
         if not signed and value < 0 and -value <= mask(b):
@@ -212,6 +215,29 @@ def _strto(signed: bool, bits_of_result: Callable, clamp: bool):
         _finish(E, st, tid, i, value & mask(b))
 
     return run
+
+
+def _strto_symbolic(E, st, tid, i, p, endp, base: int, b: int, signed: bool, clamp: bool):
+    """strtol and atoi on a string with symbolic bytes: the exact parse of
+    :func:`distaff.analysis.symex.scan.parse_number` (atoi out of range,
+    undefined in C: an unknown result on that side)."""
+    V = E.values
+    chars = scan.string_bytes(E, st, tid, p)
+    if chars is None:
+        if not (isinstance(endp, int) and endp == 0):
+            E.havoc(st, endp, i.name)
+        return _unknown(E, st, tid, i, "symbolic string without an end")
+    num = scan.parse_number(V, chars, base, E.ptr_bits)
+    value, over = scan.in_range(V, num, b, signed)
+    if not clamp and over is not False:
+        side = E.fork(st, lambda: [Option(over, "range"), Option(V.not_(over), "ok")], exhaustive=True)
+        if side.payload == "range":
+            return _unknown(E, st, tid, i, "out of range")
+    if not (isinstance(endp, int) and endp == 0):
+        pb = E.ptr_bits
+        oid, off = E.resolve(st, endp, pb // 8, True)
+        st.memory.store(oid, off, pb // 8, E.layout.add(p, num.used, V), V, E.layout)
+    _finish(E, st, tid, i, value)
 
 
 def _long_bits(E, i) -> int:

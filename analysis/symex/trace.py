@@ -21,6 +21,7 @@ from distaff.analysis import ir
 from distaff.analysis.ir import ArrayType, IntType, PtrType, StructType, type_size
 from distaff.analysis.irtext import format_expr
 from distaff.analysis.report import Input, Step, Trace
+from distaff.analysis.symex import arguments
 from distaff.analysis.symex.memory import PointerLayout
 from distaff.analysis.symex.pivots import Leaf, LeafKind
 from distaff.analysis.symex.state import State, cons_list
@@ -109,11 +110,20 @@ def render(st: State, L: PointerLayout, model, parts) -> str:
 
 
 def build_trace(st: State, L: PointerLayout, model) -> Trace:
+    """The counterexample of ``st`` in ``model``: its inputs (the arguments
+    of main's command line as C strings, those past ``argc`` left out) and
+    its steps."""
     inputs = []
-    for sym in cons_list(st.symbols):
-        if not sym.input:
-            continue
+    symbols = [s for s in cons_list(st.symbols) if s.input]
+    argc = next((model_value(model, s.term) for s in symbols if arguments.is_argc(s.name)), None)
+    for sym in symbols:
         v = model_value(model, sym.term)
+        index = arguments.argument_index(sym.name)
+        if index is not None:
+            if argc is not None and index >= argc:
+                continue
+            inputs.append(Input(sym.name, v, sym.span, arguments.c_string(arguments.argument_bytes(v, sym.bits))))
+            continue
         inputs.append(Input(sym.name, to_signed(v, sym.bits) if sym.signed else v, sym.span))
     steps = [
         Step(r.tid, st.threads[r.tid].name, r.span, render(st, L, model, r.parts))
@@ -149,7 +159,9 @@ def small_model(E: Engine, st: State):
         return None
     bounds = []
     for sym in cons_list(st.symbols):
-        if sym.input and sym.bits <= 64:
+        if sym.input and arguments.argument_index(sym.name) is not None:
+            bounds += [E.item(c) for c in arguments.printable(V, sym.term, sym.bits)]
+        elif sym.input and sym.bits <= 64:
             lo = V.le(-SMALL & ((1 << sym.bits) - 1), sym.term, sym.bits, True) if sym.signed else True
             hi = V.le(sym.term, SMALL, sym.bits, sym.signed)
             c = V.and_(lo, hi)
