@@ -26,6 +26,7 @@ from distaff.analysis.report import (
     AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,
 )
 from distaff.analysis.static.budget import Budget, bounded
+from distaff.analysis.symex.arguments import bound_phrase
 from distaff.analysis.symex.c11 import graph_kind
 from distaff.analysis.symex.engine import FREE_ITERATIONS
 from distaff.analysis.symex.unmodelled import (
@@ -470,6 +471,17 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
     else:  # nothing about it was checked: "not reached within the bound", undecided
         status, reason = Status.UNKNOWN, Reason.BOUND
         message = f"no run reached it: {_stopped_by(stops, options.unwind)}; a larger --unwind may reach it"
+    if status in (Status.HOLDS, Status.UNREACHABLE, Status.BOUNDED) and (
+            s.counter("command_line_reached") or status is Status.UNREACHABLE and s.counter("command_line_read")):
+        # every command line within the bound, not every one
+        within = bound_phrase(options.sym_args, options.sym_arg_len)
+        if status is Status.UNREACHABLE:
+            status, reason = Status.UNKNOWN, Reason.BOUND
+            message = (f"no run reached it within the argument bound ({within}); larger --sym-args or "
+                       f"--sym-arg-len may reach it")
+        else:
+            message = f"{message}; {within}" if status is Status.BOUNDED else within
+            status = Status.BOUNDED
     unsupported = [f for f in program.findings if f.kind is ir.FindingKind.UNSUPPORTED]
     if unsupported and status is Status.VIOLATED:
         met = _unsupported_on_run(program, unsupported, trace)

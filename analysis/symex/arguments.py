@@ -14,9 +14,9 @@
   reading a slot past it is out of bounds too.
 
 A run whose outcome may depend on the command line is only as general as
-these bounds: :func:`reads_command_line` says when the entry reads its
-parameters, and the check then says "within the argument bound"
-(:mod:`distaff.analysis.subcheck`).
+these bounds: a run that executed one of :func:`command_line_reads` before
+it reached the assertion counts ``command_line_reached``, and the check then
+says "within the argument bound" (:mod:`distaff.analysis.subcheck`).
 
 A counterexample shows ``argc`` and the arguments the run had (``argv[i]``
 for ``i < argc``) as C strings (:func:`argument_index`, :func:`shown`);
@@ -69,13 +69,13 @@ def command_line(E, st, main: ir.Function, count: int, length: int) -> list:
     return args
 
 
-def reads_command_line(program: ir.Program) -> bool:
-    """Whether the entry function reads its parameters (``argc``, ``argv``)."""
-    main = program.function(program.entry)
-    if main is None or not main.params:
-        return False
+def command_line_reads(main: ir.Function) -> frozenset[int]:
+    """The pcs of ``main``'s instructions that read its parameters (``argc``,
+    ``argv``): a run past one of them may depend on the command line."""
     names = {p.name for p in main.params}
-    return any(names & ir.regs_of(e) for i in main.body for e in ir.expressions_of(i))
+    if not names:
+        return frozenset()
+    return frozenset(pc for pc, i in enumerate(main.body) if any(names & ir.regs_of(e) for e in ir.expressions_of(i)))
 
 
 def argument_index(name: str) -> int | None:

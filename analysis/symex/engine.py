@@ -178,6 +178,10 @@ class Engine:
                  graph: str = "", command_line: tuple[int, int] = (DEFAULT_SYM_ARGS, DEFAULT_SYM_ARG_LEN)):
         self.program = program
         self.command_line = command_line  # (arguments, bytes each): main's symbolic command line
+        # the entry function and its instructions that read its parameters: a
+        # run past one of them may depend on the command line's bounds
+        self._entry = program.function(program.entry)
+        self._reads_command_line = arguments.command_line_reads(self._entry) if self._entry else frozenset()
         # the runs keep an execution graph (State.weak, distaff.analysis.symex.c11):
         # "rc11" reads memory as C11 does, "sc" as sequentially consistent (to count
         # executions); "": no graph, sequentially consistent memory
@@ -777,6 +781,9 @@ class Engine:
         instr = f.func.body[f.pc]
         self.span = instr.span
         pc = f.pc
+        if pc in self._reads_command_line and f.func is self._entry and not st.command_line:
+            st.command_line = True
+            self.counters["command_line_read"] = self.counters.get("command_line_read", 0) + 1
         try:
             _dispatch(self, st, tid, instr)
         except PivotReached:
@@ -882,6 +889,8 @@ class Engine:
         """The run executed the target assertion, or took a guard of its error call."""
         self.reached = True
         st.reached = True
+        if st.command_line:  # its outcome may depend on the bound of the command line
+            self.counters["command_line_reached"] = self.counters.get("command_line_reached", 0) + 1
 
     def reg(self, st: State, tid: int, r: Reg) -> Val:
         v = st.threads[tid].frames[-1].regs.get(r.name)

@@ -155,3 +155,101 @@ def in_range(V, num: Number, bits: int, signed: bool):
     low = V.convert(m, w, bits, False)
     value = V.ite(num.negative, V.neg(low, bits), low, bits)
     return V.ite(over, limit, value, bits), over
+
+
+# --------------------------------------------------------------------------
+# sscanf's format
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """One directive of a ``scanf`` format: ``kind`` ``" "`` (white space),
+    ``"="`` (the ordinary byte ``byte``) or a conversion letter
+    (``d i u x o s c n %``); ``width`` 0 when none is given; ``store``
+    False for ``%*``; ``length`` the modifier (``"" hh h l ll j z t``)."""
+
+    kind: str
+    byte: int = 0
+    width: int = 0
+    store: bool = True
+    length: str = ""
+
+
+_LENGTHS = ("hh", "h", "ll", "l", "j", "z", "t")
+CONVERSIONS = "diuxXoscn%"
+
+
+def directives(fmt: bytes) -> list[Directive] | None:
+    """The directives of ``fmt``, or None when it has a conversion the
+    model does not read (``%[``, ``%p``, floating point, ``%L``...)."""
+    out: list[Directive] = []
+    k = 0
+    while k < len(fmt):
+        c = fmt[k]
+        if c in b" \t\n\v\f\r":
+            while k < len(fmt) and fmt[k] in b" \t\n\v\f\r":
+                k += 1
+            out.append(Directive(" "))
+            continue
+        if c != ord("%"):
+            out.append(Directive("=", c))
+            k += 1
+            continue
+        k += 1
+        store = True
+        if fmt[k:k + 1] == b"*":
+            store, k = False, k + 1
+        width = 0
+        while k < len(fmt) and 48 <= fmt[k] <= 57:
+            width, k = width * 10 + fmt[k] - 48, k + 1
+        length = ""
+        for m in _LENGTHS:
+            if fmt[k:k + len(m)] == m.encode():
+                length, k = m, k + len(m)
+                break
+        if k >= len(fmt) or chr(fmt[k]) not in CONVERSIONS:
+            return None
+        conv = "x" if fmt[k] == ord("X") else chr(fmt[k])
+        k += 1
+        if conv == "%":
+            out.append(Directive(" "))  # %% skips white space, then matches a '%'
+            out.append(Directive("=", ord("%")))
+            continue
+        out.append(Directive(conv, 0, width, store, length))
+    return out
+
+
+def spaces(V, chars: list, pos: int, pb: int):
+    """How many white-space bytes ``chars`` has from ``pos`` on (a term)."""
+    t = 0
+    for j in reversed(range(pos, len(chars))):
+        t = V.ite(_space(V, chars[j]), V.add(t, 1, pb), 0, pb)
+    return t
+
+
+def word(V, chars: list, pos: int, width: int, pb: int):
+    """How many bytes that are neither white space nor zero ``chars`` has
+    from ``pos`` on, at most ``width`` (0: no limit), as a term."""
+    end = len(chars) if not width else min(len(chars), pos + width)
+    t = 0
+    for j in reversed(range(pos, end)):
+        c = chars[j]
+        t = V.ite(V.and_(V.ne(c, 0, BYTE), V.not_(_space(V, c))), V.add(t, 1, pb), 0, pb)
+    return t
+
+
+def hex_prefix_without_digits(V, chars: list, pos: int):
+    """Whether the number at ``pos`` (after white space and a sign) begins
+    with ``0x`` not followed by a hexadecimal digit: ``strtol`` then reads
+    the ``0``, but for ``scanf`` the ``0x`` is an input item that does not
+    match, which C and the C libraries answer differently."""
+    at = chars + [0, 0, 0]
+    out = False
+    lead = True  # white space and a sign so far
+    for j in range(pos, len(chars)):
+        c, c1, c2 = at[j], at[j + 1], at[j + 2]
+        here = V.and_(lead, V.eq(c, 48, BYTE), V.eq(V.bor(c1, 32, BYTE), 120, BYTE),
+                      V.not_(V.lt(_digit(V, c2), 16, BYTE, False)))
+        out = V.or_(out, here)
+        lead = V.and_(lead, V.or_(_space(V, c), V.eq(c, 43, BYTE), V.eq(c, 45, BYTE)))
+    return out

@@ -151,22 +151,31 @@ SMALL = 1000
 
 def small_model(E: Engine, st: State):
     """A model of the path condition, preferring inputs within +-SMALL (one
-    extra query) so that counterexamples read naturally. None when the
+    extra query) and command-line arguments short and printable (a query per
+    length tried) so that counterexamples read naturally. None when the
     check never made a term, or the run made no symbol and has no path
     condition: every value is concrete and there is nothing to solve."""
     V = E.values
     if not V.has_terms or (st.symbols is None and st.pc is None):
         return None
     bounds = []
+    strings = []
     for sym in cons_list(st.symbols):
         if sym.input and arguments.argument_index(sym.name) is not None:
             bounds += [E.item(c) for c in arguments.printable(V, sym.term, sym.bits)]
+            strings.append(sym)
         elif sym.input and sym.bits <= 64:
             lo = V.le(-SMALL & ((1 << sym.bits) - 1), sym.term, sym.bits, True) if sym.signed else True
             hi = V.le(sym.term, SMALL, sym.bits, sym.signed)
             c = V.and_(lo, hi)
             if c is not True:
                 bounds.append(E.item(c))
+    longest = max((s.bits // 8 for s in strings), default=0)
+    for n in range(1, longest):  # every argument at most n bytes long, the shortest n that will do
+        short = [E.item(V.eq(V.extract(s.term, 8 * n + 7, 8 * n), 0, 8)) for s in strings]
+        m = E.solver.model(st.pc, bounds + short)
+        if m is not None:
+            return m
     if bounds:
         m = E.solver.model(st.pc, bounds)
         if m is not None:
