@@ -86,20 +86,18 @@ class Number:
     largest: int
 
 
-# the automaton's phases
-_SPACE, _START, _PREFIX, _DIGITS, _DONE = range(5)
-
-
 def parse_number(V, chars: list, base: int, pb: int) -> Number:
     """``strtol``'s reading of the string ``chars`` (see the module
     docstring); ``base`` 0 or 2..36."""
     n = len(chars)
     # the largest magnitude n digits can make, and an accumulator it (or a
     # saturated one times 36 plus 35) fits in: a short string needs no wide arithmetic
-    largest = min(max(base, 16) ** n - 1, SATURATED)
-    acc_bits = (largest * 36 + 35).bit_length() + 1
+    largest = min((base or 16) ** n - 1, SATURATED)
+    acc_bits = (largest * 36 + 35).bit_length() if largest == SATURATED else max(largest.bit_length(), BYTE)
     at = chars + [0, 0, 0]
-    phase = _SPACE
+    # the automaton's phase, one condition each: in the leading white space,
+    # at the number's start (after a sign), past a 0x prefix's 0, in the digits
+    in_space, after_sign, in_prefix, in_digits = True, False, False, False
     neg = False
     acc = 0
     used = 0
@@ -107,13 +105,13 @@ def parse_number(V, chars: list, base: int, pb: int) -> Number:
     blank = True
     for k in range(n + 1):
         c, c1, c2 = at[k], at[k + 1], at[k + 2]
+        space = _space(V, c)
         if k < n:
-            blank = V.and_(blank, _space(V, c))
+            blank = V.and_(blank, space)
         sign = V.or_(V.eq(c, 43, BYTE), V.eq(c, 45, BYTE))
-        in_space = V.eq(phase, _SPACE, BYTE)
-        skip = V.and_(in_space, _space(V, c))
-        signed = V.and_(in_space, V.not_(_space(V, c)), sign)
-        start = V.or_(V.eq(phase, _START, BYTE), V.and_(in_space, V.not_(_space(V, c)), V.not_(sign)))
+        skip = V.and_(in_space, space)
+        signed = V.and_(in_space, V.not_(space), sign)
+        start = V.or_(after_sign, V.and_(in_space, V.not_(space), V.not_(sign)))
         if base in (0, 16):
             hex_prefix = V.and_(V.eq(c, 48, BYTE), V.eq(V.bor(c1, 32, BYTE), 120, BYTE),
                                 V.lt(_digit(V, c2), 16, BYTE, False))
@@ -122,18 +120,20 @@ def parse_number(V, chars: list, base: int, pb: int) -> Number:
             cur = V.ite(start, settled, cur, BYTE)
         else:
             prefix = False
-        d = _digit(V, c)
-        is_digit = V.lt(d, cur, BYTE, False)
-        digits = V.eq(phase, _DIGITS, BYTE)
-        take = V.and_(V.or_(V.and_(start, V.not_(prefix)), digits), is_digit)
+        if base and base <= 10:  # decimal digits only: a smaller term
+            d = V.sub(c, 48, BYTE)
+            is_digit = V.and_(V.le(48, c, BYTE, False), V.lt(c, 48 + base, BYTE, False))
+        else:
+            d = _digit(V, c)
+            is_digit = V.lt(d, cur, BYTE, False)
+        take = V.and_(V.or_(V.and_(start, V.not_(prefix)), in_digits), is_digit)
         grown = V.add(V.mul(acc, V.zext(cur, BYTE, acc_bits), acc_bits), V.zext(d, BYTE, acc_bits), acc_bits)
         if largest == SATURATED:
             grown = V.ite(V.le(SATURATED, grown, acc_bits, False), SATURATED, grown, acc_bits)
         acc = V.ite(take, grown, acc, acc_bits)
         used = V.ite(take, k + 1, used, pb)
         neg = V.or_(neg, V.and_(signed, V.eq(c, 45, BYTE)))
-        phase = V.ite(skip, _SPACE, V.ite(signed, _START, V.ite(prefix, _PREFIX, V.ite(
-            V.eq(phase, _PREFIX, BYTE), _DIGITS, V.ite(take, _DIGITS, _DONE, BYTE), BYTE), BYTE), BYTE), BYTE)
+        in_space, after_sign, in_digits, in_prefix = skip, signed, V.or_(in_prefix, take), prefix
     return Number(acc, neg, used, blank, acc_bits, largest)
 
 
