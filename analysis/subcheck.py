@@ -28,6 +28,7 @@ from distaff.analysis.report import (
 from distaff.analysis.static.budget import Budget, bounded
 from distaff.analysis.symex.arguments import bound_phrase
 from distaff.analysis.symex.c11 import graph_kind
+from distaff.analysis.symex.getopt import CUT as GETOPT_CUT
 from distaff.analysis.symex.engine import FREE_ITERATIONS
 from distaff.analysis.symex.unmodelled import (
     span_within, context_unknowns, library_dependences, phrase, unsupported_on, values_of,
@@ -508,6 +509,8 @@ def _stopped_by(stops: tuple[BoundStop, ...], unwind: int) -> str:
     def one(s: BoundStop) -> str:
         if s.what == "recursion":
             return f"the recursion of {s.function} (line {s.line})"
+        if s.what.startswith(GETOPT_CUT):
+            return f"{s.function}'s getopt at line {s.line} ({s.what.removeprefix(GETOPT_CUT)})"
         if s.what == "free loops":
             return f"{s.function}'s loop at line {s.line} (past {FREE_ITERATIONS:,} iterations)"
         return f"{s.function}'s {s.what} at line {s.line}"

@@ -24,7 +24,7 @@ from typing import Callable
 
 from distaff.analysis import ir
 from distaff.analysis.ir import IntType, is_signed
-from distaff.analysis.symex import scan
+from distaff.analysis.symex import getopt, scan
 from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.values import mask, to_signed
@@ -402,6 +402,23 @@ def _length_bytes(E, length: str) -> int:
 
 
 # --------------------------------------------------------------------------
+# <unistd.h>: getopt
+
+
+def _getopt(E, st, tid, i):
+    """getopt for short options (:mod:`distaff.analysis.symex.getopt`); a
+    run that reaches what it does not cover stops the thread there (a cut)."""
+    args = _args(E, st, tid, i)
+    try:
+        result, writes = getopt.run(E, st, tid, i, args, read_string)
+    except getopt.GiveUp as e:
+        func = st.threads[tid].frames[-1].func.name
+        E.cut_thread(st, tid, f"getopt: {e}", i.span, (func, i.span.line, getopt.CUT + str(e)))
+    getopt.store(E, st, writes)
+    _finish(E, st, tid, i, result)
+
+
+# --------------------------------------------------------------------------
 # <string.h>: searches
 
 
@@ -774,6 +791,9 @@ MODELS: dict[str, Model] = {
     "tss_get": _m(_getspecific, "threads.h", "as pthread_getspecific"),
     "thrd_equal": _m(_pthread_equal, "threads.h", "as pthread_equal"),
     "thrd_sleep": _m(_zero, "threads.h", "as sleep"),
+    "getopt": _m(_getopt, "unistd.h",
+                 "short options (x, x:, leading : and +, --) on constant or symbolic arguments; optind, optarg, "
+                 "optopt; x::, GNU permutation past a non-option: unknown"),
     "sleep": _m(_zero, "unistd.h", "no effect on the model (time is not modelled); returns 0"),
     "usleep": _m(_zero, "unistd.h", "as sleep"),
     "nanosleep": _m(_zero, "time.h", "as sleep"),
@@ -782,7 +802,7 @@ MODELS: dict[str, Model] = {
 # models that write memory the program can read (the weakest preconditions of
 # the assertion-guided reduction give up on them, as on unmodelled externals)
 WRITES_MEMORY = frozenset({
-    "sscanf", "strtol", "strtoul", "strtoull", "strtoll", "sprintf", "snprintf", "pthread_key_create", "realloc",
+    "getopt", "sscanf", "strtol", "strtoul", "strtoull", "strtoll", "sprintf", "snprintf", "pthread_key_create", "realloc",
     "tss_create", "pthread_mutexattr_init", "pthread_mutexattr_settype", "pthread_mutexattr_gettype",
 })
 
