@@ -747,11 +747,13 @@ MODELS: dict[str, Model] = {
     "labs": _m(_abs(_long_bits), "stdlib.h", "as abs, on long"),
     "llabs": _m(_abs(_ll_bits), "stdlib.h", "as abs, on long long"),
     "atoi": _m(_strto(True, _int_bits, False), "stdlib.h",
-               "decimal reading of a constant string; a symbolic string or a value out of range: unknown"),
+               "decimal reading of a constant or symbolic string (exact over its bytes); a value out of range "
+               "(undefined): unknown"),
     "atol": _m(_strto(True, _long_bits, False), "stdlib.h", "as atoi, for long"),
     "atoll": _m(_strto(True, _ll_bits, False), "stdlib.h", "as atoi, for long long"),
     "strtol": _m(_strto(True, _long_bits, True), "stdlib.h",
-                 "bases 0 and 2-36, end pointer, clamped to LONG_MIN/LONG_MAX; symbolic string: unknown"),
+                 "bases 0 and 2-36, end pointer, clamped to LONG_MIN/LONG_MAX (ERANGE: errno is not modelled); "
+                 "constant or symbolic string"),
     "strtoul": _m(_strto(False, _long_bits, True), "stdlib.h", "as strtol, unsigned (a minus sign negates)"),
     "strtoll": _m(_strto(True, _ll_bits, True), "stdlib.h", "as strtol, for long long"),
     "strtoull": _m(_strto(False, _ll_bits, True), "stdlib.h", "as strtoul, for unsigned long long"),
@@ -793,7 +795,7 @@ MODELS: dict[str, Model] = {
     "thrd_sleep": _m(_zero, "threads.h", "as sleep"),
     "getopt": _m(_getopt, "unistd.h",
                  "short options (x, x:, leading : and +, --) on constant or symbolic arguments; optind, optarg, "
-                 "optopt; x::, GNU permutation past a non-option: unknown"),
+                 "optopt; x::, a leading -, GNU's permutation past a non-option: the thread stops there (a cut)"),
     "sleep": _m(_zero, "unistd.h", "no effect on the model (time is not modelled); returns 0"),
     "usleep": _m(_zero, "unistd.h", "as sleep"),
     "nanosleep": _m(_zero, "time.h", "as sleep"),
