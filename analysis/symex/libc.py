@@ -804,7 +804,8 @@ MODELS: dict[str, Model] = {
 # models that write memory the program can read (the weakest preconditions of
 # the assertion-guided reduction give up on them, as on unmodelled externals)
 WRITES_MEMORY = frozenset({
-    "getopt", "sscanf", "strtol", "strtoul", "strtoull", "strtoll", "sprintf", "snprintf", "pthread_key_create", "realloc",
+    "getopt", "sscanf",
+    "strtol", "strtoul", "strtoull", "strtoll", "sprintf", "snprintf", "pthread_key_create", "realloc",
     "tss_create", "pthread_mutexattr_init", "pthread_mutexattr_settype", "pthread_mutexattr_gettype",
 })
 

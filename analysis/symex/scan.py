@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from distaff.analysis.ir import IntType
 from distaff.analysis.symex.values import mask
 
 MAX_SYMBOLIC = 64  # bytes read of a string with symbolic bytes before the model gives up
