@@ -24,6 +24,7 @@ from distaff.analysis.symex.scan import in_range, parse_number
 from distaff.analysis.symex.values import Values
 from distaff.server import cli
 from tests.explore.expectations import PROGRAMS, read
+from tests.playback.test_playback import build_and_run, playback
 
 ARGV = PROGRAMS / "argv"
 FILES = sorted(ARGV.glob("*.c"))
@@ -307,7 +308,6 @@ def test_getopt_answers_as_the_c_library(tmp_path):
 
 @needs_cc
 def test_the_reproducer_runs_with_the_counterexamples_command_line(tmp_path, capsys):
-    from tests.playback.test_playback import build_and_run, playback
     (rep,) = playback("tests/programs/argv/config_limit.c", tmp_path, capsys)
     text = Path(rep["path"]).read_text()
     assert re.search(r"command line: prog \d+", text)
