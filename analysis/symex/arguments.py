@@ -123,5 +123,7 @@ def c_string(data: bytes) -> str:
 
 def bound_phrase(count: int, length: int) -> str:
     """The argument bound in words."""
+    if count == 0:
+        return "command lines of no arguments"
     args = "argument" if count == 1 else "arguments"
     return f"command lines of at most {count} {args} of at most {length} bytes"
