@@ -29,6 +29,9 @@ OBSERVER_MODES = ("rf",)
 DEFAULT_MEMORY_MB = 2048
 # seconds the search for findings may take by default (Options.findings_timeout_s)
 DEFAULT_FINDINGS_TIMEOUT_S = 10.0
+# main's symbolic command line by default: 2 arguments of at most 8 bytes
+DEFAULT_SYM_ARGS = 2
+DEFAULT_SYM_ARG_LEN = 8
 UNREACH_CALL = "unreach-call"  # the one property Options.property knows
 MEMORY_MODELS = ("sc", "rc11")
 
@@ -96,6 +99,11 @@ class Options:
     memory_model: str = "sc"
     # explore every execution whatever the assertions and count them (litmus tests)
     count_executions: bool = False
+    # main's command line (distaff.analysis.symex.arguments): at most
+    # ``sym_args`` arguments after the program's name, each a string of at most
+    # ``sym_arg_len`` symbolic bytes; an answer that relies on them says so
+    sym_args: int = DEFAULT_SYM_ARGS
+    sym_arg_len: int = DEFAULT_SYM_ARG_LEN
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)
@@ -115,4 +123,4 @@ class CancelToken:
         return self._event.is_set()
 
 
-__all__ = ["DEFAULT_FINDINGS_TIMEOUT_S", "DEFAULT_MEMORY_MB", "GUIDED_MODES", "MEMORY_MODELS", "MODES", "OBSERVER_MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]
+__all__ = ["DEFAULT_FINDINGS_TIMEOUT_S", "DEFAULT_MEMORY_MB", "DEFAULT_SYM_ARGS", "DEFAULT_SYM_ARG_LEN", "GUIDED_MODES", "MEMORY_MODELS", "MODES", "OBSERVER_MODES", "OPTIMISATIONS", "UNREACH_CALL", "CancelToken", "Options"]

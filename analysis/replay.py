@@ -60,7 +60,7 @@ def replay_run(program: ir.Program, trace: Trace, options, target: str | None = 
     E = Engine(program, values, solver, options.unwind, Budget(), target=target,
                spurious_wakeups=options.spurious_wakeups, concrete_loops=options.enabled("concrete_loops"),
                thread_cuts=options.enabled("thread_cuts"), awaits=options.enabled("awaits"),
-               guard_waits=options.enabled("guard_waits"),
+               guard_waits=options.enabled("guard_waits"), command_line=(options.sym_args, options.sym_arg_len),
                replay=(iter(trace.schedule), iter(trace.choices)), free_waits=trace.free_waits,
                fixed_inputs={i.name: i.value for i in trace.inputs},
                context_hooks=start.hooks if start is not None else None, observer=observer)

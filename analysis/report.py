@@ -121,19 +121,14 @@ class Stats:
 class Input:
     """A failing input: the symbol ``name`` (e.g. ``x@main:12``) took ``value``;
     ``span`` is where the symbol was introduced (a nondet call, a parameter of
-    main, an external call). ``text`` is the value as C writes it when it is
-    not an integer (``value`` is then a floating value's bit pattern), else
-    None."""
+    main, an external call); ``text`` is how it reads when it is not an
+    integer, else empty: a floating value as C writes it (``0.1f``; ``value``
+    is its bit pattern), a command-line argument as its C string (``"9"``)."""
 
     name: str
     value: int
     span: Span
-    text: str | None = None
-
-    @property
-    def shown(self) -> str:
-        """The value as the user reads it."""
-        return self.text if self.text is not None else str(self.value)
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +303,7 @@ def trace_from_json(d) -> Trace | None:
     if d is None:
         return None
     return Trace(
-        inputs=tuple(Input(i["name"], i["value"], _span(i["span"]), i.get("text")) for i in d["inputs"]),
+        inputs=tuple(Input(i["name"], i["value"], _span(i["span"]), i.get("text", "")) for i in d["inputs"]),
         steps=tuple(Step(s["tid"], s["thread"], _span(s["span"]), s["action"]) for s in d["steps"]),
         schedule=tuple(d.get("schedule", ())),
         choices=tuple(d.get("choices", ())),

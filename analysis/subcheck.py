@@ -26,7 +26,9 @@ from distaff.analysis.report import (
     AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,
 )
 from distaff.analysis.static.budget import Budget, bounded
+from distaff.analysis.symex.arguments import bound_phrase
 from distaff.analysis.symex.c11 import graph_kind
+from distaff.analysis.symex.getopt import CUT as GETOPT_CUT
 from distaff.analysis.symex.engine import FREE_ITERATIONS
 from distaff.analysis.symex.unmodelled import (
     span_within, context_unknowns, library_dependences, phrase, unsupported_on, values_of,
@@ -470,6 +472,17 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
     else:  # nothing about it was checked: "not reached within the bound", undecided
         status, reason = Status.UNKNOWN, Reason.BOUND
         message = f"no run reached it: {_stopped_by(stops, options.unwind)}; a larger --unwind may reach it"
+    if status in (Status.HOLDS, Status.UNREACHABLE, Status.BOUNDED) and (
+            s.counter("command_line_reached") or status is Status.UNREACHABLE and s.counter("command_line_read")):
+        # every command line within the bound, not every one
+        within = bound_phrase(options.sym_args, options.sym_arg_len)
+        if status is Status.UNREACHABLE:
+            status, reason = Status.UNKNOWN, Reason.BOUND
+            message = (f"no run reached it within the argument bound ({within}); larger --sym-args or "
+                       f"--sym-arg-len may reach it")
+        else:
+            message = f"{message}; {within}" if status is Status.BOUNDED else within
+            status = Status.BOUNDED
     unsupported = [f for f in program.findings if f.kind is ir.FindingKind.UNSUPPORTED]
     if unsupported and status is Status.VIOLATED:
         met = _unsupported_on_run(program, unsupported, trace)
@@ -496,6 +509,8 @@ def _stopped_by(stops: tuple[BoundStop, ...], unwind: int) -> str:
     def one(s: BoundStop) -> str:
         if s.what == "recursion":
             return f"the recursion of {s.function} (line {s.line})"
+        if s.what.startswith(GETOPT_CUT):
+            return f"{s.function}'s getopt at line {s.line} ({s.what.removeprefix(GETOPT_CUT)})"
         if s.what == "free loops":
             return f"{s.function}'s loop at line {s.line} (past {FREE_ITERATIONS:,} iterations)"
         return f"{s.function}'s {s.what} at line {s.line}"

@@ -110,7 +110,8 @@ def options_key(options: Options) -> str:
     """The options that can change a decided verdict or its statistics
     (not the timeout or the number of workers)."""
     return repr((options.mode, options.unwind, options.max_runs, options.data_model,
-                 options.optimisations, options.report_races, options.spurious_wakeups, options.memory_model))
+                 options.optimisations, options.report_races, options.spurious_wakeups, options.memory_model,
+                 options.sym_args, options.sym_arg_len))
 
 
 class _Remap:

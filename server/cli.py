@@ -46,7 +46,7 @@ import distaff
 from distaff import core
 from distaff.analysis import check as engine
 from distaff.analysis.check import Options
-from distaff.analysis.options import DEFAULT_MEMORY_MB, MEMORY_MODELS
+from distaff.analysis.options import DEFAULT_MEMORY_MB, DEFAULT_SYM_ARG_LEN, DEFAULT_SYM_ARGS, MEMORY_MODELS
 from distaff.analysis.cluster import ClusterUnavailable, client_for
 from distaff.analysis.explore import races
 from distaff.analysis.frontend import BINARY, binary
@@ -201,6 +201,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "writes only when a read sees which came last)")
     check.add_argument("--unwind", type=_count(0), default=None, metavar="N",
                        help="loop and recursion bound (default 8)")
+    check.add_argument("--sym-args", type=_count(0), default=None, metavar="N",
+                       help=f"main's command line: at most N arguments after the program's name, as symbolic "
+                       f"inputs (default {DEFAULT_SYM_ARGS}); an answer that relies on the bound says so")
+    check.add_argument("--sym-arg-len", type=_count(1), default=None, metavar="L",
+                       help=f"bytes of each symbolic argument, its terminating zero not counted "
+                       f"(default {DEFAULT_SYM_ARG_LEN})")
     check.add_argument("--timeout", type=_seconds, default=None, metavar="S",
                        help="seconds for the whole command, every file and assertion and the "
                        "search for deadlocks included (default none); what is left undecided "
@@ -298,6 +304,7 @@ def options_from(args: argparse.Namespace, base: Options = Options()) -> Options
     """``base`` with every option the command line gave."""
     given = {
         "mode": args.mode, "unwind": args.unwind, "timeout_s": getattr(args, "assertion_timeout", None),
+        "sym_args": getattr(args, "sym_args", None), "sym_arg_len": getattr(args, "sym_arg_len", None),
         "total_timeout_s": args.timeout, "findings": getattr(args, "findings", None),
         "property": getattr(args, "property", None),
         "max_runs": args.max_runs, "workers": cores() if args.workers == "auto" else args.workers,
@@ -807,6 +814,8 @@ def replay_result(result_path: str, args: argparse.Namespace) -> int:
     base = Options()
     try:
         base = replace(base, mode=stored.get("mode", base.mode), unwind=stored.get("unwind", base.unwind),
+                       sym_args=stored.get("sym_args", base.sym_args),
+                       sym_arg_len=stored.get("sym_arg_len", base.sym_arg_len),
                        data_model=DataModel(stored.get("data_model", base.data_model.value)),
                        spurious_wakeups=bool(stored.get("spurious_wakeups", base.spurious_wakeups)))
     except ValueError as e:

@@ -15,7 +15,7 @@ from distaff.analysis.ir import AssertionSite, Span
 from distaff.analysis.options import Options
 from distaff.analysis.report import AssertionResult, Finding, FindingsSearch, Status, Trace
 from distaff.server.documents import Snapshot
-from distaff.server.wording import assertion_message, finding_message, input_names, search_note
+from distaff.server.wording import assertion_message, finding_message, input_names, input_value, search_note
 
 SOURCE = "distaff"
 CONTEXT_SOURCE = "distaff (context)"
@@ -71,7 +71,7 @@ def _trace_parts(snapshot: Snapshot, trace: Trace | None, fold: bool):
         return "", None
     names = input_names(trace)
     if fold:
-        lines = [f"input {n} = {i.shown} ({_where(snapshot, i.span)})" for n, i in zip(names, trace.inputs)]
+        lines = [f"input {n} = {input_value(i)} ({_where(snapshot, i.span)})" for n, i in zip(names, trace.inputs)]
         steps = [
             f"{n}. {s.thread} ({_where(snapshot, s.span)}): {s.action}"
             for n, s in enumerate(trace.steps, 1)
@@ -81,7 +81,7 @@ def _trace_parts(snapshot: Snapshot, trace: Trace | None, fold: bool):
             steps = steps[:head] + [f"… {len(steps) - head - tail} more steps …"] + steps[-tail:]
         return "\nSchedule:\n" + "\n".join(lines + steps), None
     related = [
-        lsp.DiagnosticRelatedInformation(_location(snapshot, i.span), f"input {n} = {i.shown}")
+        lsp.DiagnosticRelatedInformation(_location(snapshot, i.span), f"input {n} = {input_value(i)}")
         for n, i in zip(names, trace.inputs)
     ]
     related += [

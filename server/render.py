@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from distaff.analysis.check import Options
 from distaff.analysis.ir import Span
 from distaff.server import wording
-from distaff.server.wording import FINDING_NOUNS, finding_message, input_names, plural, search_note
+from distaff.server.wording import FINDING_NOUNS, finding_message, input_names, input_value, plural, search_note
 from distaff.analysis.report import (
     AssertionResult, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status, Trace, to_json,
 )
@@ -126,7 +126,7 @@ def _where(span: Span, fallback: str) -> str:
 def trace_lines(trace: Trace, fallback_path: str) -> list[str]:
     """The inputs and then the steps of a trace, as ``note`` lines."""
     out = [
-        f"{_where(i.span, fallback_path)}: note: input {n} = {i.shown}"
+        f"{_where(i.span, fallback_path)}: note: input {n} = {input_value(i)}"
         for n, i in zip(input_names(trace), trace.inputs)
     ]
     out += [f"{_where(s.span, fallback_path)}: note: [{s.thread}] {s.action}" for s in trace.steps]
@@ -231,6 +231,7 @@ def options_json(options: Options) -> dict:
         "max_runs": options.max_runs, "data_model": options.data_model.value,
         "workers": options.workers, "spurious_wakeups": options.spurious_wakeups,
         "max_memory_mb": options.max_memory_mb, "memory_model": options.memory_model,
+        "sym_args": options.sym_args, "sym_arg_len": options.sym_arg_len,
     }
 
 
@@ -403,7 +404,7 @@ def _sarif_result(rule: str, level: str, kind: str, message: str, span: Span, pa
     if trace is not None and trace.steps:
         result["codeFlows"] = [code_flow(trace, path)]
     if trace is not None:
-        properties["inputs"] = [{"name": i.name, "value": i.value} | ({"text": i.text} if i.text is not None else {})
+        properties["inputs"] = [{"name": i.name, "value": i.value} | ({"text": i.text} if i.text else {})
                                 for i in trace.inputs]
     return result
 

@@ -15,7 +15,9 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from distaff.analysis.check import MODES, Options
-from distaff.analysis.options import DEFAULT_FINDINGS_TIMEOUT_S, DEFAULT_MEMORY_MB, MEMORY_MODELS
+from distaff.analysis.options import (
+    DEFAULT_FINDINGS_TIMEOUT_S, DEFAULT_MEMORY_MB, DEFAULT_SYM_ARG_LEN, DEFAULT_SYM_ARGS, MEMORY_MODELS,
+)
 
 CHECK_ON = ("save", "change", "manual")
 TRACE_IN_MESSAGE = ("auto", "always", "never")
@@ -46,6 +48,9 @@ class Settings:
       is no limit but ``timeout`` (``Options.findings_timeout_s``).
     * ``memory_model`` (``memoryModel``): ``sc`` or ``rc11``, how memory is
       read (``Options.memory_model``).
+    * ``sym_args`` (``symArgs``), ``sym_arg_len`` (``symArgLen``): main's
+      symbolic command line, at most that many arguments of at most that many
+      bytes (``Options.sym_args``, ``Options.sym_arg_len``).
     """
 
     check_on: str = "save"
@@ -60,6 +65,8 @@ class Settings:
     spurious_wakeups: bool = True
     findings_timeout_s: float | None = DEFAULT_FINDINGS_TIMEOUT_S
     memory_model: str = "sc"
+    sym_args: int = DEFAULT_SYM_ARGS
+    sym_arg_len: int = DEFAULT_SYM_ARG_LEN
 
     def options(self) -> Options:
         """The engine options these settings ask for."""
@@ -73,6 +80,8 @@ class Settings:
             max_memory_mb=self.max_memory_mb,
             findings_timeout_s=self.findings_timeout_s,
             memory_model=self.memory_model,
+            sym_args=self.sym_args,
+            sym_arg_len=self.sym_arg_len,
         )
 
 
@@ -125,6 +134,8 @@ _KEYS = {
     "memoryModel": ("memory_model", _one_of(MEMORY_MODELS)),
     "spuriousWakeups": ("spurious_wakeups", _flag),
     "findingsTimeout": ("findings_timeout_s", _timeout),
+    "symArgs": ("sym_args", _int_in(0, 16)),
+    "symArgLen": ("sym_arg_len", _int_in(1, 64)),
 }
 
 # Settings under distaff.* that belong to the editor extensions, not the server.

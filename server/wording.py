@@ -50,11 +50,17 @@ def input_names(trace: Trace) -> list[str]:
     return [s if short.count(s) == 1 else i.name for s, i in zip(short, trace.inputs)]
 
 
+def input_value(i) -> str:
+    """An input's value as the counterexample shows it: ``3``, or a
+    command-line argument's C string ``"9"``."""
+    return i.text or str(i.value)
+
+
 def inputs_text(trace: Trace | None) -> str:
     """`` with x = 3, y = -1`` or the empty string."""
     if trace is None or not trace.inputs:
         return ""
-    return " with " + ", ".join(f"{n} = {i.shown}" for n, i in zip(input_names(trace), trace.inputs))
+    return " with " + ", ".join(f"{n} = {input_value(i)}" for n, i in zip(input_names(trace), trace.inputs))
 
 
 # --------------------------------------------------------------------------
@@ -124,6 +130,13 @@ def executions_phrase(count) -> str:
     return text
 
 
+def bound_words(a: AssertionResult, unwind: int) -> str:
+    """Which bound a "no violation within the bound" answer is within: the
+    unwind bound when it stopped a thread, else main's command line (the
+    message says how long)."""
+    return f"unwind {unwind}" if a.stops or not a.message.startswith("command lines") else "the argument bound"
+
+
 def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
     """What the result says of the assertion, e.g. ``holds for all
     interleavings, unwind 8: 13 runs, 9 pruned`` or ``can fail with n = 3``."""
@@ -140,7 +153,7 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
         note = f" ({a.message})" if a.message else ""
         return f"{holds_phrase(options)}: {stats_phrase(a.stats)}{note}"
     if a.status is Status.BOUNDED:  # says it is not a proof, and why
-        return f"has no violation within unwind {unwind}, not a proof ({a.message}): {stats_phrase(a.stats)}"
+        return f"has no violation within {bound_words(a, unwind)}, not a proof ({a.message}): {stats_phrase(a.stats)}"
     if a.status is Status.UNREACHABLE:
         return f"is not reached by any run: {stats_phrase(a.stats)}"
     not_checked = _not_checked(a)
@@ -175,7 +188,7 @@ def lens_title(result: AssertionResult | None, checking: bool, not_checked: str 
         under = " under C11" if memory_model == "rc11" else " under SC"
         return f"holds{under} · {plural(result.stats.runs, 'run')}"
     if result.status is Status.BOUNDED:
-        return f"no violation within unwind {result.unwind} · {plural(result.stats.runs, 'run')}"
+        return f"no violation within {bound_words(result, result.unwind)} · {plural(result.stats.runs, 'run')}"
     if result.status is Status.VIOLATED:
         # as the diagnostic, a warning: real only if what it depends on can be so
         return "may fail" if result.depends_on else "fails"

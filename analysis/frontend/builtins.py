@@ -285,7 +285,7 @@ toupper tolower
 time clock difftime mktime localtime gmtime localtime_r gmtime_r strftime clock_gettime
 gettimeofday nanosleep sleep usleep
 open close read write lseek pipe dup dup2 fork getpid getppid kill signal raise alarm pause
-sysconf getpagesize
+sysconf getpagesize getopt
 pthread_mutexattr_init pthread_mutexattr_settype pthread_mutexattr_gettype
 tss_create tss_delete tss_set tss_get thrd_equal thrd_sleep
 pthread_equal pthread_key_create pthread_key_delete pthread_setspecific pthread_getspecific
@@ -315,6 +315,7 @@ LIBRARY_SIGNATURES: dict[str, tuple[str, ...]] = {
     "strtok": ("char_ptr", "p", "p"), "strtok_r": ("char_ptr", "p", "p", "p"), "strerror": ("char_ptr", "int"),
     "printf": ("int", "p", "..."), "fprintf": ("int", "p", "p", "..."), "dprintf": ("int", "int", "p", "..."),
     "sprintf": ("int", "p", "p", "..."), "snprintf": ("int", "p", "size_t", "p", "..."),
+    "getopt": ("int", "int", "p", "p"),
     "scanf": ("int", "p", "..."), "sscanf": ("int", "p", "p", "..."), "fscanf": ("int", "p", "p", "..."),
     "puts": ("int", "p"), "fputs": ("int", "p", "p"), "putchar": ("int", "int"), "fputc": ("int", "int", "p"),
     "putc": ("int", "int", "p"), "fflush": ("int", "p"), "perror": ("void", "p"),

@@ -266,4 +266,10 @@ _ON_INCLUDE = {
                 "BUFSIZ 8192"),
 }
 
+# getopt's globals, defined as <unistd.h> or <getopt.h> declares them when the
+# file calls getopt (the model, distaff.analysis.symex.getopt, reads and writes them)
+GETOPT_HEADERS = ("unistd.h", "getopt.h")
+GETOPT_PATH = "<getopt.h>"
+GETOPT_DEFINITIONS = "char *optarg;\nint optind = 1;\nint opterr = 1;\nint optopt = '?';\n"
+
 _SPECIAL = ("__LINE__", "__FILE__", "__COUNTER__")

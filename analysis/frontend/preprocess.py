@@ -48,7 +48,9 @@ from functools import lru_cache
 from typing import Callable
 
 from distaff.analysis.frontend.build_flags import BuildFlags, is_system_header
-from distaff.analysis.frontend.pp_builtins import _GNU, _ILP32, _LIBC, _LP64, _ON_INCLUDE, _SPECIAL
+from distaff.analysis.frontend.pp_builtins import (
+    _GNU, _ILP32, _LIBC, _LP64, _ON_INCLUDE, _SPECIAL, GETOPT_DEFINITIONS, GETOPT_HEADERS, GETOPT_PATH,
+)
 from distaff.analysis.frontend.pp_expand import MAX_EXPANSION_TOKENS, _Expander, _flat
 from distaff.analysis.frontend.pp_expr import MAX_EXPRESSION_DEPTH, _Expression
 from distaff.analysis.frontend.pp_files import _File, _Site
@@ -132,6 +134,7 @@ def preprocess(
     try:
         flags = flags or BuildFlags()
         pp = _Preprocessor(data_model, read_include or _default_read_include, fast_lines=fast_lines, flags=flags)
+        pp.getopt = "getopt" in text
         for name, value in list((defines or {}).items()) + list(flags.macros):
             if value is None:
                 pp.macros.pop(str(name), None)
@@ -194,6 +197,7 @@ class _Preprocessor(_Expander):
         self.counter = 0
         self.budget = MAX_EXPANSION_TOKENS
         self.flat: dict[str, str | bool] = {}  # object-like macro -> its expansion, if fixed
+        self.getopt = False  # the file calls getopt: its header defines getopt's globals (once)
 
     def result(self, path: str) -> Preprocessed:
         out = self.out
@@ -635,6 +639,10 @@ class _Preprocessor(_Expander):
             for line in _ON_INCLUDE.get(name, ()):  # system headers are not read
                 macro_name, _, value = line.partition(" ")
                 self.define_from_text(macro_name, value, "<built-in>")
+            if name in GETOPT_HEADERS and self.getopt:
+                self.getopt = False
+                self.run_file(GETOPT_DEFINITIONS, GETOPT_PATH, f.depth + 1)
+                return True
             return False
         if toks[0][0] != "str" or not toks[0][1].startswith('"') or len(toks[0][1]) < 2 or not toks[0][1].endswith('"'):
             self.finding(FindingKind.SYNTAX, '#include expects "FILE" or <FILE>', span)

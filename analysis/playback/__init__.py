@@ -18,7 +18,9 @@ import re
 from dataclasses import dataclass
 
 from distaff.analysis import ir
-from distaff.analysis.playback.reproducer import HELPER_NAMES, WRAPPED_NAMES, build_command, reproducer_text
+from distaff.analysis.playback.reproducer import (
+    HELPER_NAMES, WRAPPED_NAMES, build_command, command_text, reproducer_text,
+)
 from distaff.analysis.playback.schedule import NotReproducible, Schedule, schedule_of
 from distaff.analysis.report import AssertionResult, Status
 from distaff.analysis.symex.c11 import weak_steps
@@ -82,6 +84,8 @@ def reproducer_for(program: ir.Program, result: AssertionResult, options, source
         "",
         f"build: {build}",
         f"run:   {exe}        (or: gdb -ex run {exe}; rr record {exe})",
+    ] + ([f"       it runs the program's main with the counterexample's command line: "
+          f"{command_text(schedule.command_line)}"] if schedule.command_line is not None else []) + [
         "",
         "The program is compiled unchanged (included below); the scheduler before it holds",
         "every listed operation until its turn. Exit status 3: the native run left the schedule.",

@@ -15,6 +15,7 @@ import shlex
 from importlib import resources
 
 from distaff.analysis.playback.schedule import KINDS, WRAPPED, Schedule
+from distaff.analysis.symex.arguments import PROGRAM_NAME
 
 BUILD = "cc -g -O0 -fno-builtin -fsanitize=thread -w -c {src} -o {obj} && cc -g {obj} -o {exe} -pthread -lm"
 
@@ -63,6 +64,32 @@ def _c_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def command_text(command_line: tuple[bytes, ...]) -> str:
+    """The counterexample's command line as a shell would take it (bytes
+    that are not printable, and ``*/``, which would end the comment it is
+    shown in, as ``$'\\xNN'``)."""
+    def word(a: bytes) -> str:
+        if all(0x20 <= c < 0x7F for c in a) and b"*/" not in a:
+            return shlex.quote(a.decode("ascii"))
+        return "$'" + "".join(f"\\x{c:02x}" for c in a) + "'"
+    return " ".join([PROGRAM_NAME.decode()] + [word(a) for a in command_line])
+
+
+def _main(command_line: tuple[bytes, ...], params: int) -> list[str]:
+    """A main that runs the program's with ``command_line`` (after the
+    program's name), as the counterexample's run had it."""
+    words = (PROGRAM_NAME,) + command_line
+    out = [f"/* main's command line in the counterexample: {command_text(command_line)} */",
+           "DISTAFF_FN int main(void)", "{"]
+    for k, w in enumerate(words):
+        out.append(f"    static char distaff_arg{k}[] = {_c_string(w.decode('latin-1'))};")
+    out.append("    static char *distaff_argv[] = {" + ", ".join(f"distaff_arg{k}" for k in range(len(words)))
+               + ", 0};")
+    call = f"{len(words)}" + (", distaff_argv" if params > 1 else "")
+    out += [f"    return distaff_program_main({call});", "}"]
+    return out
+
+
 def reproducer_text(schedule: Schedule, include: str, header: list[str], defined: frozenset[str]) -> str:
     """The reproducer for ``schedule``; ``include`` is how its ``#include``
     names the program's file (relative to where the reproducer is written);
@@ -89,7 +116,11 @@ def reproducer_text(schedule: Schedule, include: str, header: list[str], defined
     own = [n for n in WRAPPED_NAMES if n in defined]
     if own:
         lines += ["/* the program defines these itself */"] + [f"#undef {n}" for n in own] + [""]
+    if s.command_line is not None:  # the program's main is called with the counterexample's command line
+        lines += ["#define main distaff_program_main"]
     lines += ["/* the program, unchanged */", f'#include {_c_string(include)}', ""]
+    if s.command_line is not None:
+        lines += ["#undef main", ""] + _main(s.command_line, s.main_params) + [""]
     for name, proto, body in _HELPERS:
         if name not in defined:
             lines += [f"DISTAFF_FN {proto}", "{", f"    {body}", "}", ""]

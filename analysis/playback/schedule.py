@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from distaff.analysis import ir
 from distaff.analysis.replay import replay_run
 from distaff.analysis.report import Trace
+from distaff.analysis.symex import arguments
 from distaff.analysis.symex.state import cons_list
 from distaff.analysis.symex.trace import build_trace, model_value, small_model
 
@@ -81,7 +82,10 @@ KINDS = ("read", "write", "alloc", "free", "memset", "memcpy", "input", "blocked
 class Schedule:
     """What a reproducer needs: the cues, the memory they name, the threads'
     names by number, the failing statement's line, the nondet functions to
-    define (name, C type) and what is left unforced (sentences)."""
+    define (name, C type) and what is left unforced (sentences).
+    ``command_line``: when ``main`` takes ``argc`` (and ``argv``), the
+    counterexample's arguments after the program's name, and how many
+    parameters ``main`` has."""
 
     cues: tuple[Cue, ...]
     targets: tuple[Target, ...]
@@ -89,6 +93,8 @@ class Schedule:
     line: int
     inputs: tuple[tuple[str, str], ...]
     unforced: tuple[str, ...]
+    command_line: tuple[bytes, ...] | None = None
+    main_params: int = 0
 
 
 # synchronization built-ins by IR operation: the cue kind (None: runs freely,
@@ -226,7 +232,18 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
         if len(tids) > 1:  # shared through a pointer
             unforced[f"accesses to the local {name} (shared through a pointer) run unforced: its address "
                      "is known only natively"] = None
-    return Schedule(tuple(cues), tuple(targets), names, last, tuple(sorted(inputs.items())), tuple(unforced))
+    main = program.function(program.entry)
+    params = len(main.params) if main is not None else 0
+    return Schedule(tuple(cues), tuple(targets), names, last, tuple(sorted(inputs.items())), tuple(unforced),
+                    command_line_of(trace) if params else None, params)
+
+
+def command_line_of(trace: Trace) -> tuple[bytes, ...]:
+    """The arguments after the program's name in ``trace``'s command line."""
+    argc = next((i.value for i in trace.inputs if arguments.is_argc(i.name)), 1)
+    given = {arguments.argument_index(i.name): i.value for i in trace.inputs}
+    return tuple(arguments.argument_bytes(given.get(k, 0), max(8, given.get(k, 0).bit_length() + 7) // 8 * 8)
+                 for k in range(1, argc))
 
 
 def _sync_cue(tid: int, opv: str, name: str, line: int, text: str, by_name: dict[str, int]) -> Cue | None:

@@ -37,9 +37,10 @@ one, the run forks into the error (a leaf reported as a finding) and the safe
 side (continuing with the negated condition). A pointer whose object is
 symbolic forks once per feasible object (at most 16, else the check is
 inconclusive). Registers read before any write, and memory of stack objects
-and ``malloc`` never written, are fresh symbols. ``main``'s ``argc`` is a
-symbol in ``1..3``; ``argv`` points to ``{s0, s1, s2, NULL}``, three 8-byte
-strings of 7 symbolic characters and a terminating zero. External functions
+and ``malloc`` never written, are fresh symbols. ``main``'s ``argc`` and
+``argv`` are a bounded symbolic command line (``command_line``: at most
+that many arguments of at most that many bytes;
+:mod:`distaff.analysis.symex.arguments`). External functions
 (no body) return fresh symbols (a ``_Bool`` one 0 or 1) and make the objects
 their pointer arguments point to unknown (a few read-only library functions
 excepted); body-less synchronization or atomic functions (rwlocks,
@@ -78,10 +79,11 @@ from distaff.analysis.ir import (
     PtrAdd, PtrType, Reg, Return, Store, bits_of, is_scalar, is_signed, type_size,
 )
 from distaff.analysis.liveness import live_registers
+from distaff.analysis.options import DEFAULT_SYM_ARG_LEN, DEFAULT_SYM_ARGS
 from distaff.analysis.symex import awaits as _awaits
 from distaff.analysis.symex import twins as _twins
 from distaff.analysis.symex import rmw as _rmw
-from distaff.analysis.symex import c11, intrinsics, libc, sync
+from distaff.analysis.symex import arguments, c11, intrinsics, libc, sync
 from distaff.analysis.symex.weak import Graph
 from distaff.analysis.symex.memory import MemObject, PointerLayout
 from distaff.analysis.symex.pivots import (
@@ -97,8 +99,6 @@ from distaff.analysis.symex.unmodelled import CONTEXT, unsupported_everywhere
 from distaff.analysis.symex.values import Val, Values, mask
 
 VALUE_LIMIT = 16  # most values a symbolic pointer or size may take before the check gives up
-ARGV_COUNT = 3
-ARGV_LEN = 8
 
 VISIBLE_OPS = ir.SYNC_OPS | {Op.EXIT, Op.ABORT}
 # free loop iterations (Engine.back_edge) one run may take before it is cut
@@ -175,8 +175,13 @@ class Engine:
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
                  twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False,
                  commuting_rmws: bool = False, guard_waits: bool = False, park_futile: bool = False,
-                 graph: str = ""):
+                 graph: str = "", command_line: tuple[int, int] = (DEFAULT_SYM_ARGS, DEFAULT_SYM_ARG_LEN)):
         self.program = program
+        self.command_line = command_line  # (arguments, bytes each): main's symbolic command line
+        # the entry function and its instructions that read its parameters: a
+        # run past one of them may depend on the command line's bounds
+        self._entry = program.function(program.entry)
+        self._reads_command_line = arguments.command_line_reads(self._entry) if self._entry else frozenset()
         # the runs keep an execution graph (State.weak, distaff.analysis.symex.c11):
         # "rc11" reads memory as C11 does, "sc" as sequentially consistent (to count
         # executions); "": no graph, sequentially consistent memory
@@ -306,22 +311,7 @@ class Engine:
         if main is None:
             st.ended = True
             return st
-        args: list[Val] = []
-        if main.params:
-            p0 = main.params[0]
-            b0 = bits_of(p0.type, self.ptr_bits)
-            argc = self._fresh(st, 0, "argc", b0, True, main.span, thread_name="main")
-            self.constrain(st, self.values.and_(self.values.le(1, argc, b0, True), self.values.le(argc, ARGV_COUNT, b0, True)))
-            args.append(argc)
-        if len(main.params) > 1:
-            pb = self.ptr_bits // 8
-            argv = self.allocate(st, "argv", "global", (ARGV_COUNT + 1) * pb, None, main.span, zeroed=True)
-            for i in range(ARGV_COUNT):
-                s = self.allocate(st, f"argv[{i}]", "global", ARGV_LEN, None, main.span, zeroed=True)
-                chars = self._fresh(st, 0, f"argv[{i}]", 8 * (ARGV_LEN - 1), False, main.span, thread_name="main")
-                st.memory.store(s, 0, ARGV_LEN - 1, chars, self.values, self.layout)
-                st.memory.store(argv, i * pb, pb, self.layout.make(s), self.values, self.layout)
-            args.append(self.layout.make(argv))
+        args = arguments.command_line(self, st, main, *self.command_line)
         if self.graph:
             st.weak = Graph(sc=self.graph == "sc")
         self.spawn(st, main, args, "main", ends_process=True)
@@ -792,6 +782,9 @@ class Engine:
         instr = f.func.body[f.pc]
         self.span = instr.span
         pc = f.pc
+        if pc in self._reads_command_line and f.func is self._entry and not st.command_line:
+            st.command_line = True
+            self.counters["command_line_read"] = self.counters.get("command_line_read", 0) + 1
         try:
             _dispatch(self, st, tid, instr)
         except PivotReached:
@@ -897,6 +890,8 @@ class Engine:
         """The run executed the target assertion, or took a guard of its error call."""
         self.reached = True
         st.reached = True
+        if st.command_line:  # its outcome may depend on the bound of the command line
+            self.counters["command_line_reached"] = self.counters.get("command_line_reached", 0) + 1
 
     def reg(self, st: State, tid: int, r: Reg) -> Val:
         v = st.threads[tid].frames[-1].regs.get(r.name)

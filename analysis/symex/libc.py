@@ -25,7 +25,8 @@ from typing import Callable
 
 from distaff.analysis import floats, ir
 from distaff.analysis.ir import IntType, is_signed
-from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached
+from distaff.analysis.symex import getopt, scan
+from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.values import mask, to_signed
 
@@ -193,11 +194,13 @@ def _strto(signed: bool, bits_of_result: Callable, clamp: bool):
         endp = args[1] if clamp and len(args) > 1 else 0
         base = _int(E, args[2], 32, True) if clamp and len(args) > 2 else 10
         s = read_string(E, st, tid, args[0])
+        if s is None and base is not None and (base == 0 or 2 <= base <= 36):
+            return _strto_symbolic(E, st, tid, i, args[0], endp, base, b, signed, clamp)
         parsed = parse_integer(s, base) if s is not None and base is not None else None
         if parsed is None:
             if not (isinstance(endp, int) and endp == 0):
                 E.havoc(st, endp, i.name)
-            return _unknown(E, st, tid, i, "symbolic string")
+            return _unknown(E, st, tid, i, "symbolic base" if s is not None else "symbolic string")
         value, used = parsed
         lo, hi = (-(1 << (b - 1)), (1 << (b - 1)) - 1) if signed else (0, mask(b))
         if not signed and value < 0 and -value <= mask(b):
@@ -213,6 +216,29 @@ def _strto(signed: bool, bits_of_result: Callable, clamp: bool):
         _finish(E, st, tid, i, value & mask(b))
 
     return run
+
+
+def _strto_symbolic(E, st, tid, i, p, endp, base: int, b: int, signed: bool, clamp: bool):
+    """strtol and atoi on a string with symbolic bytes: the exact parse of
+    :func:`distaff.analysis.symex.scan.parse_number` (atoi out of range,
+    undefined in C: an unknown result on that side)."""
+    V = E.values
+    chars = scan.string_bytes(E, st, tid, p)
+    if chars is None:
+        if not (isinstance(endp, int) and endp == 0):
+            E.havoc(st, endp, i.name)
+        return _unknown(E, st, tid, i, "symbolic string without an end")
+    num = scan.parse_number(V, chars, base, E.ptr_bits)
+    value, over = scan.in_range(V, num, b, signed)
+    if not clamp and over is not False:
+        side = E.fork(st, lambda: [Option(over, "range"), Option(V.not_(over), "ok")], exhaustive=True)
+        if side.payload == "range":
+            return _unknown(E, st, tid, i, "out of range")
+    if not (isinstance(endp, int) and endp == 0):
+        pb = E.ptr_bits
+        oid, off = E.resolve(st, endp, pb // 8, True)
+        st.memory.store(oid, off, pb // 8, E.layout.add(p, num.used, V), V, E.layout)
+    _finish(E, st, tid, i, value)
 
 
 def _long_bits(E, i) -> int:
@@ -235,6 +261,162 @@ def _rand(E, st, tid, i):
     v = E._fresh(st, tid, "rand()", b, True, i.span)
     E.constrain(st, E.values.le(v, RAND_MAX, b, False))
     _finish(E, st, tid, i, v)
+
+
+# --------------------------------------------------------------------------
+# <stdio.h>: sscanf
+
+
+_BASES = {"d": 10, "i": 0, "u": 10, "x": 16, "o": 8}
+
+
+def _sscanf(E, st, tid, i):
+    """sscanf with ``%d %i %u %x %o %s %c %n %%`` (widths, ``%*``, length
+    modifiers), on a constant or symbolic string (:mod:`distaff.analysis.symex.scan`):
+    the result counts the conversions stored, EOF when the string ends
+    before the first; a number out of its type's range (undefined in C) or
+    a conversion not modelled: unknown results and contents."""
+    V, pb = E.values, E.ptr_bits
+    args = _args(E, st, tid, i)
+    dests = args[2:]
+
+    def give_up(why: str):
+        for p in dests:
+            E.havoc(st, p, i.name)
+        return _unknown(E, st, tid, i, why)
+
+    fmt = read_string(E, st, tid, args[1]) if len(args) > 1 else None
+    plan = scan.directives(fmt) if fmt is not None else None
+    if plan is None:
+        return give_up("format not modelled")
+    text = read_string(E, st, tid, args[0])
+    chars = list(text) if text is not None else scan.string_bytes(E, st, tid, args[0])
+    if chars is None:
+        return give_up("symbolic string without an end")
+
+    def at(k: int):
+        return chars[k] if k < len(chars) else 0
+
+    def failed(count: int, ended):
+        """The result when the string ended (``ended``) or did not match."""
+        return V.ite(ended, -1, 0, 32) if count == 0 else count
+
+    pos, count, arg, result = 0, 0, 0, None
+    writes: list = []  # (pointer, bytes, value or list of byte values, condition)
+    for n, d in enumerate(plan):
+        if d.store and d.kind != "=" and d.kind != " " and arg >= len(dests):
+            return give_up("fewer arguments than conversions")
+        dest = dests[arg] if d.store and d.kind not in " =" else None
+        if d.kind == " ":
+            later = plan[n + 1].kind if n + 1 < len(plan) else ""
+            if later in ("=", "c", "n"):  # the others skip white space themselves
+                pos += E.concretize(st, scan.spaces(V, chars, pos, pb), pb, "white space sscanf skips")
+            continue
+        if d.kind == "=":
+            c = at(pos)
+            choice = E.fork(st, lambda c=c, b=d.byte: [
+                Option(V.eq(c, b, 8), "match"), Option(V.eq(c, 0, 8), "end"),
+                Option(V.and_(V.ne(c, b, 8), V.ne(c, 0, 8)), "other")], exhaustive=True).payload
+            if choice != "match":
+                result = failed(count, choice == "end")
+                break
+            pos += 1
+            continue
+        if d.kind == "n":
+            if dest is not None:
+                writes.append((dest, _length_bytes(E, d.length), pos, True))
+                arg += 1
+            continue
+        if d.kind == "c":
+            w = d.width or 1
+            whole = V.and_(*(V.ne(at(pos + j), 0, 8) for j in range(w)))
+            if E.fork(st, lambda whole=whole: [Option(whole, "ok"), Option(V.not_(whole), "end")],
+                      exhaustive=True).payload == "end":
+                result = failed(count, True)
+                break
+            if dest is not None:
+                writes.append((dest, w, [at(pos + j) for j in range(w)], True))
+                count, arg = count + 1, arg + 1
+            pos += w
+            continue
+        if d.kind == "s" or d.width:
+            pos += E.concretize(st, scan.spaces(V, chars, pos, pb), pb, "white space sscanf skips")
+        if d.kind == "s":
+            k = E.concretize(st, scan.word(V, chars, pos, d.width, pb), pb, "the length of a %s word")
+            if k == 0:
+                result = failed(count, True)
+                break
+            if dest is not None:
+                writes.append((dest, k + 1, [at(pos + j) for j in range(k)] + [0], True))
+                count, arg = count + 1, arg + 1
+            pos += k
+            continue
+        item = chars[pos:pos + d.width] if d.width else chars[pos:]
+        base = _BASES[d.kind]
+        if base in (0, 16):
+            bad = scan.hex_prefix_without_digits(V, item, 0)
+            if bad is not False and E.fork(st, lambda bad=bad: [Option(bad, "bad"), Option(V.not_(bad), "ok")],
+                                           exhaustive=True).payload == "bad":
+                return give_up("0x without digits")
+        num = scan.parse_number(V, item, base, pb)
+        nbytes = _length_bytes(E, d.length)
+        value, over = scan.in_range(V, num, 8 * nbytes, d.kind in "di")
+        ok = V.ne(num.used, 0, pb)
+        wild = V.and_(ok, over)
+        if wild is not False and E.fork(st, lambda wild=wild: [Option(wild, "range"), Option(V.not_(wild), "in")],
+                                        exhaustive=True).payload == "range":
+            return give_up("a number out of range")
+        if n == len(plan) - 1 or all(x.kind == " " for x in plan[n + 1:]):
+            # the last conversion: where it ends matters no more, so no fork over it
+            result = V.ite(ok, count + 1 if dest is not None else count, failed(count, num.blank), 32)
+            if dest is not None:
+                writes.append((dest, nbytes, value, ok))
+            break
+        used = E.concretize(st, num.used, pb, "the length of a number sscanf reads")
+        if used == 0:
+            result = failed(count, num.blank)
+            break
+        pos += used
+        if dest is not None:
+            writes.append((dest, nbytes, value, True))
+            count, arg = count + 1, arg + 1
+    if result is None:
+        result = count
+    places = [E.resolve(st, p, nbytes, True) for p, nbytes, _, _ in writes]  # every fork before a change
+    L = E.layout
+    for (p, nbytes, value, cond), (oid, off) in zip(writes, places):
+        if isinstance(value, list):
+            for j, b in enumerate(value):
+                st.memory.store(oid, V.add(off, j, pb), 1, b, V, L)
+            continue
+        if cond is not True:
+            old = st.memory.load(oid, off, nbytes, V, L, E.fresh_mem(st, tid, oid))
+            value = V.ite(cond, value, old, 8 * nbytes)
+        st.memory.store(oid, off, nbytes, value, V, L)
+    _finish(E, st, tid, i, result)
+
+
+def _length_bytes(E, length: str) -> int:
+    """The bytes of the integer a conversion with length modifier ``length`` stores."""
+    return {"hh": 1, "h": 2, "": 4, "l": E.program.data_model.long_bits // 8, "ll": 8, "j": 8,
+            "z": E.ptr_bits // 8, "t": E.ptr_bits // 8}[length]
+
+
+# --------------------------------------------------------------------------
+# <unistd.h>: getopt
+
+
+def _getopt(E, st, tid, i):
+    """getopt for short options (:mod:`distaff.analysis.symex.getopt`); a
+    run that reaches what it does not cover stops the thread there (a cut)."""
+    args = _args(E, st, tid, i)
+    try:
+        result, writes = getopt.run(E, st, tid, i, args, read_string)
+    except getopt.GiveUp as e:
+        func = st.threads[tid].frames[-1].func.name
+        E.cut_thread(st, tid, f"getopt: {e}", i.span, (func, i.span.line, getopt.CUT + str(e)))
+    getopt.store(E, st, writes)
+    _finish(E, st, tid, i, result)
 
 
 # --------------------------------------------------------------------------
@@ -605,11 +787,13 @@ MODELS: dict[str, Model] = {
     "labs": _m(_abs(_long_bits), "stdlib.h", "as abs, on long"),
     "llabs": _m(_abs(_ll_bits), "stdlib.h", "as abs, on long long"),
     "atoi": _m(_strto(True, _int_bits, False), "stdlib.h",
-               "decimal reading of a constant string; a symbolic string or a value out of range: unknown"),
+               "decimal reading of a constant or symbolic string (exact over its bytes); a value out of range "
+               "(undefined): unknown"),
     "atol": _m(_strto(True, _long_bits, False), "stdlib.h", "as atoi, for long"),
     "atoll": _m(_strto(True, _ll_bits, False), "stdlib.h", "as atoi, for long long"),
     "strtol": _m(_strto(True, _long_bits, True), "stdlib.h",
-                 "bases 0 and 2-36, end pointer, clamped to LONG_MIN/LONG_MAX; symbolic string: unknown"),
+                 "bases 0 and 2-36, end pointer, clamped to LONG_MIN/LONG_MAX (ERANGE: errno is not modelled); "
+                 "constant or symbolic string"),
     "strtoul": _m(_strto(False, _long_bits, True), "stdlib.h", "as strtol, unsigned (a minus sign negates)"),
     "strtoll": _m(_strto(True, _ll_bits, True), "stdlib.h", "as strtol, for long long"),
     "strtoull": _m(_strto(False, _ll_bits, True), "stdlib.h", "as strtoul, for unsigned long long"),
@@ -626,6 +810,9 @@ MODELS: dict[str, Model] = {
     "sprintf": _m(_sprintf(False), "stdio.h",
                   "writes the text and a terminating zero (conversions as printf; others, %p: unknown)"),
     "snprintf": _m(_sprintf(True), "stdio.h", "as sprintf, at most n - 1 bytes and a zero; returns the full length"),
+    "sscanf": _m(_sscanf, "stdio.h",
+                 "%d %i %u %x %o %s %c %n %% (widths, %*, length modifiers) on constant or symbolic text; "
+                 "the count of conversions stored, EOF at the end of the text; out of range, %[ %p %f: unknown"),
     "puts": _m(_puts, "stdio.h", _OUT + "; returns a non-negative int"),
     "fputs": _m(_puts, "stdio.h", "as puts"),
     "putchar": _m(_putchar, "stdio.h", _OUT + "; returns the character as unsigned char"),
@@ -646,6 +833,9 @@ MODELS: dict[str, Model] = {
     "tss_get": _m(_getspecific, "threads.h", "as pthread_getspecific"),
     "thrd_equal": _m(_pthread_equal, "threads.h", "as pthread_equal"),
     "thrd_sleep": _m(_zero, "threads.h", "as sleep"),
+    "getopt": _m(_getopt, "unistd.h",
+                 "short options (x, x:, leading : and +, --) on constant or symbolic arguments; optind, optarg, "
+                 "optopt; x::, a leading -, GNU's permutation past a non-option: the thread stops there (a cut)"),
     "sleep": _m(_zero, "unistd.h", "no effect on the model (time is not modelled); returns 0"),
     "usleep": _m(_zero, "unistd.h", "as sleep"),
     "nanosleep": _m(_zero, "time.h", "as sleep"),
@@ -654,6 +844,7 @@ MODELS: dict[str, Model] = {
 # models that write memory the program can read (the weakest preconditions of
 # the assertion-guided reduction give up on them, as on unmodelled externals)
 WRITES_MEMORY = frozenset({
+    "getopt", "sscanf",
     "strtol", "strtoul", "strtoull", "strtoll", "sprintf", "snprintf", "pthread_key_create", "realloc",
     "tss_create", "pthread_mutexattr_init", "pthread_mutexattr_settype", "pthread_mutexattr_gettype",
 })

@@ -425,7 +425,7 @@ class State:
         "gen", "threads", "memory", "pc", "locks", "mutex_kinds", "barriers", "sems", "rwlocks", "onces", "wq", "current", "seen_global",
         "event", "event_count", "steps", "schedule", "choices", "events", "effects", "symbols",
         "sym_counts", "next_oid", "next_frame", "routine_counts", "forced", "instr_taken",
-        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached", "awaiting",
+        "wq_stamp", "ended", "ctx", "specific", "next_key", "taint", "free_iterations", "reached", "command_line", "awaiting",
         "twins", "block_symbols", "weak",
     )
 
@@ -472,6 +472,7 @@ class State:
         self.taint: tuple[str, ...] = ()
         self.free_iterations = 0  # loop iterations not counted against the bound (Engine.back_edge)
         self.reached = False  # this run executed the target assertion (Engine.reach)
+        self.command_line = False  # this run read main's argc or argv (Engine._exec)
         self.awaiting = 0  # threads blocked in an await (distaff.analysis.symex.awaits)
         self.twins: Any = None  # a Twins (distaff.analysis.symex.twins), immutable, or None
         self.block_symbols: Any = None  # ``symbols`` when the current block started (Engine.start_block)
@@ -519,6 +520,7 @@ class State:
         s.taint = self.taint
         s.free_iterations = self.free_iterations
         s.reached = self.reached
+        s.command_line = self.command_line
         s.awaiting = self.awaiting
         s.twins = self.twins
         s.block_symbols = self.block_symbols

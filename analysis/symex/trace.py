@@ -21,6 +21,7 @@ from distaff.analysis import floats, ir
 from distaff.analysis.ir import ArrayType, FloatType, IntType, PtrType, StructType, type_size
 from distaff.analysis.irtext import format_expr
 from distaff.analysis.report import Input, Step, Trace
+from distaff.analysis.symex import arguments
 from distaff.analysis.symex.memory import PointerLayout
 from distaff.analysis.symex.pivots import Leaf, LeafKind
 from distaff.analysis.symex.state import State, cons_list
@@ -111,12 +112,21 @@ def render(st: State, L: PointerLayout, model, parts) -> str:
 
 
 def build_trace(st: State, L: PointerLayout, model) -> Trace:
+    """The counterexample of ``st`` in ``model``: its inputs (the arguments
+    of main's command line as C strings, those past ``argc`` left out) and
+    its steps."""
     inputs = []
-    for sym in cons_list(st.symbols):
-        if not sym.input:
-            continue
+    symbols = [s for s in cons_list(st.symbols) if s.input]
+    argc = next((model_value(model, s.term) for s in symbols if arguments.is_argc(s.name)), None)
+    for sym in symbols:
         v = model_value(model, sym.term)
-        text = floats.text(v, sym.ctype.bits) if sym.ctype is not None else None
+        index = arguments.argument_index(sym.name)
+        if index is not None:
+            if argc is not None and index >= argc:
+                continue
+            inputs.append(Input(sym.name, v, sym.span, arguments.c_string(arguments.argument_bytes(v, sym.bits))))
+            continue
+        text = floats.text(v, sym.ctype.bits) if sym.ctype is not None else ""
         inputs.append(Input(sym.name, to_signed(v, sym.bits) if sym.signed else v, sym.span, text))
     steps = [
         Step(r.tid, st.threads[r.tid].name, r.span, render(st, L, model, r.parts))
@@ -144,20 +154,31 @@ SMALL = 1000
 
 def small_model(E: Engine, st: State):
     """A model of the path condition, preferring inputs within +-SMALL (one
-    extra query) so that counterexamples read naturally. None when the
+    extra query) and command-line arguments short and printable (a query per
+    length tried) so that counterexamples read naturally. None when the
     check never made a term, or the run made no symbol and has no path
     condition: every value is concrete and there is nothing to solve."""
     V = E.values
     if not V.has_terms or (st.symbols is None and st.pc is None):
         return None
     bounds = []
+    strings = []
     for sym in cons_list(st.symbols):
-        if sym.input and sym.bits <= 64:
+        if sym.input and arguments.argument_index(sym.name) is not None:
+            bounds += [E.item(c) for c in arguments.printable(V, sym.term, sym.bits)]
+            strings.append(sym)
+        elif sym.input and sym.bits <= 64:
             lo = V.le(-SMALL & ((1 << sym.bits) - 1), sym.term, sym.bits, True) if sym.signed else True
             hi = V.le(sym.term, SMALL, sym.bits, sym.signed)
             c = V.and_(lo, hi)
             if c is not True:
                 bounds.append(E.item(c))
+    longest = max((s.bits // 8 for s in strings), default=0)
+    for n in range(1, longest):  # every argument at most n bytes long, the shortest n that will do
+        short = [E.item(V.eq(V.extract(s.term, 8 * n + 7, 8 * n), 0, 8)) for s in strings]
+        m = E.solver.model(st.pc, bounds + short)
+        if m is not None:
+            return m
     if bounds:
         m = E.solver.model(st.pc, bounds)
         if m is not None:

@@ -29,6 +29,8 @@ needs_cc = pytest.mark.skipif(CC is None and not os.environ.get("CI"),
 VIOLATING = [
     "examples/racy_counter.c",
     "tests/programs/abort_is_global.c",
+    "tests/programs/argv/config_limit.c",  # the reproducer runs main with the counterexample's command line
+    "tests/programs/argv/options.c",
     "tests/programs/context/list.c",
     "tests/programs/context_sureness/known_start.c",
     "tests/programs/early_bug_long_loop.c",

@@ -47,3 +47,11 @@ def test_not_an_object_is_a_problem_not_a_crash():
     s, problems = parse_settings(["checkOn"])
     assert s == Settings() and problems
     assert parse_settings(None) == (Settings(), ())
+
+
+def test_the_command_line_bound_is_a_setting():
+    s, problems = parse_settings({"symArgs": 3, "symArgLen": 4})
+    assert problems == ()
+    assert (s.options().sym_args, s.options().sym_arg_len) == (3, 4)
+    _, problems = parse_settings({"symArgLen": 0})
+    assert problems and "symArgLen" in problems[0]

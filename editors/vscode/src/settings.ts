@@ -35,6 +35,8 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: "spuriousWakeups", default: true },
   { key: "findingsTimeout", default: 10, minimum: 0, nullable: true },
   { key: "memoryModel", default: "sc", choices: ["sc", "rc11"] },
+  { key: "symArgs", default: 2, minimum: 0, maximum: 16, integer: true },
+  { key: "symArgLen", default: 8, minimum: 1, maximum: 64, integer: true },
 ];
 
 export type ServerSettings = Record<string, string | number | boolean | null>;

@@ -33,7 +33,7 @@ local defaults = {
   root_markers = { ".git", "compile_commands.json", "Makefile", "CMakeLists.txt" },
   -- The distaff.* server settings, without the prefix: checkOn, debounceMs,
   -- mode, unwind, timeout, workers, maxMemoryMB, traceInMessage, races,
-  -- spuriousWakeups, findingsTimeout, memoryModel.
+  -- spuriousWakeups, findingsTimeout, memoryModel, symArgs, symArgLen.
   settings = {},
   -- Refresh code lenses (assertion status, "Check from here") as you work.
   codelens = true,
