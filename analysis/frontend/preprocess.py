@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
+from distaff.analysis.frontend import genmc_h
 from distaff.analysis.frontend.build_flags import BuildFlags, is_system_header, project_kernel_header
 from distaff.analysis.frontend.pp_builtins import _GNU, _ILP32, _LIBC, _LP64, _ON_INCLUDE, _SPECIAL
 from distaff.analysis.frontend.pp_expand import MAX_EXPANSION_TOKENS, _Expander, _flat
@@ -636,6 +637,12 @@ class _Preprocessor(_Expander):
                 found = self.find_include(name, f.path, True, self.flags.include_dirs)
                 if found is not None:
                     return self.include_file(found, f.path, f.depth, span)
+            if name == genmc_h.NAME:  # GenMC's API, as distaff models it
+                if genmc_h.PATH in self.once:
+                    return False
+                self.once.add(genmc_h.PATH)
+                self.run_file(genmc_h.TEXT, genmc_h.PATH, f.depth + 1)
+                return True
             for line in _ON_INCLUDE.get(name, ()):  # system headers are not read
                 macro_name, _, value = line.partition(" ")
                 self.define_from_text(macro_name, value, "<built-in>")
