@@ -848,6 +848,15 @@ def register_loop(func: "Function", head: int) -> bool:
     return True
 
 
+def plain_rounds(func: "Function", head: int) -> bool:
+    """Is the loop at ``head`` (up to its last back edge) free of calls and
+    of built-ins other than atomic regions and fences?"""
+    body = func.body
+    ends = [pc for pc in range(head, len(body)) if head in successors(body, pc)]
+    return not any(isinstance(i, Call) or (isinstance(i, Intrinsic) and i.op not in (
+        Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.FENCE)) for i in body[head:max(ends, default=head) + 1])
+
+
 def counted_registers(func: "Function", head: int) -> frozenset[str] | None:
     """The registers that count the rounds of the loop at ``head`` (up to its
     last back edge), if it has such a count: an exit branch taken on every

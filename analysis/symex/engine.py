@@ -169,6 +169,7 @@ class Engine:
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget: Budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
+                 counted_loops: bool = True,
                  silent_stores: bool = False,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
@@ -213,6 +214,8 @@ class Engine:
         # a store of what the memory holds already is noted as a read (counted as silent_stores)
         self.silent_stores = silent_stores
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
+        self.counted_loops = counted_loops  # ... and counted ones around calls and synchronization, or in memory
+        self._plain_rounds: dict[tuple, bool] = {}  # (function, loop head) -> no call or synchronization in it
         self._exits: dict[tuple, bool] = {}
         self._counters_of: dict[tuple, frozenset | None] = {}  # (function, loop head) -> ir.counted_registers
         self._memory_counters: dict[tuple, tuple | None] = {}  # (function, loop head) -> ir.memory_counters
@@ -1120,12 +1123,21 @@ class Engine:
             regs = self._counters_of[key]
         else:
             regs = self._counters_of[key] = ir.counted_registers(f.func, head)
-        return regs is not None and all(type(f.regs.get(r)) is int for r in regs)
+        if regs is None or not all(type(f.regs.get(r)) is int for r in regs):
+            return False
+        if not self.counted_loops:  # only rounds of atomics and shared accesses
+            plain = self._plain_rounds.get(key)
+            if plain is None:
+                plain = self._plain_rounds[key] = ir.plain_rounds(f.func, head)
+            return plain
+        return True
 
     def _counted_in_memory(self, st: State, tid: int, head: int) -> bool:
         """Whether the loop at ``head`` of ``tid``'s frame counts its rounds in
         memory it stores to on every round (:func:`ir.memory_counters`), with
         the count's registers and the values at its addresses concrete."""
+        if not self.counted_loops:
+            return False
         f = st.threads[tid].frames[-1]
         key = (f.func.name, head)
         if key in self._memory_counters:
