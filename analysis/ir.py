@@ -893,7 +893,7 @@ def memory_counters(func: "Function", head: int) -> tuple[frozenset[str], tuple[
 def _counted_exit(func: "Function", head: int, memory: bool) -> tuple[frozenset[str], tuple] | None:
     """The registers and the loads (``memory`` only) an exit branch
     of the loop at ``head`` reads, as :func:`counted_registers` and
-    :func:`counted_memory` ask; None when no exit branch qualifies."""
+    :func:`memory_counters` ask; None when no exit branch qualifies."""
     body = func.body
     ends = [pc for pc in range(head, len(body)) if head in successors(body, pc)]
     if not ends:
@@ -921,6 +921,7 @@ def _counted_exit(func: "Function", head: int, memory: bool) -> tuple[frozenset[
         dst = getattr(body[pc], "dst", None)
         if dst is not None:
             assigns.setdefault(dst.name, []).append(pc)
+
     def from_counters(loads: list, value: "Expr") -> bool:
         # a value stored to a count's address is computed from the count's
         # loads, constants and registers the loop does not set (g++, not g = a[0])

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from distaff.analysis.ir import ArrayType, Const, Expr, FuncType, IntType, PtrType, StructType
+from distaff.analysis.ir import ArrayType, Expr, FuncType, IntType, PtrType, StructType
 from distaff.analysis.frontend.ctypes import INT
 from distaff.analysis.frontend.parse import F
 
