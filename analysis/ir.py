@@ -886,6 +886,15 @@ def register_loop(func: "Function", head: int) -> bool:
     return True
 
 
+def plain_rounds(func: "Function", head: int) -> bool:
+    """Is the loop at ``head`` (up to its last back edge) free of calls and
+    of built-ins other than atomic regions and fences?"""
+    body = func.body
+    ends = [pc for pc in range(head, len(body)) if head in successors(body, pc)]
+    return not any(isinstance(i, Call) or (isinstance(i, Intrinsic) and i.op not in (
+        Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.FENCE)) for i in body[head:max(ends, default=head) + 1])
+
+
 def counted_registers(func: "Function", head: int) -> frozenset[str] | None:
     """The registers that count the rounds of the loop at ``head`` (up to its
     last back edge), if it has such a count: an exit branch taken on every
@@ -893,21 +902,41 @@ def counted_registers(func: "Function", head: int) -> frozenset[str] | None:
     edge) whose condition reads registers that the loop sets only by register
     assignments, from those registers and constants, on every round. With
     their values concrete at ``head`` the exit takes the same way whatever the
-    round's other branches did: ``for (k = 0; k < 2; k++)`` around a
-    compare-and-swap retry loop. None when the loop has no such exit, and
-    for a loop that calls or synchronizes beyond atomic regions (a producer's
-    forty rounds of lock and condition wait): there the bound is what keeps
-    the search to a few rounds, deepening finds a bug of the first round
-    before any run of all forty, and that is worth more than a complete
-    search the budget would not see the end of."""
+    round's other branches, calls and synchronization did (a callee or a
+    built-in sets no register of the caller's but its result):
+    ``for (k = 0; k < 2; k++)`` around a compare-and-swap retry loop, or
+    ``for (i = 0; i < SIZE; i++) { if (!full()) enqueue(i); }`` under a lock.
+    None when the loop has no such exit."""
+    found = _counted_exit(func, head, memory=False)
+    return None if found is None else found[0]
+
+
+def memory_counters(func: "Function", head: int) -> tuple[frozenset[str], tuple["Load", ...]] | None:
+    """How the loop at ``head`` counts its rounds in memory, if it does: an
+    exit branch taken on every round (as :func:`counted_registers`) whose
+    condition reads registers set in the loop only by register assignments
+    and by loads from addresses the loop does not change and stores to on
+    every round (``for (g.i = 0; g.i < 20; g.i++)``, ``for (*p = 0; *p < n;
+    (*p)++)``). The registers of the count not loaded (``n``) and the loads;
+    None when the loop has no such exit. Another thread writing those
+    addresses changes the count, but only by its own writes, which its own
+    bounds keep finite."""
+    found = _counted_exit(func, head, memory=True)
+    if found is None:
+        return None
+    regs, loads = found
+    return regs - {i.dst.name for i in loads}, loads
+
+
+def _counted_exit(func: "Function", head: int, memory: bool) -> tuple[frozenset[str], tuple] | None:
+    """The registers and the loads (``memory`` only) an exit branch
+    of the loop at ``head`` reads, as :func:`counted_registers` and
+    :func:`memory_counters` ask; None when no exit branch qualifies."""
     body = func.body
     ends = [pc for pc in range(head, len(body)) if head in successors(body, pc)]
     if not ends:
         return None
     end = max(ends)
-    for i in body[head:end + 1]:
-        if isinstance(i, Call) or (isinstance(i, Intrinsic) and i.op not in (Op.ATOMIC_BEGIN, Op.ATOMIC_END, Op.FENCE)):
-            return None
     inner: set[int] = set()
     for pc in range(head, end + 1):
         for t in successors(body, pc):
@@ -930,25 +959,55 @@ def counted_registers(func: "Function", head: int) -> frozenset[str] | None:
         dst = getattr(body[pc], "dst", None)
         if dst is not None:
             assigns.setdefault(dst.name, []).append(pc)
+
+    def from_counters(loads: list, value: "Expr") -> bool:
+        # a value stored to a count's address is computed from the count's
+        # loads, constants and registers the loop does not set (g++, not g = a[0])
+        todo, seen = list(regs_of(value)), set()
+        while todo:
+            r = todo.pop()
+            if r in seen:
+                continue
+            seen.add(r)
+            for pc in assigns.get(r, ()):
+                a = body[pc]
+                if isinstance(a, Assign):
+                    todo.extend(regs_of(a.expr))
+                elif not (isinstance(a, Load) and a.addr in [i.addr for i in loads]):
+                    return False
+        return True
+
+    stored = [i.addr for pc, i in enumerate(body[head:end + 1], head)
+              if isinstance(i, Store) and pc not in inner and every_round(pc)] if memory else []
     for b in range(head, end + 1):
         i = body[b]
         if not isinstance(i, Branch) or b in inner or \
                 all(head <= t <= end for t in (i.then, i.other)) or not every_round(b):
             continue
         regs = set(regs_of(i.cond))
-        todo, counted = list(regs), True
+        todo, counted, loads = list(regs), True, []
         while todo and counted:
             for pc in assigns.get(todo.pop(), ()):
                 a = body[pc]
-                if not isinstance(a, Assign) or pc in inner or not every_round(pc):
+                if pc in inner or not every_round(pc):
                     counted = False
+                elif isinstance(a, Assign):
+                    more = regs_of(a.expr)
+                elif memory and isinstance(a, Load) and a.addr in stored \
+                        and not any(r in assigns for r in regs_of(a.addr)):
+                    loads.append(a)
+                    more = ()
+                else:
+                    counted = False
+                if not counted:
                     break
-                for r in regs_of(a.expr):
+                for r in more:
                     if r not in regs:
                         regs.add(r)
                         todo.append(r)
-        if counted:
-            return frozenset(regs)
+        if counted and (loads or not memory) and all(from_counters(loads, body[pc].value) for pc in range(
+                head, end + 1) if isinstance(body[pc], Store) and body[pc].addr in [i.addr for i in loads]):
+            return frozenset(regs), tuple(loads)
     return None
 
 

@@ -40,6 +40,9 @@ MEMORY_MODELS = ("sc", "rc11")
 # the code asks Options.enabled about).
 OPTIMISATIONS = frozenset({
     "concrete_loops", "deepening", "park_blocked", "race_prefix_reuse", "thread_cuts", "awaits",  # engine, check
+    # loops counted in registers around calls and synchronization, or in memory, run free (symex.engine);
+    # off in the deepening's passes below the full bound, where bounding them finds a shallow bug first
+    "counted_loops",
     "free_waits",  # a condition wait returns at the schedule's choice (assertion sub-checks, distaff.analysis.symex.sync)
     "guard_waits",  # a wait in `while (guard) wait` awaits a change of the guard from its first call (symex.awaits)
     "symmetry",  # twins: threads explored up to their permutation (distaff.analysis.symex.twins)

@@ -59,6 +59,7 @@ def replay_run(program: ir.Program, trace: Trace, options, target: str | None = 
     start = ContextStart(program, context) if context is not None else None
     E = Engine(program, values, solver, options.unwind, Budget(), target=target,
                spurious_wakeups=options.spurious_wakeups, concrete_loops=options.enabled("concrete_loops"),
+               counted_loops=options.enabled("counted_loops"),
                thread_cuts=options.enabled("thread_cuts"), awaits=options.enabled("awaits"),
                guard_waits=options.enabled("guard_waits"), command_line=(options.sym_args, options.sym_arg_len),
                replay=(iter(trace.schedule), iter(trace.choices)), free_waits=trace.free_waits,

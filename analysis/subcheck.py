@@ -180,6 +180,8 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
                 timeout = left
         max_runs = None if options.max_runs is None else max(1, options.max_runs - runs_before)
         opts = replace(options, unwind=k, timeout_s=timeout, max_runs=max_runs)
+        if k != bounds[-1]:  # constant loops that call or synchronize count here: a shallow bug is found first
+            opts = replace(opts, optimisations=opts.optimisations + (("counted_loops", False),))
         passes += 1
         explorer, ex = explore_with(opts)
         if ex.symmetry_broken:  # a run told twins apart: this bound again, without them

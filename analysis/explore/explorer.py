@@ -172,6 +172,7 @@ class Explorer:
                                  park_blocked=opts.enabled("park_blocked"),
                                  spurious_wakeups=opts.spurious_wakeups,
                                  concrete_loops=opts.enabled("concrete_loops"),
+                                 counted_loops=opts.enabled("counted_loops"),
                                  awaits=opts.enabled("awaits"),
                                  thread_cuts=opts.enabled("thread_cuts"),
                                  silent_stores=(self.reduction.silent_stores and opts.enabled("silent_stores")

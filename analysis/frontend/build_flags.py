@@ -12,7 +12,10 @@ one of those), as clangd finds it.
 Headers of the C library and POSIX (:data:`SYSTEM_HEADERS`, and anything under
 ``sys/``, ``bits/`` ...) are never read, whatever the flags say: distaff
 predefines what programs take from them, so a check needs no C compiler or
-system headers on the machine.
+system headers on the machine. The Linux kernel's (``linux/``, ``asm/``,
+``asm-generic/``) are read when an ``-I`` directory holds them
+(:func:`project_kernel_header`): kernel-style code is built with its own
+include tree (the kernel with ``-nostdinc``), never with the system's.
 """
 
 from __future__ import annotations
@@ -32,13 +35,20 @@ pthread.h semaphore.h sched.h unistd.h fcntl.h strings.h alloca.h malloc.h memor
 dirent.h dlfcn.h getopt.h libgen.h netdb.h poll.h pwd.h grp.h regex.h search.h spawn.h
 syslog.h termios.h utime.h features.h endian.h byteswap.h err.h error.h execinfo.h
 """.split())
-_SYSTEM_DIRS = ("sys/", "bits/", "linux/", "asm/", "asm-generic/", "gnu/", "netinet/", "arpa/", "net/")
+_SYSTEM_DIRS = ("sys/", "bits/", "gnu/", "netinet/", "arpa/", "net/")
+_KERNEL_DIRS = ("linux/", "asm/", "asm-generic/")
 
 COMPILE_COMMANDS = "compile_commands.json"
 
 
 def is_system_header(name: str) -> bool:
-    return name in SYSTEM_HEADERS or name.startswith(_SYSTEM_DIRS)
+    return name in SYSTEM_HEADERS or name.startswith(_SYSTEM_DIRS + _KERNEL_DIRS)
+
+
+def project_kernel_header(name: str) -> bool:
+    """Is ``<name>`` one of the kernel's headers, which a program's own
+    ``-I`` directories (not ``-isystem``'s) may hold?"""
+    return name.startswith(_KERNEL_DIRS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -779,4 +779,5 @@ _RVALUE = {
     "update_expression": ExprLowering.update,
     "conditional_expression": LogicLowering.conditional,
     "call_expression": lambda self, n: self.call(n, used=True),
+    "generic_expression": lambda self, n: self.generic_expr(n),
 }

@@ -29,6 +29,7 @@ from distaff.analysis.frontend.lower_ambig import AmbiguityLowering
 from distaff.analysis.frontend.lower_atomic import AtomicLowering
 from distaff.analysis.frontend.lower_call import CallLowering
 from distaff.analysis.frontend.lower_expr import ExprLowering
+from distaff.analysis.frontend.lower_generic import GenericLowering
 from distaff.analysis.frontend.lower_gnu import GnuLowering
 from distaff.analysis.frontend.lower_const import null_based
 from distaff.analysis.frontend.lower_init import InitLowering
@@ -57,7 +58,7 @@ class Checkpoint:
 
 class Lowerer(TypeLowering, ExprLowering, LiteralLowering, LogicLowering, CallLowering, StmtLowering,
               InitLowering, AtomicLowering, StringLowering, AmbiguityLowering, GnuLowering, AggregateLowering,
-              MathLowering):
+              MathLowering, GenericLowering):
     def __init__(
         self,
         unit: Unit,

@@ -47,7 +47,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-from distaff.analysis.frontend.build_flags import BuildFlags, is_system_header
+from distaff.analysis.frontend import genmc_h
+from distaff.analysis.frontend.build_flags import BuildFlags, is_system_header, project_kernel_header
 from distaff.analysis.frontend.pp_builtins import (
     _GNU, _ILP32, _LIBC, _LP64, _ON_INCLUDE, _SPECIAL, GETOPT_DEFINITIONS, GETOPT_HEADERS, GETOPT_PATH,
 )
@@ -636,6 +637,16 @@ class _Preprocessor(_Expander):
                 found = self.find_include(name, f.path, True)
                 if found is not None:
                     return self.include_file(found, f.path, f.depth, span)
+            elif project_kernel_header(name) and self.flags.include_dirs:  # a kernel-style program's own
+                found = self.find_include(name, f.path, True, self.flags.include_dirs)
+                if found is not None:
+                    return self.include_file(found, f.path, f.depth, span)
+            if name == genmc_h.NAME:  # GenMC's API, as distaff models it
+                if genmc_h.PATH in self.once:
+                    return False
+                self.once.add(genmc_h.PATH)
+                self.run_file(genmc_h.TEXT, genmc_h.PATH, f.depth + 1)
+                return True
             for line in _ON_INCLUDE.get(name, ()):  # system headers are not read
                 macro_name, _, value = line.partition(" ")
                 self.define_from_text(macro_name, value, "<built-in>")
@@ -652,11 +663,12 @@ class _Preprocessor(_Expander):
             name = self.find_include(name, f.path, False) or name
         return self.include_file(name, f.path, f.depth, span)
 
-    def find_include(self, name: str, including: str, angle: bool) -> str | None:
+    def find_include(self, name: str, including: str, angle: bool, among: tuple[str, ...] | None = None) -> str | None:
         """Where ``#include`` finds ``name``: the including file's directory
-        (not for ``<name>``), then the flags' directories; the first that
-        holds it, as a path (None: nowhere)."""
-        dirs = ([] if angle else [os.path.dirname(including)]) + list(self.flags.search(angle))
+        (not for ``<name>``), then the flags' directories (``among`` instead,
+        when given); the first that holds it, as a path (None: nowhere)."""
+        dirs = ([] if angle else [os.path.dirname(including)]) + list(
+            self.flags.search(angle) if among is None else among)
         for d in dirs:
             candidate = os.path.normpath(os.path.join(d, name))
             try:

@@ -169,6 +169,7 @@ class Engine:
     def __init__(self, program: ir.Program, values: Values, solver, unwind: int, budget: Budget,
                  target: str | None = None, record_effects: bool = False, park_blocked: bool = True,
                  spurious_wakeups: bool = False, concrete_loops: bool = True, thread_cuts: bool = True,
+                 counted_loops: bool = True,
                  silent_stores: bool = False,
                  pivot_on_single: bool = False, observer=None, replay=None, fixed_inputs: dict[str, int] | None = None,
                  placed_accesses: bool = False, context_hooks=None,
@@ -218,8 +219,11 @@ class Engine:
         # a store of what the memory holds already is noted as a read (counted as silent_stores)
         self.silent_stores = silent_stores
         self.concrete_loops = concrete_loops  # loops decided by concrete locals run free (see back_edge)
+        self.counted_loops = counted_loops  # ... and counted ones around calls and synchronization, or in memory
+        self._plain_rounds: dict[tuple, bool] = {}  # (function, loop head) -> no call or synchronization in it
         self._exits: dict[tuple, bool] = {}
         self._counters_of: dict[tuple, frozenset | None] = {}  # (function, loop head) -> ir.counted_registers
+        self._memory_counters: dict[tuple, tuple | None] = {}  # (function, loop head) -> ir.memory_counters
         self._creates: dict[tuple, bool] = {}  # (function, head, back edge) -> the loop creates threads
         self._derived: dict[str, frozenset] = {}
         self._derived_branch: dict[tuple, bool] = {}
@@ -1115,7 +1119,43 @@ class Engine:
             regs = self._counters_of[key]
         else:
             regs = self._counters_of[key] = ir.counted_registers(f.func, head)
-        return regs is not None and all(type(f.regs.get(r)) is int for r in regs)
+        if regs is None or not all(type(f.regs.get(r)) is int for r in regs):
+            return False
+        if not self.counted_loops:  # only rounds of atomics and shared accesses
+            plain = self._plain_rounds.get(key)
+            if plain is None:
+                plain = self._plain_rounds[key] = ir.plain_rounds(f.func, head)
+            return plain
+        return True
+
+    def _counted_in_memory(self, st: State, tid: int, head: int) -> bool:
+        """Whether the loop at ``head`` of ``tid``'s frame counts its rounds in
+        memory it stores to on every round (:func:`ir.memory_counters`), with
+        the count's registers and the values at its addresses concrete."""
+        if not self.counted_loops:
+            return False
+        f = st.threads[tid].frames[-1]
+        key = (f.func.name, head)
+        if key in self._memory_counters:
+            found = self._memory_counters[key]
+        else:
+            found = self._memory_counters[key] = ir.memory_counters(f.func, head)
+        if found is None:
+            return False
+        regs, loads = found
+        if not all(type(f.regs.get(r)) is int for r in regs):
+            return False
+        for i in loads:
+            p = self.ev(st, tid, i.addr)
+            if type(p) is not int:
+                return False
+            n = type_size(i.type)
+            oid, off = self.layout.obj(p, self.values), self.layout.off(p, self.values)
+            obj = st.memory.objs.get(oid) if type(oid) is int else None
+            if obj is None or not obj.alive or obj.kind in ("function", "thread", "null") or type(off) is not int \
+                    or not 0 <= off <= obj.size - n or type(st.memory.peek(oid, off, n)) is not int:
+                return False  # (the next round's load says what is wrong)
+        return True
 
     def _derived_regs(self, func: ir.Function) -> frozenset:
         derived = self._derived.get(func.name)
@@ -1231,18 +1271,23 @@ class Engine:
         shared memory through a local) -- unless the loop's count is kept in
         registers it sets on every round from themselves and constants, whose
         values are concrete (:meth:`_counted`: ``for (k = 0; k < 2; k++)``
-        around a compare-and-swap retry loop, whose retries are decisions). An
-        iteration of a loop whose trip count only
-        concrete locals decide (``for (i = 0; i < 256; i++)``, whatever its
-        body reads or creates) is free; the first iteration of every loop
-        entry counts. Free iterations are counted as ``free_iterations``; past
+        around a compare-and-swap retry loop, whose retries are decisions, or
+        around calls, locks and waits). An iteration of a loop whose trip
+        count only concrete locals decide (``for (i = 0; i < 256; i++)``,
+        whatever its body reads or creates) is free, and so is one of a loop
+        counting in memory it stores to on every round, whose values there are
+        concrete (:meth:`_counted_in_memory`: a global ``i``; another thread
+        writing it changes the count by its own writes only, which its own
+        bound or count keeps finite); the first iteration of every loop entry
+        counts. Free iterations are counted as ``free_iterations``; past
         FREE_ITERATIONS in one run the run is cut as if by the bound."""
         t = st.threads[tid]
         f = t.frames[-1]
         inner = [h for h in f.backedges if target < h <= pc]
         mark = f.marks.get(target)  # (none: the entry's first iteration, which counts)
-        if self.concrete_loops and mark is not None and (mark == t.decisions or self._counted(f, target)) \
-                and self._has_exit(f.func, target, pc):
+        if self.concrete_loops and mark is not None and (
+                ((mark == t.decisions or self._counted(f, target)) and self._has_exit(f.func, target, pc))
+                or self._counted_in_memory(st, tid, target)):
             st.free_iterations += 1
             self.counters["free_iterations"] = self.counters.get("free_iterations", 0) + 1
             if st.free_iterations > FREE_ITERATIONS:
@@ -1289,7 +1334,8 @@ class Engine:
         if self.concrete_loops:
             # (a counted loop's rounds are free whatever the decisions: its
             # mark says so, the same in every interleaving's control state)
-            w.marks[target] = COUNTED if self._counted(f, target) else t.decisions
+            w.marks[target] = COUNTED if self._counted(f, target) or self._counted_in_memory(st, tid, target) \
+                else t.decisions
 
 
 # ======================================================================

@@ -198,7 +198,31 @@ int main(void) {
     uf32 += 0xffffffffu; OUT(uf32); il8 *= 100; OUT(il8); if16 -= 10000; OUT(if16);
 """
 
-PROGRAMS = {"structs_by_value": STRUCTS, "gnu_kernel_style": GNU, "stdatomic_stdint": ATOMICS}
+GENERIC = """
+#define unqualified(X) _Generic((X), atomic_bool: 0, atomic_int: 'a', atomic_uint: 1u, int: 42, unsigned: 7u)
+#define kind(X) _Generic((X), unsigned char: 1, short: 2, unsigned short: 3, int: 4, unsigned: 5, \\
+                         _Bool: 6, struct p: 7, default: 0)
+struct p { int x, y; };
+atomic_int ai = 3;
+atomic_uint au;
+int arr[4];
+int calls;
+int bump(void) { return ++calls; }
+int main(void) {
+    atomic_int *ptr = &ai;
+    typeof(unqualified(*ptr)) v = 5;
+    struct p s = { 1, 2 };
+    unsigned char uc = 1;
+    short sh = 2;
+    OUT(sizeof(v)); OUT(unqualified(*ptr)); OUT(unqualified(au)); OUT(v);
+    OUT(kind(uc)); OUT(kind(sh)); OUT(kind((unsigned short)sh)); OUT(kind(uc + 1)); OUT(kind(1u));
+    OUT(kind((_Bool)1)); OUT(kind(s)); OUT(kind(1L)); OUT(kind(arr)); OUT(kind(bump()));
+    OUT(calls);
+    OUT(_Generic(arr[0] + 0u, int: 10, unsigned: bump() + 20, default: 30)); OUT(calls);
+"""
+
+PROGRAMS = {"structs_by_value": STRUCTS, "gnu_kernel_style": GNU, "stdatomic_stdint": ATOMICS,
+            "generic_selection": GENERIC}
 
 
 def native(text: str) -> list[int]:

@@ -403,6 +403,21 @@ def test_system_includes_are_not_read():
     assert asked == [] and r.findings == () and code(r) == "int x;"
 
 
+def test_kernel_headers_are_read_from_the_programs_include_dirs_only(tmp_path):
+    # kernel-style code ships its own <linux/...> and <asm/...> (built with
+    # -nostdinc): read from -I, never from the system's or -isystem's
+    from distaff.analysis.frontend.build_flags import BuildFlags
+    (tmp_path / "inc" / "linux").mkdir(parents=True)
+    (tmp_path / "inc" / "asm").mkdir()
+    (tmp_path / "inc" / "linux" / "types.h").write_text("typedef unsigned u32;\n")
+    (tmp_path / "inc" / "asm" / "lock.h").write_text("#include <linux/types.h>\nu32 lock;\n")
+    src = "#include <asm/lock.h>\n#include <linux/absent.h>\n#include <sys/types.h>\nint x;\n"
+    r = preprocess(src, str(tmp_path / "m.c"), flags=BuildFlags(include_dirs=(str(tmp_path / "inc"),)))
+    assert code(r) == "typedef unsigned u32;\nu32 lock;\nint x;" and r.findings == ()
+    r = preprocess(src, str(tmp_path / "m.c"), flags=BuildFlags(system_dirs=(str(tmp_path / "inc"),)))
+    assert code(r) == "int x;" and r.findings == ()
+
+
 def test_pragma_once_and_recursion_limit():
     once = {"o.h": "#pragma once\nint o;\n"}
     r = pp('#include "o.h"\n#include "o.h"\n', read_include=lambda n, f: once.get(n))
