@@ -996,7 +996,7 @@ def _counted_exit(func: "Function", head: int, memory: bool) -> tuple[frozenset[
                 elif memory and isinstance(a, Load) and a.addr in stored \
                         and not any(r in assigns for r in regs_of(a.addr)):
                     loads.append(a)
-                    more = ()
+                    more = frozenset()
                 else:
                     counted = False
                 if not counted:
