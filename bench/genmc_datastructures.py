@@ -136,6 +136,16 @@ def main(argv: list[str] | None = None) -> int:
         flags = f"`{r['flags']}`" if r["flags"] else ""
         lines.append(f"| {r['name']} | {r['variant']} | {flags} | {r['unsupported'] + r['syntax']} | {counts} | "
                      f"{answer(r)} | {fs} | {r['runs']} | {r['wall']:.1f} |")
+    lines += [
+        "",
+        "What these programs needed of the front end: qspinlock's `<linux/...>`, `<asm/...>` and "
+        "`<asm-generic/...>` headers are its own, read from its -I directories, and its `fake.h` takes an "
+        "atomic's plain type with `_Generic`; nine include `<genmc.h>`, which distaff models (annotations "
+        "as the code they wrap, `__VERIFIER_optional` blocks skipped, hazard pointers with GenMC's meaning: "
+        "ms-queue-dynamic and treiber-stack-dynamic). \"no assertion\": the program checks no assertion of "
+        "its own (GenMC looks for errors and races there); its answer is then the search for deadlocks and "
+        "run-time errors', whose budget (10 s by default) the findings column says when it ran out.",
+    ]
     args.out.write_text("\n".join(lines) + "\n")
     print(f"{lowered}/{len(rows)} lower with no unsupported construct; {len(wrong)} wrong; wrote {args.out}")
     return 1 if wrong else 0
