@@ -962,8 +962,10 @@ def _counted_exit(func: "Function", head: int, memory: bool) -> tuple[frozenset[
 
     def from_counters(loads: list, value: "Expr") -> bool:
         # a value stored to a count's address is computed from the count's
-        # loads, constants and registers the loop does not set (g++, not g = a[0])
-        todo, seen = list(regs_of(value)), set()
+        # loads, constants and registers the loop does not set, and reads the
+        # count (g++; not g = a[0], nor the constant an exchange stores in a
+        # test-and-set spin, which counts nothing)
+        todo, seen, counts = list(regs_of(value)), set(), False
         while todo:
             r = todo.pop()
             if r in seen:
@@ -973,9 +975,11 @@ def _counted_exit(func: "Function", head: int, memory: bool) -> tuple[frozenset[
                 a = body[pc]
                 if isinstance(a, Assign):
                     todo.extend(regs_of(a.expr))
-                elif not (isinstance(a, Load) and a.addr in [i.addr for i in loads]):
+                elif isinstance(a, Load) and a.addr in [i.addr for i in loads]:
+                    counts = True
+                else:
                     return False
-        return True
+        return counts
 
     stored = [i.addr for pc, i in enumerate(body[head:end + 1], head)
               if isinstance(i, Store) and pc not in inner and every_round(pc)] if memory else []
