@@ -540,8 +540,9 @@ class Values:
         e, p = floats.FORMATS[frm]
         sort = z3.FPSort(e, p, c)
         rtz = z3.RTZ(c)
-        t = z3.fpRoundToIntegral(rtz, x, ctx=c)
-        ok = z3.And(z3.fpGEQ(t, z3.FPVal(lo, None, sort, c), ctx=c), z3.fpLT(t, z3.FPVal(hi, None, sort, c), ctx=c))
+        whole = z3.fpRoundToIntegral(rtz, x, ctx=c)  # (not t: compiled, t is the concrete branch's int)
+        ok = z3.And(z3.fpGEQ(whole, z3.FPVal(lo, None, sort, c), ctx=c),
+                    z3.fpLT(whole, z3.FPVal(hi, None, sort, c), ctx=c))
         to_bv = z3.fpToSBV if signed else z3.fpToUBV
         return to_bv(rtz, x, z3.BitVecSort(to, c), ctx=c), ok
 

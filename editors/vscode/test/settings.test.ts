@@ -22,7 +22,7 @@ test("unset settings reach the server as their defaults, and only the server's k
 });
 
 test("valid user values are passed through unchanged", () => {
-  const values = { checkOn: "change", debounceMs: 250, mode: "baseline", unwind: 3, timeout: 1.5, workers: 2, maxMemoryMB: 0, traceInMessage: "always", races: true, spuriousWakeups: false, findingsTimeout: 2, memoryModel: "rc11" };
+  const values = { checkOn: "change", debounceMs: 250, mode: "baseline", unwind: 3, timeout: 1.5, workers: 2, maxMemoryMB: 0, traceInMessage: "always", races: true, spuriousWakeups: false, findingsTimeout: 2, memoryModel: "rc11", symArgs: 1, symArgLen: 4 };
   const { settings, problems } = serverSettings(reader(values));
   assert.deepEqual(problems, []);
   assert.deepEqual(settings, values);
