@@ -58,14 +58,17 @@ _FLOAT_COMPARE = {z3.Z3_OP_FPA_EQ: "==", z3.Z3_OP_FPA_LT: "<", z3.Z3_OP_FPA_GT: 
                   z3.Z3_OP_FPA_GE: ">="}
 _FLOAT_NUMERALS = frozenset({z3.Z3_OP_FPA_NUM, z3.Z3_OP_FPA_PLUS_ZERO, z3.Z3_OP_FPA_MINUS_ZERO,
                              z3.Z3_OP_FPA_PLUS_INF, z3.Z3_OP_FPA_MINUS_INF, z3.Z3_OP_FPA_NAN})
-_FLOAT_OPS = {
+_FLOAT_CONVERSIONS = frozenset({z3.Z3_OP_FPA_TO_IEEE_BV, z3.Z3_OP_FPA_TO_FP, z3.Z3_OP_FPA_TO_FP_UNSIGNED,
+                                z3.Z3_OP_FPA_TO_SBV, z3.Z3_OP_FPA_TO_UBV})
+# how each operator of z3's floating-point theory reads in C
+_FLOAT_NAMES = {
     **_FLOAT_COMPARE, z3.Z3_OP_FPA_ADD: "+", z3.Z3_OP_FPA_SUB: "-", z3.Z3_OP_FPA_MUL: "*", z3.Z3_OP_FPA_DIV: "/",
     z3.Z3_OP_FPA_IS_NAN: "isnan", z3.Z3_OP_FPA_IS_INF: "isinf", z3.Z3_OP_FPA_ABS: "fabs", z3.Z3_OP_FPA_SQRT: "sqrt",
-    z3.Z3_OP_FPA_MIN: "fmin", z3.Z3_OP_FPA_MAX: "fmax", z3.Z3_OP_FPA_NEG: "-", z3.Z3_OP_FPA_IS_ZERO: "== 0",
-    z3.Z3_OP_FPA_ROUND_TO_INTEGRAL: "round", z3.Z3_OP_FPA_TO_IEEE_BV: "", z3.Z3_OP_FPA_TO_FP: "",
-    z3.Z3_OP_FPA_TO_FP_UNSIGNED: "", z3.Z3_OP_FPA_TO_SBV: "", z3.Z3_OP_FPA_TO_UBV: "",
-    **{op: "" for op in _FLOAT_NUMERALS},
+    z3.Z3_OP_FPA_MIN: "fmin", z3.Z3_OP_FPA_MAX: "fmax",
 }
+# the terms _float prints
+_FLOAT_KINDS = frozenset(_FLOAT_NAMES) | _FLOAT_NUMERALS | _FLOAT_CONVERSIONS | {
+    z3.Z3_OP_FPA_NEG, z3.Z3_OP_FPA_IS_ZERO, z3.Z3_OP_FPA_ROUND_TO_INTEGRAL}
 _ROUNDING = {z3.Z3_OP_FPA_RM_TOWARD_NEGATIVE: "floor", z3.Z3_OP_FPA_RM_TOWARD_POSITIVE: "ceil",
              z3.Z3_OP_FPA_RM_TOWARD_ZERO: "trunc", z3.Z3_OP_FPA_RM_NEAREST_TIES_TO_AWAY: "round"}
 
@@ -407,7 +410,7 @@ class Printer:
         mem = self._memory_read(a) if k in (z3.Z3_OP_SELECT, z3.Z3_OP_CONCAT) else None
         if mem is not None:
             return mem
-        if k in _FLOAT_OPS or (k == z3.Z3_OP_ITE and self._info(self._info(a)[2][0])[1] == z3.Z3_OP_FPA_IS_NAN):
+        if k in _FLOAT_KINDS or (k == z3.Z3_OP_ITE and self._info(self._info(a)[2][0])[1] == z3.Z3_OP_FPA_IS_NAN):
             return self._float(a, k, self._info(a)[2])
         if k == z3.Z3_OP_CONCAT:
             # sign extension as z3 writes it: copies of the top bit, then the value
@@ -470,22 +473,21 @@ class Printer:
             return self._p(args[2])
         if k in _FLOAT_NUMERALS:
             return self._float_numeral(a)
-        if k in (z3.Z3_OP_FPA_TO_IEEE_BV, z3.Z3_OP_FPA_TO_FP, z3.Z3_OP_FPA_TO_FP_UNSIGNED, z3.Z3_OP_FPA_TO_SBV,
-                 z3.Z3_OP_FPA_TO_UBV):
+        if k in _FLOAT_CONVERSIONS:
             return self._p(args[-1])  # a conversion: the value converted
         if k == z3.Z3_OP_FPA_ROUND_TO_INTEGRAL:
             return f"{_ROUNDING.get(self._info(args[0])[1], 'round')}({self._p(args[1])})"
         if k in (z3.Z3_OP_FPA_IS_NAN, z3.Z3_OP_FPA_IS_INF, z3.Z3_OP_FPA_ABS, z3.Z3_OP_FPA_SQRT):
-            return f"{_FLOAT_OPS[k]}({self._p(args[-1])})"
+            return f"{_FLOAT_NAMES[k]}({self._p(args[-1])})"
         if k == z3.Z3_OP_FPA_IS_ZERO:
             return f"{self._wrap(args[0])} == 0"
         if k == z3.Z3_OP_FPA_NEG:
             return f"-{self._wrap(args[0])}"
         if k in (z3.Z3_OP_FPA_MIN, z3.Z3_OP_FPA_MAX):
-            return f"{_FLOAT_OPS[k]}({self._p(args[0])}, {self._p(args[1])})"
+            return f"{_FLOAT_NAMES[k]}({self._p(args[0])}, {self._p(args[1])})"
         xs = args[1:] if len(args) == 3 else args  # after the rounding mode
-        return self._compare(_FLOAT_OPS[k], xs[0], xs[1]) if k in _FLOAT_COMPARE else \
-            f"{self._wrap(xs[0])} {_FLOAT_OPS[k]} {self._wrap(xs[1])}"
+        return self._compare(_FLOAT_NAMES[k], xs[0], xs[1]) if k in _FLOAT_COMPARE else \
+            f"{self._wrap(xs[0])} {_FLOAT_NAMES[k]} {self._wrap(xs[1])}"
 
     def _float_numeral(self, a) -> str:
         c = self.T.c
