@@ -542,6 +542,10 @@ class WeakestPreconditions:
                 acc.add((conc, n, True))
                 raw, got, places = self._translation(i.value, tid, depth, fi, reg, stack)
                 self._checks_now(w, got, places, checks)
+                if eff.outcome is True:
+                    # the runs below were reduced with this store as a read: they stand
+                    # for a state only where it stores what the memory holds
+                    checks.append(("silent store", V.eq(self._load(w, conc, n), self._now(w, raw, places), 8 * n)))
                 self._store(w, conc, n, raw, places)
             w.need(translate.conds(checks) + [guard])
         elif t is ir.Branch:

@@ -1419,8 +1419,8 @@ def _store(E: Engine, st: State, tid: int, i: Store) -> None:
     else:
         E.note_access(st, True, p, n, i.kind)
     st.add_step(tid, i.span, "write ", ("lv", p, i.type), " = ", ("v", v, i.type), op=("write", p, n))
-    if E.record_effects:
-        st.add_effect(Effect(tid, f.uid, i, addr=p, value=v))
+    if E.record_effects:  # a silent store's outcome is True: its summary holds only where it is silent again
+        st.add_effect(Effect(tid, f.uid, i, addr=p, value=v, outcome=silent and E.silent_stores and i.kind is Kind.GLOBAL))
 
 
 def _jump(E: Engine, st: State, tid: int, i: Jump) -> None:

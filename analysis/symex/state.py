@@ -374,7 +374,8 @@ class Event(Record):
 class Effect(Record):
     """What one executed instruction did, for weakest preconditions: thread,
     the frame's uid, the instruction, the resolved address (Load/Store/...),
-    the value loaded or stored, and the outcome taken at a branch or fork."""
+    the value loaded or stored, and the outcome taken at a branch or fork
+    (at a Store: True when the store was silent, noted as a read)."""
 
     tid: int
     frame: int
