@@ -54,6 +54,9 @@ OPTIMISATIONS = frozenset({
     "cut_summaries",  # assertion-guided: a run a bound cut vouches for its bound (distaff.analysis.summaries.guided)
     "plain_first",  # dpor-ag without summary text: plain DPOR first, for up to a second (distaff.analysis.subcheck)
     "sc_first",  # C11 with weak atomics: a violation looked for under sequential consistency first (subcheck)
+    # an answer bounded by the command line alone, of a program that reads it only as numbers, is
+    # explored again under the model of every command line (distaff.analysis.symex.arguments)
+    "every_command_line",
     "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })
 
@@ -107,6 +110,10 @@ class Options:
     # ``sym_arg_len`` symbolic bytes; an answer that relies on them says so
     sym_args: int = DEFAULT_SYM_ARGS
     sym_arg_len: int = DEFAULT_SYM_ARG_LEN
+    # the model of a command line read only as numbers, whatever its length
+    # (set by the sub-check that tries to prove for every command line:
+    # distaff.analysis.symex.arguments.read_as_numbers)
+    command_line_numbers: bool = False
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)

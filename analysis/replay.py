@@ -61,7 +61,7 @@ def replay_run(program: ir.Program, trace: Trace, options, target: str | None = 
                spurious_wakeups=options.spurious_wakeups, concrete_loops=options.enabled("concrete_loops"),
                counted_loops=options.enabled("counted_loops"),
                thread_cuts=options.enabled("thread_cuts"), awaits=options.enabled("awaits"),
-               guard_waits=options.enabled("guard_waits"), command_line=(options.sym_args, options.sym_arg_len),
+               guard_waits=options.enabled("guard_waits"), command_line=(options.sym_args, options.sym_arg_len, options.command_line_numbers),
                replay=(iter(trace.schedule), iter(trace.choices)), free_waits=trace.free_waits,
                fixed_inputs={i.name: i.value for i in trace.inputs},
                context_hooks=start.hooks if start is not None else None, observer=observer)

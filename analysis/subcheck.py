@@ -26,7 +26,7 @@ from distaff.analysis.report import (
     AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,
 )
 from distaff.analysis.static.budget import Budget, bounded
-from distaff.analysis.symex.arguments import bound_phrase
+from distaff.analysis.symex.arguments import bound_phrase, read_as_numbers
 from distaff.analysis.symex.c11 import graph_kind
 from distaff.analysis.symex.getopt import CUT as GETOPT_CUT
 from distaff.analysis.symex.engine import FREE_ITERATIONS
@@ -365,6 +365,11 @@ def _sc_first(program, site, options, cancel, context):
 
 
 def _run(program, site, options, cancel, context):
+    proved, every_spent = _every_command_line(program, site, options, cancel, context)
+    if proved is not None:
+        return proved
+    if every_spent is not None and options.timeout_s is not None:
+        options = replace(options, timeout_s=max(0.001, options.timeout_s - every_spent[1]))
     started = time.monotonic()
     found, sc_spent = _sc_first(program, site, options, cancel, context)
     if sc_spent is not None and options.timeout_s is not None:
@@ -390,6 +395,9 @@ def _run(program, site, options, cancel, context):
     if sc_spent is not None:
         last.result.stats = _counted_stats(last.result.stats, {"sc_first_runs": sc_spent[0],
                                                                "sc_first_ms": round(sc_spent[1] * 1000)})
+    if every_spent is not None:
+        last.result.stats = _counted_stats(last.result.stats, {"every_command_line_runs": every_spent[0],
+                                                               "every_command_line_ms": round(every_spent[1] * 1000)})
     ex = last.result
     complete = ex.violation is None and ex.stop is None
     # a pass that cut no thread, or found a violation, answers for the full bound
@@ -413,6 +421,36 @@ def _run(program, site, options, cancel, context):
     del reduction, summaries, engine
     last.explorer.close()
     return result, findings, complete
+
+
+# what a proof under the model of every command line says
+EVERY_COMMAND_LINE = "for every command line: argc up to INT_MAX, arguments of any length, read only as numbers"
+
+
+def _every_command_line(program, site, options, cancel, context):
+    """When ``main`` reads its command line only as numbers
+    (:func:`~distaff.analysis.symex.arguments.read_as_numbers`), the
+    sub-check first explores under the model of every command line
+    (``Options.command_line_numbers``) with half its budget (optimisation
+    ``every_command_line``; not from a program context): a proof there is a
+    proof for every command line. Returns ``(_run's answer, None)`` for
+    such a proof (counted as ``every_command_line_proved``), else ``(None,
+    (runs, seconds))`` it spent (the bounded exploration then answers: its
+    counterexamples show real command lines; a violation of the wider model
+    is not reported), or ``(None, None)`` when it does not apply."""
+    main = program.function(program.entry)
+    if context is not None or options.command_line_numbers or not options.enabled("every_command_line") \
+            or main is None or not main.params \
+            or not read_as_numbers(main, options.sym_args, program.data_model.pointer_bits):
+        return None, None
+    started = time.monotonic()
+    every = replace(options, command_line_numbers=True,
+                    timeout_s=None if options.timeout_s is None else options.timeout_s / 2)
+    result, findings, _ = _run(program, site, every, cancel, context)
+    if result.status in (Status.HOLDS, Status.UNREACHABLE):
+        # (the search for findings runs with the bounded model: complete is False)
+        return (_counted(replace(result, unwind=options.unwind), {"every_command_line_proved": 1}), findings, False), None
+    return None, (result.stats.runs, time.monotonic() - started)
 
 
 def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, context) -> AssertionResult:
@@ -474,7 +512,9 @@ def _verdict(program, site, options, ex, context) -> AssertionResult:
     else:  # nothing about it was checked: "not reached within the bound", undecided
         status, reason = Status.UNKNOWN, Reason.BOUND
         message = f"no run reached it: {_stopped_by(stops, options.unwind)}; a larger --unwind may reach it"
-    if status in (Status.HOLDS, Status.UNREACHABLE, Status.BOUNDED) and (
+    if options.command_line_numbers and status in (Status.HOLDS, Status.UNREACHABLE) and s.counter("command_line_read"):
+        message = EVERY_COMMAND_LINE  # (every command line is one of the modelled ones)
+    elif status in (Status.HOLDS, Status.UNREACHABLE, Status.BOUNDED) and (
             s.counter("command_line_reached") or status is Status.UNREACHABLE and s.counter("command_line_read")):
         # every command line within the bound, not every one
         within = bound_phrase(options.sym_args, options.sym_arg_len)

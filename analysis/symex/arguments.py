@@ -18,6 +18,17 @@ these bounds: a run that executed one of :func:`command_line_reads` before
 it reached the assertion counts ``command_line_reached``, and the check then
 says "within the argument bound" (:mod:`distaff.analysis.subcheck`).
 
+When ``main`` reads its command line only as numbers
+(:func:`read_as_numbers`: ``argc`` as it likes, ``argv[i]`` for constant
+``1 <= i <= count`` only as the string argument of ``strtol`` and its kin,
+the end pointer only compared and dereferenced), a check whose answer rests
+on the bound explores once more with :func:`command_line` given
+``numbers=True``: ``argc`` any value from 1 to ``INT_MAX``, and each parse of
+an argument any number the function can return (:func:`parsed_number`).
+Every real command line is then one of the modelled ones, whatever its
+length, and every modelled one is real, so a proof there is a proof for every
+command line ("holds for every command line", :mod:`distaff.analysis.subcheck`).
+
 A counterexample shows ``argc`` and the arguments the run had (``argv[i]``
 for ``i < argc``) as C strings (:func:`argument_index`, :func:`shown`);
 ``--playback`` runs the program with them
@@ -34,19 +45,22 @@ from distaff.analysis.symex.values import mask
 PROGRAM_NAME = b"prog"
 ARGC = "argc"
 _ARGUMENT = re.compile(r"argv\[(\d+)\]@main(?::\d+)?$")
+_OBJECT = re.compile(r"argv\[([1-9]\d*)\]$")  # an argument string's object
 _ARGC = re.compile(r"argc@main(?::\d+)?$")
 
 
-def command_line(E, st, main: ir.Function, count: int, length: int) -> list:
+def command_line(E, st, main: ir.Function, count: int, length: int, numbers: bool = False) -> list:
     """The values of ``main``'s parameters (see the module docstring); the
-    objects and inputs are made in ``st``."""
+    objects and inputs are made in ``st``. ``numbers``: ``argc`` is bounded
+    by ``INT_MAX`` alone (the program reads the arguments as numbers)."""
     V, L, pb = E.values, E.layout, E.ptr_bits
     args: list = []
     if not main.params:
         return args
     b0 = ir.bits_of(main.params[0].type, pb)
     argc = E._fresh(st, 0, ARGC, b0, True, main.span, thread_name="main")
-    E.constrain(st, V.and_(V.le(1, argc, b0, True), V.le(argc, count + 1, b0, True)))
+    top = (1 << (b0 - 1)) - 1 if numbers else count + 1
+    E.constrain(st, V.and_(V.le(1, argc, b0, True), V.le(argc, top, b0, True)))
     args.append(argc)
     if len(main.params) < 2:
         return args
@@ -76,6 +90,150 @@ def command_line_reads(main: ir.Function) -> frozenset[int]:
     if not names:
         return frozenset()
     return frozenset(pc for pc, i in enumerate(main.body) if any(names & ir.regs_of(e) for e in ir.expressions_of(i)))
+
+
+# the functions that read a string only as the number it spells
+NUMBER_PARSERS = frozenset({"strtol", "strtoul", "strtoll", "strtoull", "atoi", "atol", "atoll"})
+_COMPARE = frozenset({"==", "!="})
+
+
+def _bare(e):
+    """``e`` without the casts around it."""
+    while type(e) is ir.Cast:
+        e = e.arg
+    return e
+
+
+def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
+    """Whether ``main`` reads its command line only as numbers: ``argv`` only
+    loaded at a constant slot ``1 <= i <= count``; such a string (and a
+    register copied from it) only the first argument of a
+    :data:`NUMBER_PARSERS` call whose base is a constant from 2 to 36 (10
+    for the ``ato*``), or compared with ``==``/``!=``; the end pointer a
+    stack variable of ``main`` whose address is only handed to those calls,
+    its value only loaded, and that value only compared so or read as one
+    byte. Then what a run can observe of an argument is the parse's result,
+    whether it consumed anything and the byte it stopped at. ``argc`` may be
+    used as any number. Flow-insensitive: a register that ever holds such a
+    pointer is one everywhere."""
+    if len(main.params) < 2:
+        return True
+    argv, w = main.params[1].name, pb // 8
+    strings: set[str] = set()
+    ends: set[str] = set()
+    slots: set[str] = set()
+    for i in main.body:  # the end pointers' stack variables
+        if type(i) is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name.startswith("strto") \
+                and i.name in NUMBER_PARSERS and len(i.args) > 1:
+            end = _bare(i.args[1])
+            if type(end) is ir.Addr and end.kind is ir.ObjKind.STACK:
+                slots.add(end.name)
+    def slot_load(a) -> set | None:
+        """The set a load from ``a`` (casts taken off) puts its register in."""
+        if type(a) is ir.PtrAdd and type(_bare(a.ptr)) is ir.Reg and _bare(a.ptr).name == argv \
+                and type(a.offset) is ir.Const and a.offset.value % w == 0 and 1 <= a.offset.value // w <= count:
+            return strings
+        if type(a) is ir.Addr and a.kind is ir.ObjKind.STACK and a.name in slots:
+            return ends
+        return None
+
+    changed = True
+    while changed:
+        changed = False
+        for i in main.body:
+            t = type(i)
+            if t is ir.Load or t is ir.Assign and type(_bare(i.expr)) is ir.Reg:
+                if t is ir.Load:
+                    into = slot_load(_bare(i.addr))
+                else:
+                    src = _bare(i.expr).name
+                    into = strings if src in strings else ends if src in ends else None
+                if into is not None and i.dst.name not in into:
+                    into.add(i.dst.name)
+                    changed = True
+    watched = strings | ends | {argv}
+
+    def clean(e) -> bool:
+        """No watched register or end slot in ``e`` outside an allowed comparison."""
+        todo = [e]
+        while todo:
+            x = todo.pop()
+            t = type(x)
+            if t is ir.Reg and x.name in watched or t is ir.Addr and x.name in slots:
+                return False
+            if t is ir.Binary and x.op in _COMPARE:
+                sides = [_bare(x.left), _bare(x.right)]
+                if all(type(y) is ir.Reg and y.name in strings | ends or type(y) is ir.Const and y.value == 0
+                       for y in sides) and any(type(y) is ir.Reg for y in sides):
+                    continue
+            todo.extend(ir.children(x))
+        return True
+
+    for i in main.body:
+        t = type(i)
+        exprs = ir.expressions_of(i)
+        if t is ir.Load:
+            a = _bare(i.addr)
+            if slot_load(a) is not None or type(a) is ir.Reg and a.name in ends and ir.type_size(i.type) == 1:
+                continue  # argv[i], end, *end
+            exprs = [i.addr]
+        elif t is ir.Assign and type(_bare(i.expr)) is ir.Reg and _bare(i.expr).name in strings | ends:
+            continue  # a copy: its register is watched as the source is
+        elif t is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name in NUMBER_PARSERS and i.args:
+            string, rest = _bare(i.args[0]), list(i.args[1:])
+            if type(string) is ir.Reg and string.name in strings:
+                if i.name.startswith("strto"):
+                    end = _bare(rest[0]) if rest else None
+                    base = rest[1] if len(rest) > 1 else None
+                    if type(base) is not ir.Const or not 2 <= base.value <= 36 or not (
+                            type(end) is ir.Addr and end.name in slots or type(end) is ir.Const and end.value == 0):
+                        return False
+                exprs = rest[2:]
+        if not all(clean(e) for e in exprs):
+            return False
+    return True
+
+
+def _digit(V, c, base: int):
+    """Whether the byte ``c`` is a digit of ``base`` (2 to 36)."""
+    out = V.and_(V.le(0x30, c, 8, False), V.le(c, 0x30 + min(base, 10) - 1, 8, False))
+    if base > 10:
+        for a in (0x41, 0x61):
+            out = V.or_(out, V.and_(V.le(a, c, 8, False), V.le(c, a + base - 11, 8, False)))
+    return out
+
+
+def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: int):
+    """Under the ``numbers`` model, the result of ``i`` (``strtol`` and its
+    kin, :data:`NUMBER_PARSERS`) on an argument string ``p``: any value of
+    ``bits`` bits (every one is the parse of some string, the limits of an
+    overflow included), 0 when nothing was consumed; the end pointer ``p``
+    itself then, else a pointer to the byte the parse stopped at, any byte
+    that is not a digit of ``base`` (the terminator included), in an object
+    of its own (:func:`read_as_numbers` lets the program only compare it
+    with ``==`` and read that byte). None when ``p`` is not into an
+    argument, or the model is the bounded one."""
+    if len(E.command_line) < 3 or not E.command_line[2]:
+        return None
+    V, L = E.values, E.layout
+    oid, _ = E.resolve(st, p, 1, False)  # (the slot's pointer is argv[k] or null, by argc)
+    obj = st.memory.get(oid)
+    m = _OBJECT.match(obj.name) if obj is not None else None
+    if m is None:
+        return None
+    k = int(m.group(1))
+    value = E._fresh(st, tid, f"{i.name}(argv[{k}])", bits, True, i.span)
+    empty = V.eq(E._fresh(st, tid, f"{i.name}(argv[{k}]) consumed nothing", 1, False, i.span), 1, 1)
+    E.constrain(st, V.or_(V.not_(empty), V.eq(value, 0, bits)))
+    if not (isinstance(endp, int) and endp == 0):
+        stop = E._fresh(st, tid, f"{i.name}(argv[{k}]) stopped at", 8, False, i.span)
+        E.constrain(st, V.or_(empty, V.not_(_digit(V, stop, base))))
+        rest = E.allocate(st, f"argv[{k}] after {i.name}", "global", 1, None, i.span, zeroed=True)
+        st.memory.store(rest, 0, 1, stop, V, L)
+        pb = E.ptr_bits
+        eo, eoff = E.resolve(st, endp, pb // 8, True)
+        st.memory.store(eo, eoff, pb // 8, V.ite(empty, p, L.make(rest), pb), V, L)
+    return value
 
 
 def argument_index(name: str) -> int | None:

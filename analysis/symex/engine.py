@@ -39,7 +39,8 @@ symbolic forks once per feasible object (at most 16, else the check is
 inconclusive). Registers read before any write, and memory of stack objects
 and ``malloc`` never written, are fresh symbols. ``main``'s ``argc`` and
 ``argv`` are a bounded symbolic command line (``command_line``: at most
-that many arguments of at most that many bytes;
+that many arguments of at most that many bytes, or any command line a
+program that reads it only as numbers can tell apart;
 :mod:`distaff.analysis.symex.arguments`). External functions
 (no body) return fresh symbols (a ``_Bool`` one 0 or 1) and make the objects
 their pointer arguments point to unknown (a few read-only library functions
@@ -176,9 +177,11 @@ class Engine:
                  guards: dict[str, frozenset[int]] | None = None, awaits: bool = True,
                  twin_sites: frozenset = frozenset(), free_waits: bool = False, ghost_rounds: bool = False,
                  commuting_rmws: bool = False, guard_waits: bool = False, park_futile: bool = False,
-                 graph: str = "", command_line: tuple[int, int] = (DEFAULT_SYM_ARGS, DEFAULT_SYM_ARG_LEN)):
+                 graph: str = "",
+                 command_line: tuple[int, int, bool] = (DEFAULT_SYM_ARGS, DEFAULT_SYM_ARG_LEN, False)):
         self.program = program
-        self.command_line = command_line  # (arguments, bytes each): main's symbolic command line
+        # (arguments, bytes each, read as numbers): main's symbolic command line
+        self.command_line = command_line
         # the entry function and its instructions that read its parameters: a
         # run past one of them may depend on the command line's bounds
         self._entry = program.function(program.entry)
@@ -315,7 +318,7 @@ class Engine:
         if main is None:
             st.ended = True
             return st
-        args = arguments.command_line(self, st, main, *self.command_line)
+        args = arguments.command_line(self, st, main, *self.command_line)  # (count, length, numbers)
         if self.graph:
             st.weak = Graph(sc=self.graph == "sc")
         self.spawn(st, main, args, "main", ends_process=True)

@@ -25,7 +25,7 @@ from typing import Callable
 
 from distaff.analysis import floats, ir
 from distaff.analysis.ir import IntType, is_signed
-from distaff.analysis.symex import getopt, scan
+from distaff.analysis.symex import arguments, getopt, scan
 from distaff.analysis.symex.pivots import Leaf, LeafKind, LeafReached, Option
 from distaff.analysis.symex.state import Effect, State
 from distaff.analysis.symex.values import mask, to_signed
@@ -193,6 +193,10 @@ def _strto(signed: bool, bits_of_result: Callable, clamp: bool):
         b = bits_of_result(E, i)
         endp = args[1] if clamp and len(args) > 1 else 0
         base = _int(E, args[2], 32, True) if clamp and len(args) > 2 else 10
+        if isinstance(base, int) and 2 <= base <= 36:
+            number = arguments.parsed_number(E, st, tid, i, args[0], endp, base, b)
+            if number is not None:
+                return _finish(E, st, tid, i, number)
         s = read_string(E, st, tid, args[0])
         if s is None and base is not None and (base == 0 or 2 <= base <= 36):
             return _strto_symbolic(E, st, tid, i, args[0], endp, base, b, signed, clamp)

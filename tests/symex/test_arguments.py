@@ -19,6 +19,7 @@ import z3
 from distaff.analysis.check import Options, check
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.report import AssertionResult, Status
+from distaff.analysis.symex.arguments import read_as_numbers
 from distaff.analysis.symex.libc import parse_integer
 from distaff.analysis.symex.scan import in_range, parse_number
 from distaff.analysis.symex.values import Values
@@ -85,11 +86,80 @@ def test_getopt_counterexample_is_a_command_line():
 
 
 def test_an_answer_within_the_argument_bound_says_the_bound(capsys):
-    path = ARGV / "workers.c"
+    path = ARGV / "length_limit.c"
     status, out = _run(capsys, "check", "--no-findings", "--sym-args", "1", "--sym-arg-len", "3", str(path))
     assert status == cli.EXIT_OK
     assert "has no violation within the argument bound, not a proof" in out, out
     assert "command lines of at most 1 argument of at most 3 bytes" in out, out
+    # switched off, a command line read as numbers is bounded too
+    status, out = _run(capsys, "check", "--no-findings", "--disable", "every_command_line", str(ARGV / "workers.c"))
+    assert "has no violation within the argument bound, not a proof" in out, out
+
+
+@pytest.mark.parametrize("name", ["workers.c", "ports.c"])
+def test_a_command_line_read_as_numbers_is_proved_for_every_one(name):
+    (r,) = _results(ARGV / name)
+    assert r.status is Status.HOLDS, r.message
+    assert "for every command line" in r.message
+    assert r.stats.counter("every_command_line_proved") == 1
+
+
+@pytest.mark.parametrize("name, args", [("long_number.c", ["1000000000000"]), ("many_arguments.c", ["a"] * 5)])
+def test_no_proof_where_a_command_line_past_the_bound_fails(name, args, tmp_path, capsys):
+    """The model of every command line finds these failures (a number longer
+    than --sym-arg-len spells, more arguments than --sym-args): it proves
+    nothing, and the answer stays bounded. The program compiled natively
+    fails with such a command line, so "holds" would have been wrong."""
+    (r,) = _results(ARGV / name)
+    assert r.status is Status.BOUNDED, r.message
+    assert r.stats.counter("every_command_line_runs") >= 1
+    assert not r.stats.counter("every_command_line_proved")
+    if CC is None:
+        return
+    exe = tmp_path / "prog"
+    built = subprocess.run([CC, "-pthread", "-o", str(exe), str(ARGV / name)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    ran = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=60)
+    assert ran.returncode != 0 and "Assertion" in ran.stderr, (ran.returncode, ran.stderr)
+
+
+def test_many_arguments_fail_within_a_larger_bound():
+    (r,) = _results(ARGV / "many_arguments.c", Options(timeout_s=300, sym_args=5, sym_arg_len=1))
+    assert r.status is Status.VIOLATED
+    assert [i.value for i in r.trace.inputs if i.name.startswith("argc")] == [6]
+
+
+_MAIN = """#include <stdlib.h>
+#include <string.h>
+int use(const char *s);
+int main(int argc, char **argv) {
+    char *end;
+    %s
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("body, numbers", [
+    ("long n = strtol(argv[1], &end, 10); if (end == argv[1] || *end) return 1;", True),
+    ("int n = atoi(argv[2]) + argc;", True),
+    ("unsigned long n = strtoul(argv[1], 0, 16);", True),
+    ("char *s = argv[1]; long n = strtol(s, &end, 10); if (end != s) return 1;", True),
+    ("long n = strtol(argv[3], 0, 10);", False),  # past --sym-args 2
+    ("long n = strtol(argv[0], 0, 10);", False),  # the program's name
+    ("long n = strtol(argv[1], &end, 0);", False),  # base 0: the prefix decides the digits
+    ("long n = strtol(argv[1], &end, 10); if (end > argv[1]) return 1;", False),  # order of pointers
+    ("long n = strtol(argv[1], &end, 10); if (end[1]) return 1;", False),  # past the stop byte
+    ("long n = strtol(argv[1], &end, 10); if (end - argv[1] > 3) return 1;", False),
+    ("long n = strtol(argv[1], 0, 10) + strlen(argv[1]);", False),  # its bytes
+    ("char **a = argv; long n = strtol(a[1], 0, 10);", False),  # argv copied
+    ("long n = use(argv[1]);", False),
+    ("int i = argc - 1; long n = strtol(argv[i], 0, 10);", False),  # a slot argc picks
+    ("long n = strtol(argv[1], &end, 10); end = argv[1] + 2; if (*end) return 1;", False),
+])
+def test_read_as_numbers_accepts_only_what_the_model_covers(body, numbers):
+    program = parse_program(_MAIN % body, "main.c")
+    assert read_as_numbers(program.function(program.entry), 2, 64) is numbers
 
 
 def test_assertions_before_the_command_line_is_read_are_proofs():
