@@ -423,6 +423,11 @@ def _run(program, site, options, cancel, context):
     return result, findings, complete
 
 
+# seconds the exploration under every command line may take when the
+# sub-check has no budget (with one: half of it); argc up to INT_MAX may
+# start more threads than the bounded command line, and the bounded answer
+# must still come
+EVERY_COMMAND_LINE_S = 30.0
 # what a proof under the model of every command line says
 EVERY_COMMAND_LINE = "for every command line: argc up to INT_MAX, arguments of any length, read only as numbers"
 
@@ -433,7 +438,7 @@ def _every_command_line(program, site, options, cancel, context):
     sub-check first explores under the model of every command line
     (``Options.command_line_numbers``) with half its budget (optimisation
     ``every_command_line``; not from a program context): a proof there is a
-    proof for every command line. Returns ``(_run's answer, None)`` for
+    proof for every command line (with no budget, :data:`EVERY_COMMAND_LINE_S`). Returns ``(_run's answer, None)`` for
     such a proof (counted as ``every_command_line_proved``), else ``(None,
     (runs, seconds))`` it spent (the bounded exploration then answers: its
     counterexamples show real command lines; a violation of the wider model
@@ -445,11 +450,12 @@ def _every_command_line(program, site, options, cancel, context):
         return None, None
     started = time.monotonic()
     every = replace(options, command_line_numbers=True,
-                    timeout_s=None if options.timeout_s is None else options.timeout_s / 2)
-    result, findings, _ = _run(program, site, every, cancel, context)
+                    timeout_s=EVERY_COMMAND_LINE_S if options.timeout_s is None else options.timeout_s / 2)
+    result, findings, complete = _run(program, site, every, cancel, context)
     if result.status in (Status.HOLDS, Status.UNREACHABLE):
-        # (the search for findings runs with the bounded model: complete is False)
-        return (_counted(replace(result, unwind=options.unwind), {"every_command_line_proved": 1}), findings, False), None
+        # (an exploration that visited every state met every finding of every command line)
+        return (_counted(replace(result, unwind=options.unwind), {"every_command_line_proved": 1}), findings,
+                complete), None
     return None, (result.stats.runs, time.monotonic() - started)
 
 

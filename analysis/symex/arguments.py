@@ -207,11 +207,14 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
     """Under the ``numbers`` model, the result of ``i`` (``strtol`` and its
     kin, :data:`NUMBER_PARSERS`) on an argument string ``p``: any value of
     ``bits`` bits (every one is the parse of some string, the limits of an
-    overflow included), 0 when nothing was consumed; the end pointer ``p``
-    itself then, else a pointer to the byte the parse stopped at, any byte
-    that is not a digit of ``base`` (the terminator included), in an object
-    of its own (:func:`read_as_numbers` lets the program only compare it
-    with ``==`` and read that byte). None when ``p`` is not into an
+    overflow included), or 0 when nothing was consumed (then the string's
+    first byte is no digit of ``base``); the end pointer ``p`` itself then,
+    else a pointer to the byte the parse stopped at, any byte that is not a
+    digit of ``base`` (the terminator included), in an object of its own
+    (:func:`read_as_numbers` lets the program only compare it with ``==``
+    and read that byte). Each outcome is that of some string (the value's
+    digits, then the stop byte), so the model is exact: its proofs and its
+    findings hold for real command lines. None when ``p`` is not into an
     argument, or the model is the bounded one."""
     if len(E.command_line) < 3 or not E.command_line[2]:
         return None
@@ -224,7 +227,8 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
     k = int(m.group(1))
     value = E._fresh(st, tid, f"{i.name}(argv[{k}])", bits, True, i.span)
     empty = V.eq(E._fresh(st, tid, f"{i.name}(argv[{k}]) consumed nothing", 1, False, i.span), 1, 1)
-    E.constrain(st, V.or_(V.not_(empty), V.eq(value, 0, bits)))
+    first = st.memory.load(oid, 0, 1, V, L, E.fresh_mem(st, tid, oid))  # a digit there is always read
+    E.constrain(st, V.or_(V.not_(empty), V.and_(V.eq(value, 0, bits), V.not_(_digit(V, first, base)))))
     if not (isinstance(endp, int) and endp == 0):
         stop = E._fresh(st, tid, f"{i.name}(argv[{k}]) stopped at", 8, False, i.span)
         E.constrain(st, V.or_(empty, V.not_(_digit(V, stop, base))))
