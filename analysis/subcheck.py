@@ -26,7 +26,7 @@ from distaff.analysis.report import (
     AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,
 )
 from distaff.analysis.static.budget import Budget, bounded
-from distaff.analysis.symex.arguments import bound_phrase, read_as_numbers
+from distaff.analysis.symex.arguments import bound_phrase, calls_main, read_as_numbers
 from distaff.analysis.symex.c11 import graph_kind
 from distaff.analysis.symex.getopt import CUT as GETOPT_CUT
 from distaff.analysis.symex.engine import FREE_ITERATIONS
@@ -446,7 +446,7 @@ def _every_command_line(program, site, options, cancel, context):
     main = program.function(program.entry)
     if context is not None or options.command_line_numbers or not options.enabled("every_command_line") \
             or main is None or not main.params \
-            or not read_as_numbers(main, options.sym_args, program.data_model.pointer_bits):
+            or not read_as_numbers(main, options.sym_args, program.data_model.pointer_bits) or calls_main(program):
         return None, None
     started = time.monotonic()
     every = replace(options, command_line_numbers=True,

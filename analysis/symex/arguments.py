@@ -112,14 +112,16 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
     for the ``ato*``), or compared with ``==``/``!=``; the end pointer a
     stack variable of ``main`` whose address is only handed to those calls,
     its value only loaded, and that value only compared so or read as one
-    byte. Then what a run can observe of an argument is the parse's result,
-    whether it consumed anything and the byte it stopped at. ``argc`` may be
-    used as any number. Flow-insensitive: a register that ever holds such a
-    pointer is one everywhere."""
+    byte; each argument parsed by at most one call, outside any loop. Then
+    what a run can observe of an argument is the one parse's result, whether
+    it consumed anything and the byte it stopped at. ``argc`` may be used as
+    any number. Flow-insensitive: a register that ever holds such a pointer
+    is one everywhere. (That no function calls ``main`` again is
+    :func:`calls_main`'s to say.)"""
     if len(main.params) < 2:
         return True
     argv, w = main.params[1].name, pb // 8
-    strings: set[str] = set()
+    strings: dict[str, set[int]] = {}  # register -> the arguments it may point to
     ends: set[str] = set()
     slots: set[str] = set()
     for i in main.body:  # the end pointers' stack variables
@@ -128,13 +130,14 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
             end = _bare(i.args[1])
             if type(end) is ir.Addr and end.kind is ir.ObjKind.STACK:
                 slots.add(end.name)
-    def slot_load(a) -> set | None:
-        """The set a load from ``a`` (casts taken off) puts its register in."""
+    def slot_load(a) -> int | None:
+        """The argument a load from ``a`` (casts taken off) reads the
+        pointer of; 0: the end pointer; None: neither."""
         if type(a) is ir.PtrAdd and type(_bare(a.ptr)) is ir.Reg and _bare(a.ptr).name == argv \
                 and type(a.offset) is ir.Const and a.offset.value % w == 0 and 1 <= a.offset.value // w <= count:
-            return strings
+            return a.offset.value // w
         if type(a) is ir.Addr and a.kind is ir.ObjKind.STACK and a.name in slots:
-            return ends
+            return 0
         return None
 
     changed = True
@@ -144,14 +147,27 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
             t = type(i)
             if t is ir.Load or t is ir.Assign and type(_bare(i.expr)) is ir.Reg:
                 if t is ir.Load:
-                    into = slot_load(_bare(i.addr))
+                    k = slot_load(_bare(i.addr))
+                    args = None if k is None else {k} if k else set()
+                    is_end = k == 0
                 else:
                     src = _bare(i.expr).name
-                    into = strings if src in strings else ends if src in ends else None
-                if into is not None and i.dst.name not in into:
-                    into.add(i.dst.name)
+                    args = strings.get(src)
+                    is_end = src in ends
+                if is_end and i.dst.name not in ends:
+                    ends.add(i.dst.name)
                     changed = True
-    watched = strings | ends | {argv}
+                elif args and not args <= strings.get(i.dst.name, set()):
+                    strings.setdefault(i.dst.name, set()).update(args)
+                    changed = True
+    pointers = set(strings) | ends
+    watched = pointers | {argv}
+    looped = set()  # pcs inside a loop: from a back edge's target to it
+    for j, i in enumerate(main.body):
+        for target in (i.target,) if type(i) is ir.Jump else (i.then, i.other) if type(i) is ir.Branch else ():
+            if target <= j:
+                looped.update(range(target, j + 1))
+    parsed: dict[int, int] = {}  # argument -> the parser calls that may read it
 
     def clean(e) -> bool:
         """No watched register or end slot in ``e`` outside an allowed comparison."""
@@ -163,13 +179,13 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
                 return False
             if t is ir.Binary and x.op in _COMPARE:
                 sides = [_bare(x.left), _bare(x.right)]
-                if all(type(y) is ir.Reg and y.name in strings | ends or type(y) is ir.Const and y.value == 0
+                if all(type(y) is ir.Reg and y.name in pointers or type(y) is ir.Const and y.value == 0
                        for y in sides) and any(type(y) is ir.Reg for y in sides):
                     continue
             todo.extend(ir.children(x))
         return True
 
-    for i in main.body:
+    for pc, i in enumerate(main.body):
         t = type(i)
         exprs = ir.expressions_of(i)
         if t is ir.Load:
@@ -177,11 +193,15 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
             if slot_load(a) is not None or type(a) is ir.Reg and a.name in ends and ir.type_size(i.type) == 1:
                 continue  # argv[i], end, *end
             exprs = [i.addr]
-        elif t is ir.Assign and type(_bare(i.expr)) is ir.Reg and _bare(i.expr).name in strings | ends:
+        elif t is ir.Assign and type(_bare(i.expr)) is ir.Reg and _bare(i.expr).name in pointers:
             continue  # a copy: its register is watched as the source is
         elif t is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name in NUMBER_PARSERS and i.args:
             string, rest = _bare(i.args[0]), list(i.args[1:])
             if type(string) is ir.Reg and string.name in strings:
+                if pc in looped:
+                    return False
+                for k in strings[string.name]:
+                    parsed[k] = parsed.get(k, 0) + 1
                 if i.name.startswith("strto"):
                     end = _bare(rest[0]) if rest else None
                     base = rest[1] if len(rest) > 1 else None
@@ -191,7 +211,19 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
                 exprs = rest[2:]
         if not all(clean(e) for e in exprs):
             return False
-    return True
+    return all(n <= 1 for n in parsed.values())
+
+
+def calls_main(program: ir.Program) -> bool:
+    """Whether some function names ``main`` (a call, or its address taken):
+    then a run may parse the command line more than once."""
+    for f in program.functions:
+        for i in f.body:
+            for e in ir.expressions_of(i):
+                if any(type(x) is ir.Addr and x.kind is ir.ObjKind.FUNCTION and x.name == program.entry
+                       for x in ir.nodes(e)):
+                    return True
+    return False
 
 
 def _digit(V, c, base: int):
@@ -213,8 +245,9 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
     digit of ``base`` (the terminator included), in an object of its own
     (:func:`read_as_numbers` lets the program only compare it with ``==``
     and read that byte). Each outcome is that of some string (the value's
-    digits, then the stop byte), so the model is exact: its proofs and its
-    findings hold for real command lines. None when ``p`` is not into an
+    digits, then the stop byte), and each argument is parsed at most once in
+    a run (:func:`read_as_numbers`), so the model is exact: its proofs and
+    its findings hold for real command lines. None when ``p`` is not into an
     argument, or the model is the bounded one."""
     if len(E.command_line) < 3 or not E.command_line[2]:
         return None

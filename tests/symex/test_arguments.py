@@ -19,7 +19,7 @@ import z3
 from distaff.analysis.check import Options, check
 from distaff.analysis.frontend import parse_program
 from distaff.analysis.report import AssertionResult, Status
-from distaff.analysis.symex.arguments import read_as_numbers
+from distaff.analysis.symex.arguments import calls_main, read_as_numbers
 from distaff.analysis.symex.libc import parse_integer
 from distaff.analysis.symex.scan import in_range, parse_number
 from distaff.analysis.symex.values import Values
@@ -156,10 +156,21 @@ int main(int argc, char **argv) {
     ("long n = use(argv[1]);", False),
     ("int i = argc - 1; long n = strtol(argv[i], 0, 10);", False),  # a slot argc picks
     ("long n = strtol(argv[1], &end, 10); end = argv[1] + 2; if (*end) return 1;", False),
+    ("long n = atoi(argv[1]); long m = atoi(argv[1]);", False),  # parsed twice: two values of one string
+    ("char *s = argc > 2 ? argv[2] : argv[1]; long n = atoi(s);", True),  # one of them, once
+    ("for (int i = 0; i < 2; i++) if (atoi(argv[1]) > i) return 1;", False),  # in a loop
+    ("long n = atoi(argv[1]); long m = atoi(argv[2]);", True),
 ])
 def test_read_as_numbers_accepts_only_what_the_model_covers(body, numbers):
     program = parse_program(_MAIN % body, "main.c")
     assert read_as_numbers(program.function(program.entry), 2, 64) is numbers
+    assert not calls_main(program)
+
+
+def test_a_program_that_calls_main_again_parses_its_arguments_again():
+    text = _MAIN % "long n = atoi(argv[1]); if (n > 0 && argc < 5) return main(argc + 1, argv);"
+    program = parse_program(text, "main.c")
+    assert calls_main(program)
 
 
 def test_assertions_before_the_command_line_is_read_are_proofs():
