@@ -114,6 +114,9 @@ class Options:
     # (set by the sub-check that tries to prove for every command line:
     # distaff.analysis.symex.arguments.read_as_numbers)
     command_line_numbers: bool = False
+    # inputs fixed by name (symbol name, value): the bounded model run again on
+    # the command line a violation under command_line_numbers had
+    fixed_inputs: tuple[tuple[str, int], ...] = ()
 
     def enabled(self, name: str) -> bool:
         return dict(self.optimisations).get(name, True)

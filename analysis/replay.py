@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from distaff.analysis import ir
 from distaff.analysis.context.initial import ContextStart
 from distaff.analysis.report import Trace
+from distaff.analysis.symex.arguments import bound_for
 from distaff.analysis.symex.engine import Engine
 from distaff.analysis.symex.pivots import Budget, EngineLimit, Leaf, LeafKind, Pivot
 from distaff.analysis.symex.solver import SolverStats, build_solver
@@ -61,7 +62,8 @@ def replay_run(program: ir.Program, trace: Trace, options, target: str | None = 
                spurious_wakeups=options.spurious_wakeups, concrete_loops=options.enabled("concrete_loops"),
                counted_loops=options.enabled("counted_loops"),
                thread_cuts=options.enabled("thread_cuts"), awaits=options.enabled("awaits"),
-               guard_waits=options.enabled("guard_waits"), command_line=(options.sym_args, options.sym_arg_len, options.command_line_numbers),
+               guard_waits=options.enabled("guard_waits"),
+               command_line=bound_for(trace.inputs, options.sym_args, options.sym_arg_len) + (False,),
                replay=(iter(trace.schedule), iter(trace.choices)), free_waits=trace.free_waits,
                fixed_inputs={i.name: i.value for i in trace.inputs},
                context_hooks=start.hooks if start is not None else None, observer=observer)

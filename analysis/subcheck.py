@@ -26,7 +26,7 @@ from distaff.analysis.report import (
     AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,
 )
 from distaff.analysis.static.budget import Budget, bounded
-from distaff.analysis.symex.arguments import bound_phrase, calls_main, read_as_numbers
+from distaff.analysis.symex.arguments import ARGC, bound_phrase, calls_main, read_as_numbers, rebuilt_command_line
 from distaff.analysis.symex.c11 import graph_kind
 from distaff.analysis.symex.getopt import CUT as GETOPT_CUT
 from distaff.analysis.symex.engine import FREE_ITERATIONS
@@ -456,7 +456,41 @@ def _every_command_line(program, site, options, cancel, context):
         # (an exploration that visited every state met every finding of every command line)
         return (_counted(replace(result, unwind=options.unwind), {"every_command_line_proved": 1}), findings,
                 complete), None
+    if result.status is Status.VIOLATED and result.trace is not None:
+        again = _on_the_command_line(program, site, options, cancel, context, result.trace, started)
+        if again is not None:
+            return again, None
     return None, (result.stats.runs, time.monotonic() - started)
+
+
+def _on_the_command_line(program, site, options, cancel, context, trace, started):
+    """A violation under the model of every command line, found again by the
+    bounded model on the command line its run stands for
+    (:func:`~distaff.analysis.symex.arguments.rebuilt_command_line`), its
+    inputs fixed (``Options.fixed_inputs``), with what is left of half the
+    budget: ``_run``'s answer when that finds it (counted as
+    ``every_command_line_violated``: a counterexample with a real command
+    line, which ``--playback`` can run), else None."""
+    line = rebuilt_command_line(trace.inputs, program.data_model.long_bits)
+    argc = next((i for i in trace.inputs if i.name.startswith(ARGC + "@")), None)
+    if line is None or argc is None:
+        return None
+    n, strings = line
+    where = argc.name.split("@", 1)[1]
+    length = max([len(s) for s in strings] + [1])
+    fixed = ((argc.name, n),) + tuple((f"argv[{k}]@{where}", int.from_bytes(s.ljust(length, b"\0"), "little"))
+                                      for k, s in enumerate(strings, 1))
+    timeout = None if options.timeout_s is None else options.timeout_s / 2 - (time.monotonic() - started)
+    if timeout is not None and timeout <= 0:
+        return None
+    bounded = replace(options, sym_args=max(n - 1, options.sym_args), sym_arg_len=max(length, options.sym_arg_len),
+                      fixed_inputs=fixed, timeout_s=timeout, command_line_numbers=False,
+                      optimisations=tuple(dict(options.optimisations, every_command_line=False).items()))
+    result, findings, _ = _run(program, site, bounded, cancel, context)
+    if result.status is not Status.VIOLATED:
+        return None
+    # (one command line explored: the search for findings must still run)
+    return _counted(replace(result, unwind=options.unwind), {"every_command_line_violated": 1}), findings, False
 
 
 def _deepest_finished(program, site, finished: _Pass, last: _Pass, result, context) -> AssertionResult:

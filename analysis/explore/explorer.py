@@ -186,7 +186,8 @@ class Explorer:
                                  park_futile=self.reduction.park_futile and opts.enabled("park_futile"),
                                  commuting_rmws=opts.enabled("commuting_rmws") and plain,
                                  guard_waits=opts.enabled("guard_waits"), graph=graph,
-                                 command_line=(opts.sym_args, opts.sym_arg_len, opts.command_line_numbers))
+                                 command_line=(opts.sym_args, opts.sym_arg_len, opts.command_line_numbers),
+                                 fixed_inputs=dict(opts.fixed_inputs) if opts.fixed_inputs else None)
         # (a graph finds the races of its runs itself, with C11's happens-before)
         self.races = RaceDetector(E, opts.enabled("race_prefix_reuse")) if races else None
         if graph:  # (the statistics say when runs kept a graph, and of which model)

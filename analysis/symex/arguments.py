@@ -258,12 +258,13 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
     if m is None:
         return None
     k = int(m.group(1))
-    value = E._fresh(st, tid, f"{i.name}(argv[{k}])", bits, True, i.span)
-    empty = V.eq(E._fresh(st, tid, f"{i.name}(argv[{k}]) consumed nothing", 1, False, i.span), 1, 1)
+    call = f"{i.name}(argv[{k}], base {base})"  # (the names rebuilt_command_line reads)
+    value = E._fresh(st, tid, call, bits, True, i.span)
+    empty = V.eq(E._fresh(st, tid, f"{call} consumed nothing", 1, False, i.span), 1, 1)
     first = st.memory.load(oid, 0, 1, V, L, E.fresh_mem(st, tid, oid))  # a digit there is always read
     E.constrain(st, V.or_(V.not_(empty), V.and_(V.eq(value, 0, bits), V.not_(_digit(V, first, base)))))
     if not (isinstance(endp, int) and endp == 0):
-        stop = E._fresh(st, tid, f"{i.name}(argv[{k}]) stopped at", 8, False, i.span)
+        stop = E._fresh(st, tid, f"{call} stopped at", 8, False, i.span)
         E.constrain(st, V.or_(empty, V.not_(_digit(V, stop, base))))
         rest = E.allocate(st, f"argv[{k}] after {i.name}", "global", 1, None, i.span, zeroed=True)
         st.memory.store(rest, 0, 1, stop, V, L)
@@ -271,6 +272,84 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
         eo, eoff = E.resolve(st, endp, pb // 8, True)
         st.memory.store(eo, eoff, pb // 8, V.ite(empty, p, L.make(rest), pb), V, L)
     return value
+
+
+_PARSE = re.compile(r"(\w+)\(argv\[(\d+)\], base (\d+)\)( consumed nothing| stopped at)?@main(?::\d+)?$")
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_UNSIGNED = frozenset({"strtoul", "strtoull"})
+# the most arguments a command line rebuilt from the wider model may have
+MAX_REBUILT_ARGUMENTS = 64
+
+
+def _spelled(value: int, base: int) -> str:
+    digits = ""
+    n = abs(value)
+    while True:
+        n, d = divmod(n, base)
+        digits = _DIGITS[d] + digits
+        if not n:
+            break
+    return ("-" if value < 0 else "") + digits
+
+
+def rebuilt_command_line(inputs, long_bits: int) -> tuple[int, list[bytes]] | None:
+    """``(argc, [argv[1], ...])`` a run under the ``numbers`` model stands
+    for, from its inputs (each parse's value, whether it consumed nothing,
+    the byte it stopped at, each named with its function and base; ``argc``;
+    an unparsed argument's bytes): the value spelled in its base, then the
+    stop byte, or the string's first
+    byte alone when nothing was consumed. None when ``argc`` exceeds
+    :data:`MAX_REBUILT_ARGUMENTS`."""
+    argc = None
+    raw: dict[int, bytes] = {}
+    parsed: dict[int, dict] = {}
+    for i in inputs:
+        name = i.name
+        if is_argc(name):
+            argc = i.value
+            continue
+        k = argument_index(name)
+        if k is not None:
+            raw[k] = i.value.to_bytes(max(1, (i.value.bit_length() + 7) // 8), "little").split(b"\0", 1)[0] \
+                if i.value > 0 else b""
+            continue
+        m = _PARSE.match(name)
+        if m is not None:
+            parsed.setdefault(int(m.group(2)), {"function": m.group(1), "base": int(m.group(3))})[
+                m.group(4) or "value"] = i.value
+    if argc is None or not 1 <= argc <= MAX_REBUILT_ARGUMENTS + 1:
+        return None
+    out = []
+    for k in range(1, argc):
+        p = parsed.get(k)
+        if p is None:
+            out.append(raw.get(k, b""))
+            continue
+        if p.get(" consumed nothing"):
+            out.append(raw.get(k, b"")[:1])
+            continue
+        f = p["function"]
+        bits = 32 if f == "atoi" else long_bits if f in ("strtol", "strtoul", "atol") else 64
+        v = p.get("value", 0) & mask(bits)
+        if f not in _UNSIGNED and v >> (bits - 1):
+            v -= 1 << bits
+        stop = p.get(" stopped at", 0) & 0xFF
+        out.append(_spelled(v, p["base"]).encode() + (bytes([stop]) if stop else b""))
+    return argc, out
+
+
+def bound_for(inputs, count: int, length: int) -> tuple[int, int]:
+    """``(count, length)`` grown to hold the command line of ``inputs``, a
+    trace's (one rebuilt past the bound: :func:`rebuilt_command_line`), so
+    that a replay of the trace makes the same inputs."""
+    for i in inputs:
+        k = argument_index(i.name)
+        if k is not None:
+            count = max(count, k)
+            length = max(length, (i.value.bit_length() + 7) // 8)
+        elif is_argc(i.name):
+            count = max(count, i.value - 1)
+    return count, length
 
 
 def argument_index(name: str) -> int | None:

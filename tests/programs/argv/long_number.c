@@ -1,9 +1,10 @@
-/* A limit read with strtol that only a long argument breaks: twelve digits
+/* A limit read with strtol that only a long argument breaks: thirteen digits
  * are more than the default --sym-arg-len of 8 bytes spells, so the bounded
- * exploration finds no violation, and the exploration under every command
- * line finds one (a value of 10^12 or more) and proves nothing. The answer
- * stays "no violation within the argument bound".
- * VERDICT: bounded
+ * model alone finds no violation. The exploration under every command line
+ * finds one (a value of 10^12 or more), and the command line that run stands
+ * for, checked again by the bounded model, fails: the counterexample is a
+ * real command line (argv[1] = "1000000000000" or the like).
+ * VERDICT: violated
  * FINDING: none
  */
 #include <assert.h>

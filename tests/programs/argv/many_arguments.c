@@ -1,9 +1,9 @@
 /* A program that misbehaves only with more arguments than --sym-args allows
  * (two by default): argc is read as a number, so the exploration under every
  * command line has argc up to INT_MAX and finds the failure with six, which
- * the bounded exploration cannot; it proves nothing, and the answer stays
- * "no violation within the argument bound" (--sym-args 5 finds it).
- * VERDICT: bounded
+ * the bounded model alone cannot; that command line, checked again by the
+ * bounded model, fails, and the counterexample has argc = 6.
+ * VERDICT: violated
  * FINDING: none
  */
 #include <assert.h>
