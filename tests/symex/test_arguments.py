@@ -18,8 +18,9 @@ import z3
 
 from distaff.analysis.check import Options, check
 from distaff.analysis.frontend import parse_program
-from distaff.analysis.report import AssertionResult, Status
-from distaff.analysis.symex.arguments import argument_bytes, calls_main, read_as_numbers
+from distaff.analysis.report import AssertionResult, Input, Status
+from distaff.analysis.ir import NO_SPAN
+from distaff.analysis.symex.arguments import argument_bytes, calls_main, read_as_numbers, rebuilt_command_line
 from distaff.analysis.symex.libc import parse_integer
 from distaff.analysis.symex.scan import in_range, parse_number
 from distaff.analysis.symex.values import Values
@@ -405,3 +406,38 @@ def test_the_reproducer_runs_with_the_counterexamples_command_line(tmp_path, cap
     run = build_and_run(rep)
     assert "distaff: reproduced" in run.stderr, run.stderr[-2000:]
     assert "config_limit.c:21" in run.stderr
+
+
+@pytest.mark.parametrize("function, bits", [("strtol", 64), ("strtoul", 64), ("atoi", 32), ("strtoll", 64)])
+@pytest.mark.parametrize("base", [2, 8, 10, 16, 36])
+def test_a_rebuilt_argument_parses_to_the_outcome_it_stands_for(function, bits, base):
+    """The command line rebuilt from a run under every command line gives,
+    parsed as glibc parses (``parse_integer``, checked against it above),
+    the value the run had and stops at the byte the run had: the rebuilt
+    command line really fails as the run did."""
+    unsigned = function == "strtoul"
+    values = [0, 1, -1, 35, 1 << (bits - 1), (1 << (bits - 1)) - 1, -(1 << (bits - 1)), (1 << bits) - 1, 12345]
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"[:base] + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:max(0, base - 10)]
+    stops = [c for c in b"\0 x-+g\xff%" if chr(c) not in digits]
+    where = "main:9"
+    for v in values:
+        for stop in stops:
+            name = f"{function}(argv[1], base {base})"
+            inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"{name}@{where}", v, NO_SPAN),
+                      Input(f"{name} consumed nothing@{where}", 0, NO_SPAN),
+                      Input(f"{name} stopped at@{where}", stop, NO_SPAN)]
+            argc, (s,) = rebuilt_command_line(inputs, 64)
+            assert argc == 2
+            value, used = parse_integer(s, base)
+            want = v & ((1 << bits) - 1)
+            if not unsigned and want >> (bits - 1):
+                want -= 1 << bits
+            got = value & ((1 << bits) - 1) if unsigned else value
+            assert got == want and used == len(s) - (1 if stop else 0), (v, stop, s, value, used)
+    # nothing consumed: the argument is its first byte, which no parse reads as a number
+    name = f"{function}(argv[1], base {base})"
+    for first in [c for c in b"x- +" if chr(c) not in digits]:
+        inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"argv[1]@{where}", first | (ord("7") << 8), NO_SPAN),
+                  Input(f"{name}@{where}", 0, NO_SPAN), Input(f"{name} consumed nothing@{where}", 1, NO_SPAN)]
+        _, (s,) = rebuilt_command_line(inputs, 64)
+        assert s == bytes([first]) and parse_integer(s, base)[1] == 0, s
