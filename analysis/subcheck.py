@@ -420,6 +420,12 @@ def _run(program, site, options, cancel, context):
         result = _counted(result, {k: v for k, v in reduction.counters().items() if k.startswith("summary_simplif")})
     del reduction, summaries, engine
     last.explorer.close()
+    if every_spent is not None and every_spent[2] is not None and result.status is not Status.VIOLATED:
+        # the bounded model found no violation the wider one did: check the command line it stands for
+        timeout = None if options.timeout_s is None else options.timeout_s - (time.monotonic() - started)
+        again = _on_the_command_line(program, site, options, cancel, context, every_spent[2], timeout)
+        if again is not None:
+            return again
     return result, findings, complete
 
 
@@ -438,11 +444,14 @@ def _every_command_line(program, site, options, cancel, context):
     sub-check first explores under the model of every command line
     (``Options.command_line_numbers``) with half its budget (optimisation
     ``every_command_line``; not from a program context): a proof there is a
-    proof for every command line (with no budget, :data:`EVERY_COMMAND_LINE_S`). Returns ``(_run's answer, None)`` for
-    such a proof (counted as ``every_command_line_proved``), else ``(None,
-    (runs, seconds))`` it spent (the bounded exploration then answers: its
-    counterexamples show real command lines; a violation of the wider model
-    is not reported), or ``(None, None)`` when it does not apply."""
+    proof for every command line (with no budget, :data:`EVERY_COMMAND_LINE_S`).
+    Returns ``(_run's answer, None)`` for such a proof (counted as
+    ``every_command_line_proved``), else ``(None, (runs, seconds, trace))``:
+    what it spent (the bounded exploration then answers: its
+    counterexamples show real command lines, the smallest first) and the
+    failing trace of the wider model when it had one; ``(None, None)``
+    when it does not apply. (``_run`` checks that trace's command line when
+    the bounded model finds no violation: :func:`_on_the_command_line`.)"""
     main = program.function(program.entry)
     if context is not None or options.command_line_numbers or not options.enabled("every_command_line") \
             or main is None or not main.params \
@@ -456,19 +465,16 @@ def _every_command_line(program, site, options, cancel, context):
         # (an exploration that visited every state met every finding of every command line)
         return (_counted(replace(result, unwind=options.unwind), {"every_command_line_proved": 1}), findings,
                 complete), None
-    if result.status is Status.VIOLATED and result.trace is not None:
-        again = _on_the_command_line(program, site, options, cancel, context, result.trace, started)
-        if again is not None:
-            return again, None
-    return None, (result.stats.runs, time.monotonic() - started)
+    failed = result.trace if result.status is Status.VIOLATED else None
+    return None, (result.stats.runs, time.monotonic() - started, failed)
 
 
-def _on_the_command_line(program, site, options, cancel, context, trace, started):
+def _on_the_command_line(program, site, options, cancel, context, trace, timeout):
     """A violation under the model of every command line, found again by the
     bounded model on the command line its run stands for
     (:func:`~distaff.analysis.symex.arguments.rebuilt_command_line`), its
-    inputs fixed (``Options.fixed_inputs``), with what is left of half the
-    budget: ``_run``'s answer when that finds it (counted as
+    inputs fixed (``Options.fixed_inputs``), within ``timeout`` seconds (None:
+    no limit): ``_run``'s answer when that finds it (counted as
     ``every_command_line_violated``: a counterexample with a real command
     line, which ``--playback`` can run), else None."""
     line = rebuilt_command_line(trace.inputs, program.data_model.long_bits)
@@ -480,7 +486,6 @@ def _on_the_command_line(program, site, options, cancel, context, trace, started
     length = max([len(s) for s in strings] + [1])
     fixed = ((argc.name, n),) + tuple((f"argv[{k}]@{where}", int.from_bytes(s.ljust(length, b"\0"), "little"))
                                       for k, s in enumerate(strings, 1))
-    timeout = None if options.timeout_s is None else options.timeout_s / 2 - (time.monotonic() - started)
     if timeout is not None and timeout <= 0:
         return None
     bounded = replace(options, sym_args=max(n - 1, options.sym_args), sym_arg_len=max(length, options.sym_arg_len),

@@ -40,7 +40,8 @@ from __future__ import annotations
 import re
 
 from distaff.analysis import ir
-from distaff.analysis.symex.values import mask
+from distaff.analysis.symex.pivots import EngineLimit, Option
+from distaff.analysis.symex.values import mask, to_signed
 
 PROGRAM_NAME = b"prog"
 ARGC = "argc"
@@ -195,6 +196,13 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
             exprs = [i.addr]
         elif t is ir.Assign and type(_bare(i.expr)) is ir.Reg and _bare(i.expr).name in pointers:
             continue  # a copy: its register is watched as the source is
+        elif t is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name == "sscanf" and i.args \
+                and type(_bare(i.args[0])) is ir.Reg and _bare(i.args[0]).name in strings:
+            if pc in looped:  # (the format is the model's to judge: parsed_scan)
+                return False
+            for k in strings[_bare(i.args[0]).name]:
+                parsed[k] = parsed.get(k, 0) + 1
+            exprs = list(i.args[1:])
         elif t is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name in NUMBER_PARSERS and i.args:
             string, rest = _bare(i.args[0]), list(i.args[1:])
             if type(string) is ir.Reg and string.name in strings:
@@ -275,6 +283,7 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
 
 
 _PARSE = re.compile(r"(\w+)\(argv\[(\d+)\], base (\d+)\)( consumed nothing| stopped at)?@main(?::\d+)?$")
+_SCAN = re.compile(r"sscanf\(argv\[(\d+)\], %(\w), (\d+) bits\)( result)?@main(?::\d+)?$")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _UNSIGNED = frozenset({"strtoul", "strtoull"})
 # the most arguments a command line rebuilt from the wider model may have
@@ -313,6 +322,12 @@ def rebuilt_command_line(inputs, long_bits: int) -> tuple[int, list[bytes]] | No
             raw[k] = i.value.to_bytes(max(1, (i.value.bit_length() + 7) // 8), "little").split(b"\0", 1)[0] \
                 if i.value > 0 else b""
             continue
+        m = _SCAN.match(name)
+        if m is not None:
+            scan = parsed.setdefault(int(m.group(1)), {"function": "sscanf", "kind": m.group(2),
+                                                      "bits": int(m.group(3))})
+            scan["result" if m.group(4) else "value"] = i.value
+            continue
         m = _PARSE.match(name)
         if m is not None:
             parsed.setdefault(int(m.group(2)), {"function": m.group(1), "base": int(m.group(3))})[
@@ -325,6 +340,17 @@ def rebuilt_command_line(inputs, long_bits: int) -> tuple[int, list[bytes]] | No
         if p is None:
             out.append(raw.get(k, b""))
             continue
+        if p["function"] == "sscanf":
+            result = to_signed(p.get("result", 0) & 0xFFFFFFFF, 32)
+            if result < 1:  # EOF: nothing but white space; 0: no number first
+                out.append(b"" if result < 0 else b"x")
+                continue
+            bits, kind = p["bits"], p["kind"]
+            v = p.get("value", 0) & mask(bits)
+            if kind in "di" and v >> (bits - 1):
+                v -= 1 << bits
+            out.append(_spelled(v, _SCAN_BASES[kind]).encode())
+            continue
         if p.get(" consumed nothing"):
             out.append(raw.get(k, b"")[:1])
             continue
@@ -336,6 +362,46 @@ def rebuilt_command_line(inputs, long_bits: int) -> tuple[int, list[bytes]] | No
         stop = p.get(" stopped at", 0) & 0xFF
         out.append(_spelled(v, p["base"]).encode() + (bytes([stop]) if stop else b""))
     return argc, out
+
+
+_SCAN_BASES = {"d": 10, "i": 10, "u": 10, "x": 16, "X": 16, "o": 8}
+
+
+def parsed_scan(E, st, tid: int, i: ir.Intrinsic, p, plan, dests: list):
+    """Under the ``numbers`` model, the result of ``sscanf`` on an argument
+    string ``p`` whose format is one integer conversion (``%d %i %u %x %o``,
+    any length modifier, white space around it): EOF (an empty or blank
+    argument), 0 (one that starts with no number) or 1 with any value of
+    the conversion's type stored, each the outcome of some string. Another
+    format stops the exploration (the model of every command line does not
+    cover it: :class:`~distaff.analysis.symex.pivots.EngineLimit`), so no
+    proof rests on it. None when ``p`` is not into an argument, or the model
+    is the bounded one."""
+    if len(E.command_line) < 3 or not E.command_line[2]:
+        return None
+    V, L = E.values, E.layout
+    oid, _ = E.resolve(st, p, 1, False)
+    obj = st.memory.get(oid)
+    m = _OBJECT.match(obj.name) if obj is not None else None
+    if m is None:
+        return None
+    convs = [d for d in plan if d.kind != " "]
+    if len(convs) != 1 or convs[0].kind not in _SCAN_BASES or not convs[0].store or convs[0].width or not dests:
+        raise EngineLimit("sscanf of a command-line argument with a format other than one integer conversion "
+                          "is not in the model of every command line")
+    d = convs[0]
+    nbytes = {"hh": 1, "h": 2, "": 4, "l": E.program.data_model.long_bits // 8, "ll": 8, "j": 8,
+              "z": E.ptr_bits // 8, "t": E.ptr_bits // 8}[d.length]
+    call = f"sscanf(argv[{m.group(1)}], %{d.kind}, {8 * nbytes} bits)"  # (the names rebuilt_command_line reads)
+    result = E._fresh(st, tid, f"{call} result", 32, True, i.span)
+    E.constrain(st, V.and_(V.le(-1, result, 32, True), V.le(result, 1, 32, True)))
+    stored = E.fork(st, lambda: [Option(V.eq(result, 1, 32), True), Option(V.ne(result, 1, 32), False)],
+                    exhaustive=True).payload
+    if stored:
+        value = E._fresh(st, tid, call, 8 * nbytes, d.kind in "di", i.span)
+        eo, eoff = E.resolve(st, dests[0], nbytes, True)
+        st.memory.store(eo, eoff, nbytes, value, V, L)
+    return result
 
 
 def bound_for(inputs, count: int, length: int) -> tuple[int, int]:

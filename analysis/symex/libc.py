@@ -293,6 +293,9 @@ def _sscanf(E, st, tid, i):
     plan = scan.directives(fmt) if fmt is not None else None
     if plan is None:
         return give_up("format not modelled")
+    number = arguments.parsed_scan(E, st, tid, i, args[0], plan, dests)
+    if number is not None:
+        return _finish(E, st, tid, i, number)
     text = read_string(E, st, tid, args[0])
     chars = list(text) if text is not None else scan.string_bytes(E, st, tid, args[0])
     if chars is None:

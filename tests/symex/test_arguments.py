@@ -171,6 +171,9 @@ int main(int argc, char **argv) {
     ("char *s = argc > 2 ? argv[2] : argv[1]; long n = atoi(s);", True),  # one of them, once
     ("for (int i = 0; i < 2; i++) if (atoi(argv[1]) > i) return 1;", False),  # in a loop
     ("long n = atoi(argv[1]); long m = atoi(argv[2]);", True),
+    ('int n; if (sscanf(argv[1], "%d", &n) != 1) return 1;', True),
+    ('int n; for (int i = 0; i < 2; i++) sscanf(argv[1], "%d", &n);', False),
+    ('int n; sscanf(argv[1], "%d", &n); long m = atoi(argv[1]);', False),
 ])
 def test_read_as_numbers_accepts_only_what_the_model_covers(body, numbers):
     program = parse_program(_MAIN % body, "main.c")
@@ -406,6 +409,40 @@ def test_the_reproducer_runs_with_the_counterexamples_command_line(tmp_path, cap
     run = build_and_run(rep)
     assert "distaff: reproduced" in run.stderr, run.stderr[-2000:]
     assert "config_limit.c:21" in run.stderr
+
+
+def test_sscanf_of_another_format_is_not_proved_for_every_command_line(tmp_path):
+    """Two conversions are outside the model of every command line: its
+    exploration stops, and the answer is the bounded model's."""
+    src = tmp_path / "pair.c"
+    src.write_text("""#include <assert.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    int a = 0, b = 0;
+    if (argc < 2 || sscanf(argv[1], "%d,%d", &a, &b) != 2 || a < 0 || b < 0 || a > 9 || b > 9)
+        return 1;
+    assert(a + b < 19);
+    return 0;
+}
+""")
+    (r,) = _results(src)
+    assert r.status is Status.BOUNDED, r.message
+    assert not r.stats.counter("every_command_line_proved")
+
+
+@pytest.mark.parametrize("kind, bits, base", [("d", 32, 10), ("u", 32, 10), ("x", 64, 16), ("o", 16, 8), ("i", 8, 10)])
+def test_a_rebuilt_sscanf_argument_scans_to_the_value_it_stands_for(kind, bits, base):
+    where = "main:9"
+    name = f"sscanf(argv[1], %{kind}, {bits} bits)"
+    for v in [0, 1, -1, 7, (1 << (bits - 1)) - 1, 1 << (bits - 1), (1 << bits) - 1]:
+        inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"{name} result@{where}", 1, NO_SPAN),
+                  Input(f"{name}@{where}", v, NO_SPAN)]
+        _, (s,) = rebuilt_command_line(inputs, 64)
+        value, used = parse_integer(s, base)
+        assert used == len(s) and value & ((1 << bits) - 1) == v & ((1 << bits) - 1), (v, s)
+    for result, text in [(-1, b""), (0, b"x")]:
+        inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"{name} result@{where}", result & 0xFFFFFFFF, NO_SPAN)]
+        assert rebuilt_command_line(inputs, 64)[1] == [text]
 
 
 @pytest.mark.parametrize("function, bits", [("strtol", 64), ("strtoul", 64), ("atoi", 32), ("strtoll", 64)])
