@@ -477,7 +477,9 @@ def _on_the_command_line(program, site, options, cancel, context, trace, timeout
     no limit): ``_run``'s answer when that finds it (counted as
     ``every_command_line_violated``: a counterexample with a real command
     line, which ``--playback`` can run), else None."""
-    line = rebuilt_command_line(trace.inputs, program.data_model.long_bits)
+    if timeout is not None and timeout <= 0:
+        return None
+    line = rebuilt_command_line(trace.inputs)
     argc = next((i for i in trace.inputs if i.name.startswith(ARGC + "@")), None)
     if line is None or argc is None:
         return None
@@ -486,8 +488,6 @@ def _on_the_command_line(program, site, options, cancel, context, trace, timeout
     length = max([len(s) for s in strings] + [1])
     fixed = ((argc.name, n),) + tuple((f"argv[{k}]@{where}", int.from_bytes(s.ljust(length, b"\0"), "little"))
                                       for k, s in enumerate(strings, 1))
-    if timeout is not None and timeout <= 0:
-        return None
     bounded = replace(options, sym_args=max(n - 1, options.sym_args), sym_arg_len=max(length, options.sym_arg_len),
                       fixed_inputs=fixed, timeout_s=timeout, command_line_numbers=False,
                       optimisations=tuple(dict(options.optimisations, every_command_line=False).items()))

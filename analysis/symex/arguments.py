@@ -20,14 +20,15 @@ says "within the argument bound" (:mod:`distaff.analysis.subcheck`).
 
 When ``main`` reads its command line only as numbers
 (:func:`read_as_numbers`: ``argc`` as it likes, ``argv[i]`` for constant
-``1 <= i <= count`` only as the string argument of ``strtol`` and its kin,
-the end pointer only compared and dereferenced), a check whose answer rests
-on the bound explores once more with :func:`command_line` given
+``1 <= i <= count`` only as the string argument of ``strtol`` and its kin or
+of a one-conversion ``sscanf``, the end pointer only compared and
+dereferenced), a check first explores with :func:`command_line` given
 ``numbers=True``: ``argc`` any value from 1 to ``INT_MAX``, and each parse of
-an argument any number the function can return (:func:`parsed_number`).
-Every real command line is then one of the modelled ones, whatever its
-length, and every modelled one is real, so a proof there is a proof for every
-command line ("holds for every command line", :mod:`distaff.analysis.subcheck`).
+an argument any number the function can return (:func:`parsed_number`,
+:func:`parsed_scan`). Every real command line is then one of the modelled
+ones, whatever its length, and every modelled one is real, so a proof there
+is a proof for every command line, and a failing run stands for a command
+line (:func:`rebuilt_command_line`; :mod:`distaff.analysis.subcheck`).
 
 A counterexample shows ``argc`` and the arguments the run had (``argv[i]``
 for ``i < argc``) as C strings (:func:`argument_index`, :func:`shown`);
@@ -40,6 +41,7 @@ from __future__ import annotations
 import re
 
 from distaff.analysis import ir
+from distaff.analysis.symex import scan
 from distaff.analysis.symex.pivots import EngineLimit, Option
 from distaff.analysis.symex.values import mask, to_signed
 
@@ -95,6 +97,8 @@ def command_line_reads(main: ir.Function) -> frozenset[int]:
 
 # the functions that read a string only as the number it spells
 NUMBER_PARSERS = frozenset({"strtol", "strtoul", "strtoll", "strtoull", "atoi", "atol", "atoll"})
+# and those read_as_numbers lets read an argument (sscanf's format: parsed_scan judges it)
+_READERS = NUMBER_PARSERS | {"sscanf"}
 _COMPARE = frozenset({"==", "!="})
 
 
@@ -110,7 +114,7 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
     loaded at a constant slot ``1 <= i <= count``; such a string (and a
     register copied from it) only the first argument of a
     :data:`NUMBER_PARSERS` call whose base is a constant from 2 to 36 (10
-    for the ``ato*``), or compared with ``==``/``!=``; the end pointer a
+    for the ``ato*``) or of ``sscanf``, or compared with ``==``/``!=``; the end pointer a
     stack variable of ``main`` whose address is only handed to those calls,
     its value only loaded, and that value only compared so or read as one
     byte; each argument parsed by at most one call, outside any loop. Then
@@ -131,6 +135,7 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
             end = _bare(i.args[1])
             if type(end) is ir.Addr and end.kind is ir.ObjKind.STACK:
                 slots.add(end.name)
+
     def slot_load(a) -> int | None:
         """The argument a load from ``a`` (casts taken off) reads the
         pointer of; 0: the end pointer; None: neither."""
@@ -196,27 +201,20 @@ def read_as_numbers(main: ir.Function, count: int, pb: int) -> bool:
             exprs = [i.addr]
         elif t is ir.Assign and type(_bare(i.expr)) is ir.Reg and _bare(i.expr).name in pointers:
             continue  # a copy: its register is watched as the source is
-        elif t is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name == "sscanf" and i.args \
+        elif t is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name in _READERS and i.args \
                 and type(_bare(i.args[0])) is ir.Reg and _bare(i.args[0]).name in strings:
-            if pc in looped:  # (the format is the model's to judge: parsed_scan)
+            if pc in looped:
                 return False
             for k in strings[_bare(i.args[0]).name]:
                 parsed[k] = parsed.get(k, 0) + 1
             exprs = list(i.args[1:])
-        elif t is ir.Intrinsic and i.op is ir.Op.EXTERNAL and i.name in NUMBER_PARSERS and i.args:
-            string, rest = _bare(i.args[0]), list(i.args[1:])
-            if type(string) is ir.Reg and string.name in strings:
-                if pc in looped:
+            if i.name.startswith("strto"):
+                end = _bare(exprs[0]) if exprs else None
+                base = exprs[1] if len(exprs) > 1 else None
+                if type(base) is not ir.Const or not 2 <= base.value <= 36 or not (
+                        type(end) is ir.Addr and end.name in slots or type(end) is ir.Const and end.value == 0):
                     return False
-                for k in strings[string.name]:
-                    parsed[k] = parsed.get(k, 0) + 1
-                if i.name.startswith("strto"):
-                    end = _bare(rest[0]) if rest else None
-                    base = rest[1] if len(rest) > 1 else None
-                    if type(base) is not ir.Const or not 2 <= base.value <= 36 or not (
-                            type(end) is ir.Addr and end.name in slots or type(end) is ir.Const and end.value == 0):
-                        return False
-                exprs = rest[2:]
+                exprs = exprs[2:]
         if not all(clean(e) for e in exprs):
             return False
     return all(n <= 1 for n in parsed.values())
@@ -234,13 +232,15 @@ def calls_main(program: ir.Program) -> bool:
     return False
 
 
-def _digit(V, c, base: int):
-    """Whether the byte ``c`` is a digit of ``base`` (2 to 36)."""
-    out = V.and_(V.le(0x30, c, 8, False), V.le(c, 0x30 + min(base, 10) - 1, 8, False))
-    if base > 10:
-        for a in (0x41, 0x61):
-            out = V.or_(out, V.and_(V.le(a, c, 8, False), V.le(c, a + base - 11, 8, False)))
-    return out
+def _argument(E, st, p) -> tuple[int, int] | None:
+    """``(object, k)`` when the ``numbers`` model is on and ``p`` points into
+    the string of ``argv[k]``, else None."""
+    if not E.command_line[2]:
+        return None
+    oid, _ = E.resolve(st, p, 1, False)  # (the slot's pointer is argv[k] or null, by argc)
+    obj = st.memory.get(oid)
+    m = _OBJECT.match(obj.name) if obj is not None else None
+    return (oid, int(m.group(1))) if m is not None else None
 
 
 def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: int):
@@ -257,23 +257,19 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
     a run (:func:`read_as_numbers`), so the model is exact: its proofs and
     its findings hold for real command lines. None when ``p`` is not into an
     argument, or the model is the bounded one."""
-    if len(E.command_line) < 3 or not E.command_line[2]:
+    found = _argument(E, st, p)
+    if found is None:
         return None
+    oid, k = found
     V, L = E.values, E.layout
-    oid, _ = E.resolve(st, p, 1, False)  # (the slot's pointer is argv[k] or null, by argc)
-    obj = st.memory.get(oid)
-    m = _OBJECT.match(obj.name) if obj is not None else None
-    if m is None:
-        return None
-    k = int(m.group(1))
-    call = f"{i.name}(argv[{k}], base {base})"  # (the names rebuilt_command_line reads)
+    call = f"{i.name}(argv[{k}], base {base}, {bits} bits)"  # (the names rebuilt_command_line reads)
     value = E._fresh(st, tid, call, bits, True, i.span)
     empty = V.eq(E._fresh(st, tid, f"{call} consumed nothing", 1, False, i.span), 1, 1)
     first = st.memory.load(oid, 0, 1, V, L, E.fresh_mem(st, tid, oid))  # a digit there is always read
-    E.constrain(st, V.or_(V.not_(empty), V.and_(V.eq(value, 0, bits), V.not_(_digit(V, first, base)))))
+    E.constrain(st, V.or_(V.not_(empty), V.and_(V.eq(value, 0, bits), V.not_(scan.is_digit(V, first, base)))))
     if not (isinstance(endp, int) and endp == 0):
         stop = E._fresh(st, tid, f"{call} stopped at", 8, False, i.span)
-        E.constrain(st, V.or_(empty, V.not_(_digit(V, stop, base))))
+        E.constrain(st, V.or_(empty, V.not_(scan.is_digit(V, stop, base))))
         rest = E.allocate(st, f"argv[{k}] after {i.name}", "global", 1, None, i.span, zeroed=True)
         st.memory.store(rest, 0, 1, stop, V, L)
         pb = E.ptr_bits
@@ -282,7 +278,7 @@ def parsed_number(E, st, tid: int, i: ir.Intrinsic, p, endp, base: int, bits: in
     return value
 
 
-_PARSE = re.compile(r"(\w+)\(argv\[(\d+)\], base (\d+)\)( consumed nothing| stopped at)?@main(?::\d+)?$")
+_PARSE = re.compile(r"(\w+)\(argv\[(\d+)\], base (\d+), (\d+) bits\)( consumed nothing| stopped at)?@main(?::\d+)?$")
 _SCAN = re.compile(r"sscanf\(argv\[(\d+)\], %(\w), (\d+) bits\)( result)?@main(?::\d+)?$")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _UNSIGNED = frozenset({"strtoul", "strtoull"})
@@ -301,10 +297,10 @@ def _spelled(value: int, base: int) -> str:
     return ("-" if value < 0 else "") + digits
 
 
-def rebuilt_command_line(inputs, long_bits: int) -> tuple[int, list[bytes]] | None:
+def rebuilt_command_line(inputs) -> tuple[int, list[bytes]] | None:
     """``(argc, [argv[1], ...])`` a run under the ``numbers`` model stands
     for, from its inputs (each parse's value, whether it consumed nothing,
-    the byte it stopped at, each named with its function and base; ``argc``;
+    the byte it stopped at, each named with its function, base and width; ``argc``;
     an unparsed argument's bytes): the value spelled in its base, then the
     stop byte, or the string's first
     byte alone when nothing was consumed. None when ``argc`` exceeds
@@ -319,19 +315,17 @@ def rebuilt_command_line(inputs, long_bits: int) -> tuple[int, list[bytes]] | No
             continue
         k = argument_index(name)
         if k is not None:
-            raw[k] = i.value.to_bytes(max(1, (i.value.bit_length() + 7) // 8), "little").split(b"\0", 1)[0] \
-                if i.value > 0 else b""
+            raw[k] = argument_bytes(i.value, 8 * max(1, (i.value.bit_length() + 7) // 8))
             continue
         m = _SCAN.match(name)
         if m is not None:
-            scan = parsed.setdefault(int(m.group(1)), {"function": "sscanf", "kind": m.group(2),
-                                                      "bits": int(m.group(3))})
-            scan["result" if m.group(4) else "value"] = i.value
+            parsed.setdefault(int(m.group(1)), {"function": "sscanf", "kind": m.group(2),
+                                                "bits": int(m.group(3))})["result" if m.group(4) else "value"] = i.value
             continue
         m = _PARSE.match(name)
         if m is not None:
-            parsed.setdefault(int(m.group(2)), {"function": m.group(1), "base": int(m.group(3))})[
-                m.group(4) or "value"] = i.value
+            parsed.setdefault(int(m.group(2)), {"function": m.group(1), "base": int(m.group(3)),
+                                                "bits": int(m.group(4))})[m.group(5) or "value"] = i.value
     if argc is None or not 1 <= argc <= MAX_REBUILT_ARGUMENTS + 1:
         return None
     out = []
@@ -354,10 +348,9 @@ def rebuilt_command_line(inputs, long_bits: int) -> tuple[int, list[bytes]] | No
         if p.get(" consumed nothing"):
             out.append(raw.get(k, b"")[:1])
             continue
-        f = p["function"]
-        bits = 32 if f == "atoi" else long_bits if f in ("strtol", "strtoul", "atol") else 64
+        bits = p["bits"]
         v = p.get("value", 0) & mask(bits)
-        if f not in _UNSIGNED and v >> (bits - 1):
+        if p["function"] not in _UNSIGNED and v >> (bits - 1):
             v -= 1 << bits
         stop = p.get(" stopped at", 0) & 0xFF
         out.append(_spelled(v, p["base"]).encode() + (bytes([stop]) if stop else b""))
@@ -377,22 +370,17 @@ def parsed_scan(E, st, tid: int, i: ir.Intrinsic, p, plan, dests: list):
     cover it: :class:`~distaff.analysis.symex.pivots.EngineLimit`), so no
     proof rests on it. None when ``p`` is not into an argument, or the model
     is the bounded one."""
-    if len(E.command_line) < 3 or not E.command_line[2]:
+    found = _argument(E, st, p)
+    if found is None:
         return None
     V, L = E.values, E.layout
-    oid, _ = E.resolve(st, p, 1, False)
-    obj = st.memory.get(oid)
-    m = _OBJECT.match(obj.name) if obj is not None else None
-    if m is None:
-        return None
     convs = [d for d in plan if d.kind != " "]
     if len(convs) != 1 or convs[0].kind not in _SCAN_BASES or not convs[0].store or convs[0].width or not dests:
         raise EngineLimit("sscanf of a command-line argument with a format other than one integer conversion "
                           "is not in the model of every command line")
     d = convs[0]
-    nbytes = {"hh": 1, "h": 2, "": 4, "l": E.program.data_model.long_bits // 8, "ll": 8, "j": 8,
-              "z": E.ptr_bits // 8, "t": E.ptr_bits // 8}[d.length]
-    call = f"sscanf(argv[{m.group(1)}], %{d.kind}, {8 * nbytes} bits)"  # (the names rebuilt_command_line reads)
+    nbytes = scan.length_bytes(E, d.length)
+    call = f"sscanf(argv[{found[1]}], %{d.kind}, {8 * nbytes} bits)"  # (the names rebuilt_command_line reads)
     result = E._fresh(st, tid, f"{call} result", 32, True, i.span)
     E.constrain(st, V.and_(V.le(-1, result, 32, True), V.le(result, 1, 32, True)))
     stored = E.fork(st, lambda: [Option(V.eq(result, 1, 32), True), Option(V.ne(result, 1, 32), False)],

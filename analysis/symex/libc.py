@@ -331,7 +331,7 @@ def _sscanf(E, st, tid, i):
             continue
         if d.kind == "n":
             if dest is not None:
-                writes.append((dest, _length_bytes(E, d.length), pos, True))
+                writes.append((dest, scan.length_bytes(E, d.length), pos, True))
                 arg += 1
             continue
         if d.kind == "c":
@@ -366,7 +366,7 @@ def _sscanf(E, st, tid, i):
                                            exhaustive=True).payload == "bad":
                 return give_up("0x without digits")
         num = scan.parse_number(V, item, base, pb)
-        nbytes = _length_bytes(E, d.length)
+        nbytes = scan.length_bytes(E, d.length)
         value, over = scan.in_range(V, num, 8 * nbytes, d.kind in "di")
         ok = V.ne(num.used, 0, pb)
         wild = V.and_(ok, over)
@@ -401,12 +401,6 @@ def _sscanf(E, st, tid, i):
             value = V.ite(cond, value, old, 8 * nbytes)
         st.memory.store(oid, off, nbytes, value, V, L)
     _finish(E, st, tid, i, result)
-
-
-def _length_bytes(E, length: str) -> int:
-    """The bytes of the integer a conversion with length modifier ``length`` stores."""
-    return {"hh": 1, "h": 2, "": 4, "l": E.program.data_model.long_bits // 8, "ll": 8, "j": 8,
-            "z": E.ptr_bits // 8, "t": E.ptr_bits // 8}[length]
 
 
 # --------------------------------------------------------------------------

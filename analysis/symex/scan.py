@@ -70,6 +70,17 @@ def _digit(V, c):
                                                 BYTE), BYTE)
 
 
+def is_digit(V, c, base: int):
+    """Whether the byte ``c`` is a digit of ``base`` (2 to 36)."""
+    return V.lt(_digit(V, c), base, BYTE, False)
+
+
+def length_bytes(E, length: str) -> int:
+    """The bytes of the integer a conversion with length modifier ``length`` stores."""
+    return {"hh": 1, "h": 2, "": 4, "l": E.program.data_model.long_bits // 8, "ll": 8, "j": 8,
+            "z": E.ptr_bits // 8, "t": E.ptr_bits // 8}[length]
+
+
 @dataclass(frozen=True, slots=True)
 class Number:
     """What ``strtol``/``strtoul`` read: ``magnitude`` (``bits`` wide, at

@@ -437,12 +437,12 @@ def test_a_rebuilt_sscanf_argument_scans_to_the_value_it_stands_for(kind, bits, 
     for v in [0, 1, -1, 7, (1 << (bits - 1)) - 1, 1 << (bits - 1), (1 << bits) - 1]:
         inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"{name} result@{where}", 1, NO_SPAN),
                   Input(f"{name}@{where}", v, NO_SPAN)]
-        _, (s,) = rebuilt_command_line(inputs, 64)
+        _, (s,) = rebuilt_command_line(inputs)
         value, used = parse_integer(s, base)
         assert used == len(s) and value & ((1 << bits) - 1) == v & ((1 << bits) - 1), (v, s)
     for result, text in [(-1, b""), (0, b"x")]:
         inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"{name} result@{where}", result & 0xFFFFFFFF, NO_SPAN)]
-        assert rebuilt_command_line(inputs, 64)[1] == [text]
+        assert rebuilt_command_line(inputs)[1] == [text]
 
 
 @pytest.mark.parametrize("function, bits", [("strtol", 64), ("strtoul", 64), ("atoi", 32), ("strtoll", 64)])
@@ -459,11 +459,11 @@ def test_a_rebuilt_argument_parses_to_the_outcome_it_stands_for(function, bits, 
     where = "main:9"
     for v in values:
         for stop in stops:
-            name = f"{function}(argv[1], base {base})"
+            name = f"{function}(argv[1], base {base}, {bits} bits)"
             inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"{name}@{where}", v, NO_SPAN),
                       Input(f"{name} consumed nothing@{where}", 0, NO_SPAN),
                       Input(f"{name} stopped at@{where}", stop, NO_SPAN)]
-            argc, (s,) = rebuilt_command_line(inputs, 64)
+            argc, (s,) = rebuilt_command_line(inputs)
             assert argc == 2
             value, used = parse_integer(s, base)
             want = v & ((1 << bits) - 1)
@@ -472,9 +472,9 @@ def test_a_rebuilt_argument_parses_to_the_outcome_it_stands_for(function, bits, 
             got = value & ((1 << bits) - 1) if unsigned else value
             assert got == want and used == len(s) - (1 if stop else 0), (v, stop, s, value, used)
     # nothing consumed: the argument is its first byte, which no parse reads as a number
-    name = f"{function}(argv[1], base {base})"
+    name = f"{function}(argv[1], base {base}, {bits} bits)"
     for first in [c for c in b"x- +" if chr(c) not in digits]:
         inputs = [Input(f"argc@{where}", 2, NO_SPAN), Input(f"argv[1]@{where}", first | (ord("7") << 8), NO_SPAN),
                   Input(f"{name}@{where}", 0, NO_SPAN), Input(f"{name} consumed nothing@{where}", 1, NO_SPAN)]
-        _, (s,) = rebuilt_command_line(inputs, 64)
+        _, (s,) = rebuilt_command_line(inputs)
         assert s == bytes([first]) and parse_integer(s, base)[1] == 0, s
