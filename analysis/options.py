@@ -57,6 +57,8 @@ OPTIMISATIONS = frozenset({
     # an answer bounded by the command line alone, of a program that reads it only as numbers, is
     # explored again under the model of every command line (distaff.analysis.symex.arguments)
     "every_command_line",
+    # programs that start threads in a loop: the thread-modular prover (distaff.analysis.modular)
+    "thread_modular",
     "context_confirm",  # check from here: a check from main confirms or refutes a possible violation
 })
 

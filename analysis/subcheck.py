@@ -20,6 +20,7 @@ from distaff.analysis.context import Context
 from distaff.analysis.explore.dpor import Dpor
 from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
+from distaff.analysis.modular.prover import ANY_NUMBER_OF_THREADS, Proof, prove, starts_without_bound
 from distaff.analysis.explore.reduction import Baseline, Reduction
 from distaff.analysis.options import GUIDED_MODES, MODES, OBSERVER_MODES, CancelToken, Options
 from distaff.analysis.report import (
@@ -233,12 +234,54 @@ CONFIRMED, CONFIRMED_TEXT = "context_confirmed", "a run from main violates it to
 def run(program, site, options, cancel, context):
     """``check_assertion`` plus whether the exploration ran to its end."""
     started = time.monotonic()
-    result, findings, complete = _run(program, site, options, cancel, context)
+    proof = _any_number_of_threads(program, site, options, context)
+    if proof is not None:  # the exploration only has a short while to answer first
+        confirm = MODULAR_CONFIRM_S if options.timeout_s is None else min(options.timeout_s, MODULAR_CONFIRM_S)
+        result, findings, complete = _run(program, site, replace(options, timeout_s=confirm), cancel, context)
+        result = _modular_answer(result, *proof)
+    else:
+        result, findings, complete = _run(program, site, options, cancel, context)
     if context is not None and _possible(result) and options.enabled("context_confirm"):
         result = _confirm_from_main(program, site, options, cancel, result, started)
     if options.memory_model == "rc11":
         result = _resting_on_races(result, findings)
     return result, findings, complete
+
+
+# seconds the exploration has to answer first when the thread-modular prover
+# proved the assertion: a complete exploration says more (its runs), and a
+# violation it finds would contradict the prover, which is then not believed
+MODULAR_CONFIRM_S = 1.0
+
+
+def _any_number_of_threads(program, site, options, context) -> tuple[Proof, float] | None:
+    """The thread-modular prover's proof of ``site`` and the seconds it took,
+    for a program that starts threads in a loop that is not counted
+    (:func:`~distaff.analysis.modular.prover.starts_without_bound`; optimisation
+    ``thread_modular``; whole-program checks under sequential consistency of
+    programs the front end lowered in full); None otherwise."""
+    if context is not None or options.memory_model != "sc" or not options.enabled("thread_modular") \
+            or not starts_without_bound(program) \
+            or any(f.kind in (ir.FindingKind.UNSUPPORTED, ir.FindingKind.SYNTAX) for f in program.findings):
+        return None
+    started = time.monotonic()
+    proof = prove(program)
+    return (proof, time.monotonic() - started) if site.id in proof.proved else None
+
+
+def _modular_answer(result: AssertionResult, proof: Proof, seconds: float) -> AssertionResult:
+    """The answer when the prover proved the assertion: the exploration's
+    when it decided (a violation it found is believed over the prover:
+    counted as ``thread_modular_contradicted``), else "holds for any number
+    of threads" with the invariants (counted as ``thread_modular_proved``)."""
+    counted = {"thread_modular_ms": round(seconds * 1000)}
+    if result.status is Status.VIOLATED:
+        return _counted(result, {**counted, "thread_modular_contradicted": 1})
+    if result.status in (Status.HOLDS, Status.UNREACHABLE):
+        return _counted(result, counted)
+    return _counted(replace(result, status=Status.HOLDS, reason=None, trace=None, stops=(), depends_on=(),
+                            message=f"{ANY_NUMBER_OF_THREADS}: {proof.invariant_text()}"),
+                    {**counted, "thread_modular_proved": 1})
 
 
 def _resting_on_races(result: AssertionResult, findings) -> AssertionResult:

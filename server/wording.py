@@ -151,6 +151,10 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
         return text + (f" ({'; '.join(notes)})" if notes else "")
     if a.status is Status.HOLDS:
         note = f" ({a.message})" if a.message else ""
+        if a.stats.counter("thread_modular_proved"):  # (the message: the invariants)
+            whatever, _, invariants = a.message.partition(": ")
+            return (f"holds {whatever} under sequential consistency, from the invariants {invariants} "
+                    f"({stats_phrase(a.stats)} explored first)")
         return f"{holds_phrase(options)}: {stats_phrase(a.stats)}{note}"
     if a.status is Status.BOUNDED:  # says it is not a proof, and why
         return f"has no violation within {bound_words(a, unwind)}, not a proof ({a.message}): {stats_phrase(a.stats)}"

@@ -18,7 +18,9 @@ each other. An empty list is agreement. What counts as disagreement:
   schedule in the oracle, or whose trace is not a run of the oracle step by
   step (:mod:`trace_replay`); a deadlock or a stuck thread whose inputs admit
   none, or one the oracle has and the engine does not report;
-* HOLDS where the oracle never evaluates the assertion, or UNREACHABLE where
+* HOLDS where the oracle never evaluates the assertion (but a proof of the
+  thread-modular prover, which the oracle's cut threads cannot refute and
+  only bound), or UNREACHABLE where
   it does; a deadlock finding on one side only; any other finding (syntax,
   unsupported, run-time error) on a program that has none;
 * two modes giving different statuses or deadlock findings.
@@ -119,6 +121,10 @@ def _compare_mode(program, rendered, outcome, ev: EngineVerdicts, problems, spur
         # its proof stands for the oracle's bounded answer
         unmet_cut = m in engine.GUIDED_MODES and (r.status, want) in ((Status.HOLDS, Status.BOUNDED),
                                                             (Status.UNREACHABLE, Status.UNKNOWN))
+        # the thread-modular prover proves for any number of threads what the
+        # oracle, which cuts the threads started without end, can only bound
+        unmet_cut = unmet_cut or (r.status is Status.HOLDS and want in (Status.BOUNDED, Status.UNKNOWN)
+                                  and r.stats.counter("thread_modular_proved") == 1)
         summary.append((line, want.label if unmet_cut else r.status.label))
         if r.status == Status.UNKNOWN and not bound_reached:
             problems.append(f"[{m}] line {line}: {r.status.label} (reason={r.reason}, {r.message!r}); "

@@ -1,0 +1,142 @@
+"""The thread-modular prover (analysis/modular): what it proves for any number
+of threads, what it leaves to exploration, and that no proof of it is ever
+contradicted by a run."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+from distaff.analysis import ir
+from distaff.analysis.check import Options, check
+from distaff.analysis.frontend import parse_program
+from distaff.analysis.modular import intervals as D
+from distaff.analysis.modular.prover import prove
+from distaff.analysis.report import AssertionResult, Status
+from tests.differential import cprog as C
+from tests.differential import gen, oracle
+from tests.explore.expectations import PROGRAMS
+
+MODULAR = PROGRAMS / "modular"
+NAMES = sorted(p.name for p in MODULAR.glob("*.c"))
+
+
+def headers(path) -> dict[int, str]:
+    return {int(n): v for n, v in re.findall(r"VERDICT (\d+): (\w+)", path.read_text())}
+
+
+def site_lines(program: ir.Program) -> dict[str, int]:
+    return {f"{fn.name}:{pc}": i.span.line for fn in program.functions for pc, i in enumerate(fn.body)
+            if type(i) is ir.Intrinsic and i.op is ir.Op.ASSERT}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_prover_proves_what_holds_and_nothing_that_fails(name):
+    path = MODULAR / name
+    program = parse_program(path.read_text(), str(path))
+    proof = prove(program)
+    lines = site_lines(program)
+    proved = {lines[s] for s in proof.proved}
+    expected = headers(path)
+    assert proved == {line for line, v in expected.items() if v == "holds"}, proof.abstained
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_check_answers_as_the_header_says(name):
+    """A proof comes from the prover (the exploration cannot finish: threads
+    start without end) and says its invariants; a violation from exploring."""
+    path = MODULAR / name
+    program = parse_program(path.read_text(), str(path))
+    out = [r for r in check(program, Options(timeout_s=20.0, findings=False, workers=1))
+           if isinstance(r, AssertionResult)]
+    got = {r.span.line: r for r in out}
+    for line, verdict in headers(path).items():
+        r = got[line]
+        assert r.status.name.lower() == verdict, (line, r.status, r.message)
+        if verdict == "holds":
+            assert r.stats.counter("thread_modular_proved") == 1
+            assert r.message.startswith("for any number of threads: ") and " in [" in r.message
+        else:
+            assert r.trace is not None and not r.stats.counter("thread_modular_proved")
+
+
+def test_the_invariants_are_the_tightest_the_program_draws():
+    path = MODULAR / "tickets_capped.c"
+    proof = prove(parse_program(path.read_text(), str(path)))
+    assert dict(proof.invariants) == {"issued": "in [0, 4]", "seat_taken": "in [0, 1]"}
+
+
+def test_switched_off_the_prover_leaves_the_answer_to_exploration():
+    path = MODULAR / "claim_slot.c"
+    program = parse_program(path.read_text(), str(path))
+    options = Options(timeout_s=1.0, findings=False, workers=1, optimisations=(("thread_modular", False),))
+    (r,) = [r for r in check(program, options) if isinstance(r, AssertionResult)]
+    assert r.status is not Status.HOLDS and not r.stats.counter("thread_modular_proved")
+
+
+@pytest.mark.parametrize("body, why", [
+    ("int *p = malloc(4); *p = 1; assert(*p == 1);", "heap memory"),
+    ("helper(); assert(x >= 0);", "a call of helper"),
+    ("float f = x; assert(f >= 0);", "floating point"),
+])
+def test_the_prover_abstains_on_what_it_cannot_follow(body, why):
+    text = ("#include <pthread.h>\n#include <assert.h>\n#include <stdlib.h>\nint x;\nvoid helper(void) { x = -1; }\n"
+            f"void *w(void *a) {{ {body} return 0; }}\n"
+            "int main(void) { while (1) { pthread_t t; pthread_create(&t, 0, w, 0); } }\n")
+    proof = prove(parse_program(text, "abstain.c"))
+    assert proof.proved == frozenset() and why in proof.abstained
+
+
+def test_a_value_two_sizes_wrote_is_not_read_as_either():
+    """A byte stored into an int makes a value no store wrote: the prover abstains."""
+    text = ("#include <pthread.h>\n#include <assert.h>\nint x;\n"
+            "void *w(void *a) { *((char *)&x + 1) = 1; return 0; }\n"
+            "void *r(void *a) { assert(x <= 1); return 0; }\n"
+            "int main(void) { while (1) { pthread_t t; pthread_create(&t, 0, w, 0); "
+            "pthread_create(&t, 0, r, 0); } }\n")
+    proof = prove(parse_program(text, "sizes.c"))
+    assert proof.proved == frozenset() and "different sizes" in proof.abstained
+
+
+def test_widening_stops_at_the_programs_constants_and_else_at_the_type():
+    int32 = ir.IntType(32, True)
+    assert D.widen(D.Val(0, 3), D.Val(0, 4), int32, 64, (0, 4, 5)) == D.Val(0, 4)
+    assert D.widen(D.Val(0, 5), D.Val(0, 6), int32, 64, (0, 4, 5)) == D.Val(0, 2**31 - 1)
+    assert D.widen(D.Val(0, 5), D.Val(-1, 5), int32, 64, ()) == D.Val(-2**31, 5)
+
+
+def test_arithmetic_is_cs():
+    int8, uint8 = ir.IntType(8, True), ir.IntType(8, False)
+    assert D.fit(D.Val(100, 200), int8, 64, wraps=False) == D.Val(100, 127)  # the overflow ends its run
+    assert D.fit(D.Val(250, 260), uint8, 64, wraps=True) == D.Val(0, 255)  # unsigned wraps
+    assert D.fit(D.const(300), uint8, 64, wraps=True) == D.const(44)
+    assert D.arith("/", D.const(-7), D.const(2)) == D.const(-3)  # truncated towards zero
+    assert D.arith("%", D.Val(-5, 5), D.const(3)) == D.Val(-2, 2)
+    assert D.arith("/", D.const(1), D.Val(-1, 1)) is None  # a division by zero ends its run: any value
+    assert D.compare("<", D.Val(0, 3), D.Val(4, 9)) == D.const(1)
+    assert D.narrow("<", D.Val(0, 10), D.const(4)) == D.Val(0, 3)
+
+
+PROVER_EXAMPLES = int(os.environ.get("DISTAFF_DIFF_PROVER_EXAMPLES", "300"))
+
+
+# Every proof must survive exploring: the prover assumes any number of
+# instances of each thread, so a program's own threads are one case of it,
+# and the oracle's violated assertions are never proved.
+@settings(max_examples=PROVER_EXAMPLES, deadline=None, phases=gen.PHASES,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(program=gen.programs())
+def test_no_proof_where_the_oracle_finds_a_violation(program):
+    try:
+        outcome = oracle.explore(program)
+    except oracle.StateSpaceTooLarge:
+        assume(False)
+    rendered = C.render(program)
+    lowered = parse_program(rendered.text, "generated.c")
+    lines = site_lines(lowered)
+    proved = {lines[s] for s in prove(lowered).proved}
+    violated = {rendered.assert_lines[v.label] for v in outcome.assertions if v.violated}
+    assert not proved & violated, rendered.text
