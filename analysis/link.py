@@ -510,7 +510,8 @@ class _Shown:
             summaries = tuple(dataclasses.replace(s, expr=self.text(s.expr), raw=self.text(s.raw))
                               for s in item.summaries)
             return dataclasses.replace(item, message=self.text(item.message), trace=self.trace(item.trace),
-                                       summaries=summaries, depends_on=tuple(map(self.text, item.depends_on)))
+                                       summaries=summaries, depends_on=tuple(map(self.text, item.depends_on)),
+                                       invariants=tuple((self.text(n), text) for n, text in item.invariants))
         if isinstance(item, ReportFinding):
             return dataclasses.replace(item, message=self.text(item.message), trace=self.trace(item.trace),
                                        depends_on=tuple(map(self.text, item.depends_on)))

@@ -182,7 +182,8 @@ class AssertionResult:
     the assertion was executed (runs, and paths a later failed assumption
     dropped). ``finished_unwind``: for an undecided answer of
     a deepening check whose budget ran out, the deepest bound whose search
-    finished with no violation (0: none)."""
+    finished with no violation (0: none). ``invariants``: for a proof of the
+    thread-modular prover, the invariants it rests on."""
 
     id: str
     span: Span
@@ -203,6 +204,9 @@ class AssertionResult:
     stops: tuple[BoundStop, ...] = ()
     reached_paths: int = 0
     finished_unwind: int = 0
+    # a proof for any number of threads (analysis/modular): each shared
+    # object's invariant it rests on, (name, "in [0, 4]")
+    invariants: tuple[tuple[str, str], ...] = ()
 
     @property
     def bounded(self) -> bool:

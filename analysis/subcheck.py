@@ -280,7 +280,8 @@ def _modular_answer(result: AssertionResult, proof: Proof, seconds: float) -> As
     if result.status in (Status.HOLDS, Status.UNREACHABLE):
         return _counted(result, counted)
     return _counted(replace(result, status=Status.HOLDS, reason=None, trace=None, stops=(), depends_on=(),
-                            message=f"{ANY_NUMBER_OF_THREADS}: {proof.invariant_text()}"),
+                            message=f"{ANY_NUMBER_OF_THREADS}: {proof.invariant_text()}",
+                            invariants=proof.invariants),
                     {**counted, "thread_modular_proved": 1})
 
 

@@ -228,6 +228,19 @@ def summaries_hover(results, line: int, col: int) -> str | None:
     return "\n\n".join(parts) if parts else None
 
 
+def invariants_hover(results, name: str, shown: str) -> str | None:
+    """The invariants of the global ``name`` (in a linked program, as the
+    results show it: ``shown``) that proofs for any number of threads rest on
+    (the thread-modular prover), with the assertions proved."""
+    found: dict[str, list[str]] = {}
+    for r in results:
+        for obj, text in r.invariants:
+            if obj in (name, shown):
+                found.setdefault(text, []).append(f"`{r.text}`")
+    return "\n\n".join(f"Invariant for any number of threads: `{shown}` {text} (proves {', '.join(proved)})"
+                       for text, proved in found.items()) or None
+
+
 def sharing_hover(sharing, gvar: ir.GlobalVar) -> str:
     def names(xs):
         return ", ".join(f"`{x}`" for x in xs) if xs else "no thread"

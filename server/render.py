@@ -252,6 +252,8 @@ def assertion_json(a: AssertionResult, report: FileReport, options: Options) -> 
         out["depends_on"] = list(a.depends_on)
     if a.trace is not None:
         out["counterexample"] = to_json(a.trace)
+    if a.invariants:
+        out["invariants"] = [{"object": name, "invariant": text} for name, text in a.invariants]
     if a.summaries:
         out["summaries"] = [
             {**_position(s.span, report.path), "expr": s.expr, "pruned_runs": s.pruned_runs,

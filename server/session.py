@@ -495,6 +495,7 @@ class Session(LinkedChecks):
         gvar = shared.global_var(name) if name else None
         if gvar is not None and not gvar.is_string and not self._is_local(program, word, line, col):
             parts.append(convert.sharing_hover(sharing_of(shared, name), replace(gvar, name=word)))
+            parts.append(convert.invariants_hover(outcomes.results.values(), name, word))
         return convert.hover(parts)
 
     @staticmethod

@@ -27,11 +27,15 @@ thread-modular abstract interpretation):
 * An assertion is proved when its condition excludes zero in every abstract
   state that reaches it.
 
+A call is analysed in the caller's state, once per call site and state
+(so a helper's result and stores are those of its arguments), a
+``__VERIFIER_atomic_*`` function as an atomic region.
+
 The prover never claims a violation, and it abstains (returns no proof) on
-what it cannot follow soundly: calls of functions with bodies, heap
-memory, ``memcpy``/``memset``, stores through a pointer it cannot resolve,
-an object accessed with two sizes, floating point, try-locks, read-write
-locks, barriers. Signed arithmetic that overflows ends its run (a run-time
+what it cannot follow soundly: calls through function pointers, recursion,
+heap memory, ``memcpy``/``memset``, stores through a pointer it cannot
+resolve, an object accessed with two sizes, floating point, try-locks,
+read-write locks, barriers. Signed arithmetic that overflows ends its run (a run-time
 error, as the engine reports it), so only the values in range go on.
 """
 
@@ -45,6 +49,7 @@ from distaff.analysis.modular.intervals import ANY, BOTTOM, Val
 
 ANY_NUMBER_OF_THREADS = "for any number of threads"  # how a proof of the prover is said
 ROUNDS_BEFORE_WIDENING = 3
+MAX_CALL_DEPTH = 16
 VISITS_BEFORE_WIDENING = 3
 ATOMIC = "<atomic>"  # the pseudo-lock of an atomic region
 # library functions that only read through the pointers they are given
@@ -152,6 +157,8 @@ class _Round:
         self.accesses: dict[str, frozenset[str]] = {}  # object -> intersection of the locksets
         self.sizes: dict[str, set[int]] = {}
         self.sites: dict[str, bool] = {}  # assertion id -> proved on every visit so far
+        self.calling: list[str] = []  # the functions being analysed, the thread's first
+        self.written: set[str] = set()  # the objects stored to within the call being analysed
 
     # -------------------------------------------------------------- memory
 
@@ -181,7 +188,7 @@ class _Round:
         if not a.objs or "*" in a.objs:
             st.env[dst.name] = D.top(t, self.p.ptr_bits)  # anything, or an error that ends the run
             return
-        key = _key(addr)
+        key, regs = _key(addr, a)
         value = BOTTOM
         for cell in a.objs:
             if cell.startswith("fn:"):
@@ -199,7 +206,7 @@ class _Round:
         if len(a.objs) == 1:
             cell = next(iter(a.objs))
             if self.viewable(st, cell):
-                st.exact[(cell, key)] = (value, ir.regs_of(addr))
+                st.exact[(cell, key)] = (value, regs)
                 st.loaded[dst.name] = (cell, key)
 
     def typed(self, v: Val, t) -> Val:
@@ -214,18 +221,19 @@ class _Round:
         if not a.objs or "*" in a.objs:
             raise Unsupported("a store through a pointer the prover cannot resolve")
         size = ir.type_size(t)
-        key = _key(addr)
+        key, regs = _key(addr, a)
         self.p.escape(value)
         for cell in a.objs:
             if cell.startswith("fn:"):
                 raise Unsupported("a store to a function")
             self.access(st, cell, size)
+            self.written.add(cell)
             self.p.write(cell, value, t)
             self.forget(st, lambda c, cell=cell: c != cell)
         if len(a.objs) == 1 and not conditional:
             cell = next(iter(a.objs))
             if self.viewable(st, cell):
-                st.exact[(cell, key)] = (value, ir.regs_of(addr))
+                st.exact[(cell, key)] = (value, regs)
 
     def assign(self, st: _Path, name: str) -> None:
         st.loaded.pop(name, None)
@@ -278,7 +286,10 @@ class _Round:
                 return self.eval(st, e.then, func)
             if c.is_zero():
                 return self.eval(st, e.other, func)
-            return D.join(self.eval(st, e.then, func), self.eval(st, e.other, func))
+            yes, no = st.copy(), st.copy()  # each arm where the condition takes its side
+            a = self.eval(yes, e.then, func) if self.refine(yes, e.cond, True, func) else BOTTOM
+            b = self.eval(no, e.other, func) if self.refine(no, e.cond, False, func) else BOTTOM
+            return D.join(a, b)
         if t is ir.Unary:
             a = self.eval(st, e.arg, func)
             if e.op == "!":
@@ -319,7 +330,9 @@ class _Round:
                 return D.top(e.type, self.p.ptr_bits)
             x = {"<<": lambda: a.lo << b.lo, ">>": lambda: a.lo >> b.lo, "|": lambda: a.lo | b.lo,
                  "^": lambda: a.lo ^ b.lo}[op]()
-            return self._fit(D.const(x), e.type)
+            # (shifts and bitwise operations wrap: only + - * / % and negation overflow, as the engine checks)
+            return D.fit(D.const(x), e.type, self.p.ptr_bits, wraps=True) \
+                if isinstance(e.type, ir.IntType) else D.top(e.type, self.p.ptr_bits)
         return self._fit(D.arith(op, a, b), e.type)
 
     # ---------------------------------------------------------- conditions
@@ -379,16 +392,32 @@ class _Round:
 
     def function(self, fn: ir.Function, entry: dict[str, Val]) -> None:
         """Analyse ``fn`` as a thread from ``entry`` (parameter values)."""
+        self.calling = [fn.name]
+        self.body(fn, _Path(dict(entry), frozenset(), 0, {}, {}))
+
+    def body(self, fn: ir.Function, start: _Path) -> tuple[_Path | None, Val]:
+        """Analyse ``fn``'s body from ``start``: the join of the states at
+        its returns (None: it never returns) and of the values returned."""
         body = fn.body
         heads = _loop_heads(body)
-        states: dict[int, _Path] = {0: _Path(dict(entry), frozenset(), 0, {}, {})}
+        states: dict[int, _Path] = {0: start}
         visits: dict[int, int] = {}
         work = [0]
         types = _reg_types(fn)
+        exit_state: _Path | None = None
+        returned = BOTTOM
         while work:
             pc = min(work)
             work.remove(pc)
             st = states[pc].copy()
+            if type(body[pc]) is ir.Return:
+                if body[pc].value is not None:
+                    returned = D.join(returned, self.eval(st, body[pc].value, fn.name))
+                if exit_state is None:
+                    exit_state = st
+                else:
+                    exit_state.join(st, None, self.p.ptr_bits, self.p.thresholds)
+                continue
             for nxt, out in self.step(fn, pc, st):
                 if nxt >= len(body):
                     continue
@@ -401,6 +430,49 @@ class _Round:
                 widen = types if nxt in heads and visits[nxt] > VISITS_BEFORE_WIDENING else None
                 if have.join(out, widen, self.p.ptr_bits, self.p.thresholds) and nxt not in work:
                     work.append(nxt)
+        return exit_state, returned
+
+    def call(self, fn: ir.Function, i: ir.Call, st: _Path) -> _Path | None:
+        """``st`` after the call ``i`` (None when the callee never returns):
+        the callee is analysed in the caller's state, its parameters bound to
+        the arguments; it sees what the caller knows of objects at constant
+        addresses, and the caller keeps what it knew through its registers of
+        objects the callee did not write. A ``__VERIFIER_atomic_*`` function
+        runs as an atomic region."""
+        if type(i.callee) is not ir.Addr or i.callee.kind is not ir.ObjKind.FUNCTION:
+            raise Unsupported("a call through a function pointer")
+        callee = self.p.program.function(i.callee.name)
+        if callee is None:
+            raise Unsupported(f"a call of {i.callee.name}, which has no body")
+        if callee.name in self.calling or len(self.calling) > MAX_CALL_DEPTH:
+            raise Unsupported(f"recursion through {callee.name}")
+        args = [self.eval(st, a, fn.name) for a in i.args]
+        env = {p.name: (args[k] if k < len(args) else D.top(p.type, self.p.ptr_bits))
+               for k, p in enumerate(callee.params)}
+        constant = {k: v for k, v in st.exact.items() if not v[1]}
+        start = _Path(env, st.held, st.atomic + (1 if callee.atomic else 0), dict(constant), {})
+        outer, self.written = self.written, set()
+        self.calling.append(callee.name)
+        try:
+            end, returned = self.body(callee, start)
+        finally:
+            self.calling.pop()
+            wrote, self.written = self.written, outer | self.written
+        if end is None:
+            return None
+        if callee.atomic:
+            end.atomic -= 1
+        if end.atomic != st.atomic:
+            raise Unsupported(f"{callee.name} returns inside an atomic region it opened")
+        mine = f"{callee.name}:"
+        exact = {k: v for k, v in st.exact.items() if v[1] and k[0] not in wrote}
+        exact.update((k, v) for k, v in end.exact.items() if not v[1] and not k[0].startswith(mine))
+        out = _Path(st.env, end.held, st.atomic, exact, {r: k for r, k in st.loaded.items() if k in exact})
+        self.forget(out, lambda c: self.viewable(out, c))
+        if i.dst is not None:
+            self.set_reg(out, i.dst.name, self.typed(returned, i.dst.type) if not returned.empty
+                         else D.top(i.dst.type, self.p.ptr_bits))
+        return out
 
     def step(self, fn: ir.Function, pc: int, st: _Path):
         """The successors of ``pc`` with their states."""
@@ -438,7 +510,8 @@ class _Round:
         if t is ir.Return:
             return []
         if t is ir.Call:
-            raise Unsupported(f"a call of {ir_name(i.callee)} (calls are not followed yet)")
+            out = self.call(fn, i, st)
+            return [] if out is None else [(pc + 1, out)]
         if t is ir.Intrinsic:
             return self.intrinsic(fn, pc, i, st)
         raise Unsupported(f"an instruction the prover does not know ({t.__name__})")
@@ -713,12 +786,13 @@ def _shown(cell: str) -> str:
     return cell.split(":", 1)[1] if ":" in cell else cell
 
 
-def _key(addr) -> str:
-    return repr(addr)
-
-
-def ir_name(e) -> str:
-    return e.name if type(e) is ir.Addr else "a function pointer"
+def _key(addr, a: Val) -> tuple[str, frozenset[str]]:
+    """How an access's exact knowledge is keyed: by its constant offset into
+    its one object, however the address was computed; else by the address
+    expression, valid while the registers it reads keep their values."""
+    if len(a.objs) == 1 and a.lo is not None and a.lo == a.hi:
+        return f"+{a.lo}", frozenset()
+    return repr(addr), ir.regs_of(addr)
 
 
 def _constants(program: ir.Program) -> tuple[int, ...]:

@@ -7,8 +7,11 @@ from __future__ import annotations
 import os
 import re
 
+import dataclasses
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from distaff.analysis import ir
 from distaff.analysis.check import Options, check
@@ -79,15 +82,56 @@ def test_switched_off_the_prover_leaves_the_answer_to_exploration():
 
 @pytest.mark.parametrize("body, why", [
     ("int *p = malloc(4); *p = 1; assert(*p == 1);", "heap memory"),
-    ("helper(); assert(x >= 0);", "a call of helper"),
+    ("void (*f)(void) = helper; f(); assert(x >= 0);", "a call through a function pointer"),
+    ("down(3); assert(x >= 0);", "recursion through down"),
     ("float f = x; assert(f >= 0);", "floating point"),
 ])
 def test_the_prover_abstains_on_what_it_cannot_follow(body, why):
     text = ("#include <pthread.h>\n#include <assert.h>\n#include <stdlib.h>\nint x;\nvoid helper(void) { x = -1; }\n"
+            "void down(int n) { if (n > 0) down(n - 1); }\n"
             f"void *w(void *a) {{ {body} return 0; }}\n"
             "int main(void) { while (1) { pthread_t t; pthread_create(&t, 0, w, 0); } }\n")
     proof = prove(parse_program(text, "abstain.c"))
     assert proof.proved == frozenset() and why in proof.abstained
+
+
+def test_a_callee_runs_in_its_callers_state_and_its_stores_count():
+    """A helper's store is interference like any other (x = -1 through it is
+    seen), a helper's result is its returned values, and a thread's own
+    object written through a pointer by the helper is read back exactly."""
+    text = ("#include <pthread.h>\n#include <assert.h>\nint x, y;\n"
+            "void set(int *p, int v) { *p = v; }\n"
+            "int bounded(int v) { return v < 0 ? 0 : v > 9 ? 9 : v; }\n"
+            "void *w(void *a) { int mine; set(&mine, 5); assert(mine == 5);\n"
+            "  y = bounded((int)(long)a); assert(y <= 9);\n"
+            "  set(&x, -1); assert(x >= 0); return 0; }\n"
+            "int main(void) { while (1) { pthread_t t; pthread_create(&t, 0, w, 0); } }\n")
+    program = parse_program(text, "calls.c")
+    lines = site_lines(program)
+    assert {lines[s] for s in prove(program).proved} == {6, 7}
+
+
+def test_what_a_callee_writes_is_forgotten_by_its_caller_however_often_written_before():
+    """t[i] == 5 after clear(i) must not be read from the caller's store:
+    clear wrote t, which the caller had written too before the call."""
+    text = ("#include <pthread.h>\n#include <assert.h>\nint t[4];\n"
+            "pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+            "void clear(int k) { t[k] = 7; }\n"
+            "void *w(void *a) { int i = (int)(long)a & 3; pthread_mutex_lock(&m); t[0] = 1; t[i] = 5;\n"
+            "  clear(i); assert(t[i] == 5); pthread_mutex_unlock(&m); return 0; }\n"
+            "int main(void) { while (1) { pthread_t t1; pthread_create(&t1, 0, w, (void *)(long)1); } }\n")
+    assert prove(parse_program(text, "forget.c")).proved == frozenset()
+
+
+def test_a_shift_wraps_as_the_engine_computes_it():
+    """1 << 31 in an int is INT_MIN on every run the engine explores (it
+    checks only + - * / % and negation for overflow): not proved positive."""
+    text = ("#include <pthread.h>\n#include <assert.h>\nint x = 1;\n"
+            "void *w(void *a) { x = 1 << 31; return 0; }\n"
+            "void *r(void *a) { assert(x > 0); return 0; }\n"
+            "int main(void) { while (1) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_create(&t, 0, r, 0); } }\n")
+    proof = prove(parse_program(text, "shift.c"))
+    assert proof.proved == frozenset() and ("x", "in [-2147483648, 1]") in proof.invariants
 
 
 def test_a_value_two_sizes_wrote_is_not_read_as_either():
@@ -133,6 +177,39 @@ def test_no_proof_where_the_oracle_finds_a_violation(program):
     try:
         outcome = oracle.explore(program)
     except oracle.StateSpaceTooLarge:
+        assume(False)
+    rendered = C.render(program)
+    lowered = parse_program(rendered.text, "generated.c")
+    lines = site_lines(lowered)
+    proved = {lines[s] for s in prove(lowered).proved}
+    violated = {rendered.assert_lines[v.label] for v in outcome.assertions if v.violated}
+    assert not proved & violated, rendered.text
+
+
+UNBOUNDED_EXAMPLES = int(os.environ.get("DISTAFF_DIFF_UNBOUNDED_EXAMPLES", "100"))
+
+
+@st.composite
+def started_without_end(draw):
+    """A generated program whose main ends by starting one of its routines
+    for good (``while (1) pthread_create``): the oracle runs UNWIND + 1 = 5
+    more threads of it, the prover any number."""
+    program = draw(gen.programs())
+    assume(not any(isinstance(s, C.CreateLoop) for s in program.main))
+    routine = draw(st.sampled_from(program.routines))
+    return dataclasses.replace(program, main=program.main + (C.CreateLoop(routine.name),))
+
+
+# The issue's oracle for proofs about any number of threads: exploring with
+# a few more threads of a routine started without end finds no violation the
+# prover proved away.
+@settings(max_examples=UNBOUNDED_EXAMPLES, deadline=None, phases=gen.PHASES,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(program=started_without_end())
+def test_no_proof_for_any_number_of_threads_where_five_threads_fail(program):
+    try:
+        outcome = oracle.explore(program)
+    except (oracle.StateSpaceTooLarge, oracle.OutsideContract):
         assume(False)
     rendered = C.render(program)
     lowered = parse_program(rendered.text, "generated.c")
