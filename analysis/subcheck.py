@@ -235,9 +235,12 @@ def run(program, site, options, cancel, context):
     """``check_assertion`` plus whether the exploration ran to its end."""
     started = time.monotonic()
     proof = _any_number_of_threads(program, site, options, context)
-    if proof is not None:  # the exploration only has a short while to answer first
-        confirm = MODULAR_CONFIRM_S if options.timeout_s is None else min(options.timeout_s, MODULAR_CONFIRM_S)
-        result, findings, complete = _run(program, site, replace(options, timeout_s=confirm), cancel, context)
+    if proof is not None:
+        explored = options
+        if starts_without_bound(program):  # exploring cannot finish: it only has a short while to answer first
+            confirm = MODULAR_CONFIRM_S if options.timeout_s is None else min(options.timeout_s, MODULAR_CONFIRM_S)
+            explored = replace(options, timeout_s=confirm)
+        result, findings, complete = _run(program, site, explored, cancel, context)
         result = _modular_answer(result, *proof)
     else:
         result, findings, complete = _run(program, site, options, cancel, context)
@@ -256,12 +259,15 @@ MODULAR_CONFIRM_S = 1.0
 
 def _any_number_of_threads(program, site, options, context) -> tuple[Proof, float] | None:
     """The thread-modular prover's proof of ``site`` and the seconds it took,
-    for a program that starts threads in a loop that is not counted
-    (:func:`~distaff.analysis.modular.prover.starts_without_bound`; optimisation
+    for a program that starts threads in a loop (optimisation
     ``thread_modular``; whole-program checks under sequential consistency of
-    programs the front end lowered in full); None otherwise."""
+    programs the front end lowered in full); None otherwise. When the loop is
+    not counted (:func:`~distaff.analysis.modular.prover.starts_without_bound`),
+    exploring has :data:`MODULAR_CONFIRM_S` to answer first; a counted one's
+    threads it explores with its whole budget, and the proof answers only
+    where that left the assertion undecided or bounded."""
     if context is not None or options.memory_model != "sc" or not options.enabled("thread_modular") \
-            or not starts_without_bound(program) \
+            or not any(t.in_loop for t in program.threads) \
             or any(f.kind in (ir.FindingKind.UNSUPPORTED, ir.FindingKind.SYNTAX) for f in program.findings):
         return None
     started = time.monotonic()

@@ -127,6 +127,7 @@ NO_REPRODUCER = {
     "tests/programs/modular/claim_slot_bad.c": "the trace ends before the run does",
     "tests/programs/modular/connection_table_unlocked_bad.c": "the trace ends before the run does",
     "tests/programs/modular/tickets_capped_bad.c": "the trace ends before the run does",
+    "tests/programs/modular/tickets_fetch_add_bad.c": "the trace ends before the run does",
 }
 
 WRITTEN = re.compile(r"^(?P<where>\S+):(?P<line>\d+):\d+: note: reproducer written to (?P<path>\S+)$")

@@ -2,7 +2,7 @@
  * loops over shared counters have more interleavings than any budget explores.
  * With --assertion-timeout S each check takes S seconds and its assertion is
  * undecided (timeout), whatever the machine's speed: a check that lasts a
- * known time, for the progress line's terminal test. */
+ * known time, for the progress line's terminal test (no interval proves them). */
 #include <pthread.h>
 #include <assert.h>
 
@@ -24,7 +24,7 @@ int main(void) {
     for (int i = 0; i < 4; i++)
         pthread_join(t[i], 0);
     assert(x <= 12);
-    assert(y >= 0);
-    assert(z >= 0);
+    assert(y < 10000);
+    assert(z < 100000);
     return 0;
 }
