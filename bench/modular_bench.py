@@ -51,6 +51,10 @@ def check(path: Path, timeout: float, *extra: str) -> dict:
     return out
 
 
+def runs(n: int) -> str:
+    return f"{n:,} run{'s' if n != 1 else ''}"
+
+
 def abstained(path: Path) -> str:
     from distaff.analysis.frontend import parse_program
     from distaff.analysis.modular.prover import prove
@@ -79,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             proved += a["prover"]
             how = f"prover, {a['ms']} ms" if a["prover"] else "exploring"
             mark = "✓" if a["status"] == want else "✗"
-            rows.append(f"| {path.name}:{line} | {want} | {a['status']} {mark} ({how}; {a['runs']:,} runs) "
-                        f"| {with_prover['wall']:.1f} | {b['status']} ({b['runs']:,} runs) | {alone['wall']:.1f} |")
+            rows.append(f"| {path.name}:{line} | {want} | {a['status']} {mark} ({how}; {runs(a['runs'])}) "
+                        f"| {with_prover['wall']:.1f} | {b['status']} ({runs(b['runs'])}) | {alone['wall']:.1f} |")
         why = abstained(path)
         if why:
             notes.append(f"- {path.name}: the prover abstained: {why}")
