@@ -20,8 +20,8 @@ from distaff.analysis.context import Context
 from distaff.analysis.explore.dpor import Dpor
 from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
-from distaff.analysis.modular.prover import ANY_NUMBER_OF_THREADS, Proof, prove, starts_without_bound
 from distaff.analysis.explore.reduction import Baseline, Reduction
+from distaff.analysis.modular.prover import ANY_NUMBER_OF_THREADS, Proof, prove, starts_without_bound
 from distaff.analysis.options import GUIDED_MODES, MODES, OBSERVER_MODES, CancelToken, Options
 from distaff.analysis.report import (
     AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,

@@ -16,6 +16,7 @@ the counts of a file's results are phrased here too.
 from __future__ import annotations
 
 from distaff.analysis.check import Options
+from distaff.analysis.modular.prover import ANY_NUMBER_OF_THREADS, invariants_text
 from distaff.analysis.report import (AssertionResult, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats,
                                      Status, Trace)
 from distaff.analysis.subcheck import CONFIRMED, CONFIRMED_TEXT, SC_FIRST_TEXT
@@ -151,10 +152,9 @@ def verdict_phrase(a: AssertionResult, options: Options | None = None) -> str:
         return text + (f" ({'; '.join(notes)})" if notes else "")
     if a.status is Status.HOLDS:
         note = f" ({a.message})" if a.message else ""
-        if a.stats.counter("thread_modular_proved"):  # (the message: the invariants)
-            whatever, _, invariants = a.message.partition(": ")
-            return (f"holds {whatever} under sequential consistency, from the invariants {invariants} "
-                    f"({stats_phrase(a.stats)} explored first)")
+        if a.stats.counter("thread_modular_proved"):
+            return (f"holds {ANY_NUMBER_OF_THREADS} under sequential consistency, from the invariants "
+                    f"{invariants_text(a.invariants)} ({stats_phrase(a.stats)} explored first)")
         return f"{holds_phrase(options)}: {stats_phrase(a.stats)}{note}"
     if a.status is Status.BOUNDED:  # says it is not a proof, and why
         return f"has no violation within {bound_words(a, unwind)}, not a proof ({a.message}): {stats_phrase(a.stats)}"

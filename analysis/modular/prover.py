@@ -44,6 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from distaff.analysis import ir
+from distaff.analysis.frontend.lower import loop_ranges
 from distaff.analysis.modular import intervals as D
 from distaff.analysis.modular.intervals import ANY, BOTTOM, Val
 
@@ -72,7 +73,12 @@ class Proof:
     abstained: str = ""
 
     def invariant_text(self) -> str:
-        return "; ".join(f"{name} {text}" for name, text in self.invariants) or "no shared object is written"
+        return invariants_text(self.invariants)
+
+
+def invariants_text(invariants: tuple[tuple[str, str], ...]) -> str:
+    """``issued in [0, 4]; seat_taken in [0, 1]``: invariants as a proof says them."""
+    return "; ".join(f"{name} {text}" for name, text in invariants) or "no shared object is written"
 
 
 _NO_EFFECT = frozenset({
@@ -178,8 +184,7 @@ class _Round:
         """Drop what ``st`` knows exactly of objects ``keep`` rejects."""
         for key in [k for k in st.exact if not keep(k[0])]:
             del st.exact[key]
-        for reg in [r for r, k in st.loaded.items() if k not in st.exact]:
-            del st.loaded[reg]
+        _prune_loaded(st)
 
     def load(self, st: _Path, dst: ir.Reg, addr: ir.Expr, t, func: str) -> None:
         a = self.eval(st, addr, func)
@@ -239,8 +244,7 @@ class _Round:
         st.loaded.pop(name, None)
         for key in [k for k, (_, regs) in st.exact.items() if name in regs]:
             del st.exact[key]
-        for reg in [r for r, k in st.loaded.items() if k not in st.exact]:
-            del st.loaded[reg]
+        _prune_loaded(st)
 
     def set_reg(self, st: _Path, name: str, v: Val) -> None:
         self.assign(st, name)
@@ -399,7 +403,7 @@ class _Round:
         """Analyse ``fn``'s body from ``start``: the join of the states at
         its returns (None: it never returns) and of the values returned."""
         body = fn.body
-        heads = _loop_heads(body)
+        heads = ir.loop_heads(fn)
         states: dict[int, _Path] = {0: start}
         visits: dict[int, int] = {}
         work = [0]
@@ -713,63 +717,31 @@ def prove(program: ir.Program) -> Proof:
 
 
 def starts_without_bound(program: ir.Program) -> bool:
-    """Does ``program`` start threads in a loop that is not counted (``for (i
-    = C; i < N; i++)`` with constants, and every loop around it so too)? Those
-    are the programs exploring cannot finish; a counted loop's threads it
-    explores in full."""
+    """Does ``program`` start threads in a loop that is not counted from
+    constants (``for (i = 0; i < N; i++)``: :func:`ir.counted_registers`, its
+    counters set only to constants before the loop), or inside such a loop?
+    Those are the programs exploring cannot finish; a counted loop's threads it
+    explores in full. (It decides only how long exploring may try first: a
+    proof of the prover holds either way.)"""
     for site in program.threads:
         fn = program.function(site.func)
-        if site.in_loop and fn is not None and not all(_counted(fn.body, lo, hi) for lo, hi in _loops(fn.body)
-                                                       if lo <= site.pc <= hi):
+        if site.in_loop and fn is not None and not all(
+                _counted_from_constants(fn, lo, hi) for lo, hi in loop_ranges(fn.body) if lo <= site.pc <= hi):
             return True
     return False
 
 
-def _loops(body) -> list[tuple[int, int]]:
-    """(head, last pc) of each loop: the ranges of the backward jumps."""
-    out = []
-    for pc, i in enumerate(body):
-        if type(i) is ir.Jump and i.target <= pc:
-            out.append((i.target, pc))
-        elif type(i) is ir.Branch:
-            out.extend((t, pc) for t in (i.then, i.other) if t <= pc)
-    return out
+def _counted_from_constants(fn: ir.Function, lo: int, hi: int) -> bool:
+    counters = ir.counted_registers(fn, lo)
+    return counters is not None and all(
+        type(i) is ir.Assign and type(i.expr) is ir.Const
+        for i in fn.body[:lo] if getattr(getattr(i, "dst", None), "name", None) in counters)
 
 
-def _counted(body, lo: int, hi: int) -> bool:
-    """Is the loop ``lo..hi`` left by a test of one register against a
-    constant, the register set to a constant before the loop and only
-    stepped by a constant inside it?"""
-    exits = [i for i in body[lo:hi + 1] if type(i) is ir.Branch
-             and any(not lo <= t <= hi for t in (i.then, i.other))]
-    if len(exits) != 1 or type(exits[0].cond) is not ir.Binary or exits[0].cond.op not in D.FLIP:
-        return False
-    cond = exits[0].cond
-    sides = [_unwrapped(cond.left), _unwrapped(cond.right)]
-    regs = [x for x in sides if type(x) is ir.Reg]
-    if len(regs) != 1 or not any(type(x) is ir.Const for x in sides):
-        return False
-    r = regs[0].name
-    for pc, i in enumerate(body):
-        if getattr(i, "dst", None) is None or getattr(i.dst, "name", None) != r:
-            continue
-        if type(i) is not ir.Assign:
-            return False
-        e = i.expr
-        if lo <= pc <= hi:
-            e = _unwrapped(e)
-            if not (type(e) is ir.Binary and e.op in ("+", "-") and type(_unwrapped(e.left)) is ir.Reg
-                    and _unwrapped(e.left).name == r and type(e.right) is ir.Const):
-                return False
-        elif type(_unwrapped(e)) is not ir.Const:
-            return False
-    return True
-
-
-def _unwrapped(e):
-    while type(e) is ir.Cast:
-        e = e.arg
-    return e
+def _prune_loaded(st: _Path) -> None:
+    """Forget which registers hold a value known exactly that is no longer."""
+    for reg in [r for r, k in st.loaded.items() if k not in st.exact]:
+        del st.loaded[reg]
 
 
 def _cell(e: ir.Addr, func: str) -> str:
@@ -807,16 +779,6 @@ def _constants(program: ir.Program) -> tuple[int, ...]:
                         v = ir.to_signed(x.value & ir.mask(x.type.bits), x.type.bits) if x.type.signed else x.value
                         seen.update((v - 1, v, v + 1))
     return tuple(sorted(seen))
-
-
-def _loop_heads(body) -> set[int]:
-    heads = set()
-    for pc, i in enumerate(body):
-        if type(i) is ir.Jump and i.target <= pc:
-            heads.add(i.target)
-        elif type(i) is ir.Branch:
-            heads.update(t for t in (i.then, i.other) if t <= pc)
-    return heads
 
 
 def _reg_types(fn: ir.Function) -> dict[str, object]:
