@@ -21,7 +21,7 @@ from distaff.analysis.explore.dpor import Dpor
 from distaff.analysis.explore.explorer import Explorer
 from distaff.analysis.explore.races import exploration_options
 from distaff.analysis.explore.reduction import Baseline, Reduction
-from distaff.analysis.modular.prover import ANY_NUMBER_OF_THREADS, Proof, prove, starts_without_bound
+from distaff.analysis.modular.prover import ANY_NUMBER_OF_THREADS, Proof, proof_of, starts_without_bound
 from distaff.analysis.options import GUIDED_MODES, MODES, OBSERVER_MODES, CancelToken, Options
 from distaff.analysis.report import (
     AssertionResult, BoundStop, Finding, FindingKind, FindingsSearch, Reason, SearchEnd, Stats, Status,
@@ -234,6 +234,7 @@ CONFIRMED, CONFIRMED_TEXT = "context_confirmed", "a run from main violates it to
 def run(program, site, options, cancel, context):
     """``check_assertion`` plus whether the exploration ran to its end."""
     started = time.monotonic()
+    context = _with_thread_invariants(program, options, context)
     proof = _any_number_of_threads(program, site, options, context)
     if proof is not None:
         explored = options
@@ -257,6 +258,23 @@ def run(program, site, options, cancel, context):
 MODULAR_CONFIRM_S = 1.0
 
 
+def _with_thread_invariants(program, options, context: Context | None) -> Context | None:
+    """``context`` with the thread-modular prover's bounds as an ingredient
+    of its initial state (optimisation ``thread_modular``, under sequential
+    consistency), when the prover followed the whole program: every run
+    from ``main`` stays inside them, whatever the number of threads, so a
+    context loses no state a run can reach by assuming them."""
+    if context is None or options.memory_model != "sc" or not options.enabled("thread_modular") \
+            or not _lowered_in_full(program):
+        return context
+    proof, _ = proof_of(program)
+    return replace(context, thread_invariants=True) if proof.globals or proof.frames else context
+
+
+def _lowered_in_full(program) -> bool:
+    return not any(f.kind in (ir.FindingKind.UNSUPPORTED, ir.FindingKind.SYNTAX) for f in program.findings)
+
+
 def _any_number_of_threads(program, site, options, context) -> tuple[Proof, float] | None:
     """The thread-modular prover's proof of ``site`` and the seconds it took,
     for a program that starts threads in a loop (optimisation
@@ -267,20 +285,10 @@ def _any_number_of_threads(program, site, options, context) -> tuple[Proof, floa
     threads it explores with its whole budget, and the proof answers only
     where that left the assertion undecided or bounded."""
     if context is not None or options.memory_model != "sc" or not options.enabled("thread_modular") \
-            or not any(t.in_loop for t in program.threads) \
-            or any(f.kind in (ir.FindingKind.UNSUPPORTED, ir.FindingKind.SYNTAX) for f in program.findings):
+            or not any(t.in_loop for t in program.threads) or not _lowered_in_full(program):
         return None
-    global _LAST_PROOF
-    last = _LAST_PROOF
-    if last is None or last[0] is not program:  # (one program's sites are checked one after another)
-        started = time.monotonic()
-        last = _LAST_PROOF = (program, prove(program), time.monotonic() - started)
-    _, proof, seconds = last
+    proof, seconds = proof_of(program)
     return (proof, seconds) if site.id in proof.proved else None
-
-
-# the prover's answer for the program checked last: its proof covers every site
-_LAST_PROOF: tuple[ir.Program, Proof, float] | None = None
 
 
 def _modular_answer(result: AssertionResult, proof: Proof, seconds: float) -> AssertionResult:

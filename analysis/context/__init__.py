@@ -60,6 +60,9 @@ class Context:
     # the initial state's ingredients (the modules of this package); both off is the naive approach
     reaching_defs: bool = False
     sync_invariants: bool = False
+    # the thread-modular prover's bounds of globals and registers (the check turns it on when the prover
+    # followed the whole program under sequential consistency: :mod:`distaff.analysis.modular.prover`)
+    thread_invariants: bool = False
 
     @property
     def approximate(self) -> bool:
@@ -70,12 +73,14 @@ class Context:
     def label(self) -> str:
         """What results from this context say about it."""
         if not self.reaching_defs and not self.sync_invariants:
-            return NAIVE_CONTEXT_LABEL
-        if not self.reaching_defs:
-            return "approximate context (no reaching definitions)"
-        if not self.sync_invariants:
-            return "approximate context (no synchronization invariants)"
-        return "context (reaching definitions, synchronization invariants)"
+            label = NAIVE_CONTEXT_LABEL
+        elif not self.reaching_defs:
+            label = "approximate context (no reaching definitions)"
+        elif not self.sync_invariants:
+            label = "approximate context (no synchronization invariants)"
+        else:
+            label = "context (reaching definitions, synchronization invariants)"
+        return label[:-1] + "; invariants for any number of threads)" if self.thread_invariants else label
 
 
 NAIVE_CONTEXT_LABEL = "approximate context (fresh symbols)"

@@ -52,6 +52,7 @@ from distaff.analysis.context.terms import ObjRef, Sym, canon_type
 from distaff.analysis.context.threads import ThreadStart, create_sites, cyclic_pcs, thread_starts
 from distaff.analysis.ir import Intrinsic, IntType, Op, PtrType, bits_of, type_size
 from distaff.analysis.memo import ProgramMemo
+from distaff.analysis.modular.prover import proof_of
 from distaff.analysis.static.facts import Facts, analyze
 from distaff.analysis.static.pointsto import ObjectKind
 from distaff.analysis.symex import sync
@@ -62,6 +63,7 @@ from distaff.analysis.symex.unmodelled import CONTEXT
 from distaff.analysis.symex.values import mask
 
 _PLANS = ProgramMemo(keep=16)  # per context: its threads' plan
+MAX_BOUNDED_ELEMENTS = 256  # a larger global array keeps its elements unknown in a context
 
 
 # --------------------------------------------------------------------------
@@ -89,12 +91,14 @@ class Plan:
     matches: list = field(default_factory=list)
     main_act: object = None
     held: dict = field(default_factory=dict)  # global -> what it holds once threads run (:class:`.stored.Held`)
+    proof: object = None  # the thread-modular prover's :class:`~distaff.analysis.modular.prover.Proof`, when used
 
 
 def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
     """The static analyses of ``context`` (cached per program and context)."""
     key = (tuple((t.func, t.pc) for t in context.threads),
-           bool(getattr(context, "reaching_defs", False)), bool(getattr(context, "sync_invariants", False)))
+           bool(getattr(context, "reaching_defs", False)), bool(getattr(context, "sync_invariants", False)),
+           bool(getattr(context, "thread_invariants", False)))
     hit = _PLANS.get(program, key)
     if hit is not None:
         return hit
@@ -125,7 +129,8 @@ def plan(program: ir.Program, context, facts: Facts | None = None) -> Plan:
                 tp.position = barriers.loop_position(walker, s, act)
         threads.append(tp)
     held = held_values(program, facts, walker, _positions(starts)) if rd else {}
-    p = Plan(program, facts, walker, threads, main_act=main_act, held=held)
+    p = Plan(program, facts, walker, threads, main_act=main_act, held=held,
+             proof=proof_of(program)[0] if getattr(context, "thread_invariants", False) else None)
     p.counts = barriers.expected_counts(walker.observed.barrier_inits)
     p.matches = barriers.matches(program, walker, starts, [t.position for t in threads], p.counts)
     return _PLANS.put(program, p, key)
@@ -217,6 +222,10 @@ class _Builder:
         self.args: dict = {}  # (thread index, parameter symbol name) -> the instance's argument
         self.handle_ids: dict = {}  # handle symbol name -> thread id
         self.arrived: dict = {}
+        self.global_bounds = dict(p.proof.globals) if p.proof is not None else {}
+        self.told: set = set()  # globals whose value the reaching definitions give
+        self.held_syms: dict = {}  # global -> the symbol :mod:`.stored` constrained for it
+        self.bounded = 0
 
     # ------------------------------------------------------------------
 
@@ -232,6 +241,8 @@ class _Builder:
             self._registers_and_stacks()
             self._globals()
             self._materialised_cells()
+        if self.p.proof is not None:
+            self._thread_invariants()
         self._waiters()
         if self.si:
             self._locks()
@@ -322,9 +333,15 @@ class _Builder:
                     self.syms[name] = bound
                 else:
                     read = self._loaded_global(x)
-                    if read is not None:
+                    b = self.global_bounds.get(x.read) if x.read else None
+                    if b is not None and canon_type(b.type) != x.type:
+                        b = None
+                    if read is not None or b is not None:
                         v = self.symbol(name, x.type, self._span_of(x))
-                        self._held(v, read)
+                        if read is not None:
+                            self._held(v, read)
+                        if b is not None:
+                            self._within(v, b)
                         return v
             return self.symbol(name, x.type, self._span_of(x))
         if isinstance(x, ObjRef):
@@ -651,6 +668,7 @@ class _Builder:
             if oid is not None and v is not None:
                 st.memory.store(oid, off, n, v, self.values, self.layout)
                 told.add(base)
+        self.told = {b[1] for b in told}
         for name, held in sorted(self.p.held.items() if self._late() else ()):
             oid = E.global_oids.get(name)
             if ("g", name) in told or oid is None:
@@ -660,10 +678,81 @@ class _Builder:
                 v = self.value(held.terms[0], 0)
                 if v is None:
                     continue
+                self.told.add(name)
             else:
-                v = self.symbol(name, g.type, g.span)
+                v = self.held_syms[name] = self.symbol(name, g.type, g.span)
                 self._held(v, name)
             st.memory.store(oid, 0, type_size(g.type), v, self.values, self.layout)
+
+    def _thread_invariants(self) -> None:
+        """Bound what the context does not know by the thread-modular
+        prover's invariants, which every run from ``main`` keeps whatever
+        the number of threads (:class:`~distaff.analysis.modular.prover.Proof`):
+        the elements of the integer globals the reaching definitions do not
+        give, and the registers of each thread's frames (a frame below the
+        innermost by the state at its call)."""
+        E, st = self.E, self.st
+        for name, b in self.global_bounds.items():
+            oid = E.global_oids.get(name)
+            if oid is None or name in self.told:
+                continue
+            if name in self.held_syms:
+                self._within(self.held_syms[name], b)
+                continue
+            n, size = type_size(b.type), type_size(self.program.global_var(name).type)
+            if not n or not isinstance(size, int) or size // n > MAX_BOUNDED_ELEMENTS:
+                continue
+            for off in range(0, size, n):
+                where = lvalue(st, self.layout, self.layout.make(oid, off), b.type)
+                v = self._bounded(where, b, self.program.global_var(name).span)
+                st.memory.store(oid, off, n, v, self.values, self.layout)
+        for k in range(len(self.p.threads)):
+            t = st.wthread(self.tids[k])
+            for j, frame in enumerate(t.frames):
+                f, pc = frame.func, frame.pc if j == len(t.frames) - 1 else frame.pc - 1
+                live = frames.live_registers(f)[frame.pc] if frame.pc < len(f.body) else ()
+                for what, b in self.p.proof.frames.get((f.name, pc), ()):
+                    if isinstance(what, str):
+                        if what not in live:
+                            continue
+                        v = frame.regs.get(what)
+                        if v is None:
+                            frame.regs[what] = self._bounded(f"{what}@{f.name}:{pc}#{k}", b)
+                            continue
+                    else:
+                        oid, n = frame.stack_objs.get(what[0]), type_size(b.type)
+                        if oid is None:
+                            continue
+                        v = st.memory.peek(oid, what[1], n)
+                        if v is None:
+                            where = lvalue(st, self.layout, self.layout.make(oid, what[1]), b.type)
+                            v = self._bounded(f"{where}@{f.name}:{pc}#{k}", b)
+                            st.memory.store(oid, what[1], n, v, self.values, self.layout)
+                            continue
+                    if not isinstance(v, int):
+                        self._within(v, b)
+        E.counters["context_invariants"] = self.bounded
+
+    def _bounded(self, name: str, b, span=None):
+        """A value the context knows only by bound ``b``: the one value it
+        allows, else symbol ``name`` within it."""
+        if b.lo is not None and b.lo == b.hi:
+            self.bounded += 1
+            return b.lo & mask(b.type.bits)
+        v = self.symbol(name, b.type, span)
+        self._within(v, b)
+        return v
+
+    def _within(self, v, b) -> None:
+        """Constrain ``v`` to bound ``b`` (:class:`~distaff.analysis.modular.prover.Bound`)."""
+        V, bits, signed = self.values, b.type.bits, b.type.signed
+        parts = []
+        if b.lo is not None:
+            parts.append(V.le(b.lo & mask(bits), v, bits, signed))
+        if b.hi is not None:
+            parts.append(V.le(v, b.hi & mask(bits), bits, signed))
+        self.constraints.append(V.and_(*parts))
+        self.bounded += 1
 
     def _late(self) -> bool:
         """Whether a thread has been created at this context (what

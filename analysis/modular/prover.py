@@ -41,10 +41,13 @@ error, as the engine reports it), so only the values in range go on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from distaff.analysis import ir
 from distaff.analysis.frontend.lower import loop_ranges
+from distaff.analysis.memo import ProgramMemo
 from distaff.analysis.modular import intervals as D
 from distaff.analysis.modular.intervals import ANY, BOTTOM, Val
 
@@ -62,15 +65,35 @@ class Unsupported(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Bound:
+    """The values ``lo <= v <= hi`` (None: no bound on that side) of integer type ``type``."""
+
+    lo: int | None
+    hi: int | None
+    type: ir.IntType
+
+
+@dataclass(frozen=True, slots=True)
 class Proof:
     """The prover's answer for a program: the assertion sites (``func:pc``)
     it proved, the invariants of the shared objects it proved them from
     (object name, text), and, when it proved nothing, why (empty when it ran
-    and no assertion held in its domain)."""
+    and no assertion held in its domain).
+
+    What else holds in every run, whatever the number of threads, for a
+    program context to assume: ``globals``, the bound of every element of
+    an integer global (a scalar, or an array of one integer type accessed
+    only as its elements); ``frames``, per ``(function, pc)`` the bounds of
+    the integers a thread about to run that instruction holds in the
+    function's registers (by name) and private stack objects (by
+    ``(name, offset)``; objects no other thread can reach, accessed only
+    as their integer elements). A pc no run reaches has none."""
 
     proved: frozenset[str]
     invariants: tuple[tuple[str, str], ...]
     abstained: str = ""
+    globals: tuple[tuple[str, Bound], ...] = ()
+    frames: Mapping[tuple[str, int], tuple[tuple[object, Bound], ...]] = field(default_factory=dict)
 
     def invariant_text(self) -> str:
         return invariants_text(self.invariants)
@@ -165,6 +188,8 @@ class _Round:
         self.sites: dict[str, bool] = {}  # assertion id -> proved on every visit so far
         self.calling: list[str] = []  # the functions being analysed, the thread's first
         self.written: set[str] = set()  # the objects stored to within the call being analysed
+        # (function, pc) -> its registers and (private stack object, offset)s, all states joined
+        self.at: dict[tuple[str, int], dict] = {}
 
     # -------------------------------------------------------------- memory
 
@@ -434,7 +459,29 @@ class _Round:
                 widen = types if nxt in heads and visits[nxt] > VISITS_BEFORE_WIDENING else None
                 if have.join(out, widen, self.p.ptr_bits, self.p.thresholds) and nxt not in work:
                     work.append(nxt)
+        for pc, st in states.items():
+            self.reached(fn.name, pc, st)
         return exit_state, returned
+
+    def reached(self, func: str, pc: int, st: _Path) -> None:
+        """Join what a state reaching ``func``'s ``pc`` knows of its
+        registers and of its function's own private stack objects (by
+        constant offset) into what the others know: one path's unknown
+        is unknown."""
+        mine = f"{func}:"
+        known = dict(st.env)
+        known.update({(cell, int(key[1:])): v for (cell, key), (v, _) in st.exact.items()
+                      if cell.startswith(mine) and key.startswith("+") and self.p.private(cell)})
+        have = self.at.get((func, pc))
+        if have is None:
+            self.at[(func, pc)] = known
+            return
+        for name in list(have):
+            b = known.get(name)
+            if b is None:
+                del have[name]
+            else:
+                have[name] = D.join(have[name], b)
 
     def call(self, fn: ir.Function, i: ir.Call, st: _Path) -> _Path | None:
         """``st`` after the call ``i`` (None when the callee never returns):
@@ -713,7 +760,71 @@ def prove(program: ir.Program) -> Proof:
     proved = frozenset(s for s, ok in final.sites.items() if ok)
     shown = tuple((_shown(c), p.invariant(c).text()) for c in sorted(p.inv)
                   if not c.startswith(("str:", "fn:")) and c in p.initial)
-    return Proof(proved, shown)
+    return Proof(proved, shown, globals=_global_bounds(p, final), frames=_frame_bounds(p, final))
+
+
+_PROOFS = ProgramMemo(keep=4)
+
+
+def proof_of(program: ir.Program) -> tuple[Proof, float]:
+    """:func:`prove` of ``program`` and the seconds it took, computed once
+    per program object (its sites are checked, and its contexts built, one
+    after another)."""
+    hit = _PROOFS.get(program)
+    if hit is None:
+        started = time.monotonic()
+        proof = prove(program)
+        hit = _PROOFS.put(program, (proof, time.monotonic() - started))
+    return hit
+
+
+def _bound(v: Val, t, ptr_bits: int) -> Bound | None:
+    """``v`` as a bound of integer type ``t``; None when it says nothing more than ``t`` does."""
+    if not isinstance(t, ir.IntType) or v.empty or v.objs:
+        return None
+    v = D.fit(v, t, ptr_bits, True)
+    if (v.lo, v.hi) == D.type_range(t, ptr_bits) or (v.lo is None and v.hi is None):
+        return None
+    return Bound(v.lo, v.hi, t)
+
+
+def _global_bounds(p: _Prover, final: _Round) -> tuple[tuple[str, Bound], ...]:
+    out = []
+    for g in p.program.globals:
+        elem = g.type
+        while isinstance(elem, ir.ArrayType):
+            elem = elem.elem
+        if g.is_string or final.sizes.get(g.name, {ir.type_size(elem)}) != {ir.type_size(elem)}:
+            continue
+        b = _bound(p.invariant(g.name), elem, p.ptr_bits)
+        if b is not None:
+            out.append((g.name, b))
+    return tuple(out)
+
+
+def _frame_bounds(p: _Prover, final: _Round) -> dict[tuple[str, int], tuple[tuple[object, Bound], ...]]:
+    out = {}
+    for fn in p.program.functions:
+        types: dict = _reg_types(fn)
+        for var in fn.stack:  # a private object's elements, when it is accessed only as them
+            elem = var.type
+            while isinstance(elem, ir.ArrayType):
+                elem = elem.elem
+            cell, size = f"{fn.name}:{var.name}", ir.type_size(elem)
+            if isinstance(elem, ir.IntType) and final.sizes.get(cell, {size}) == {size}:
+                types.update({(cell, off): elem for off in range(0, ir.type_size(var.type) or 0, size)})
+        for pc in range(len(fn.body)):
+            known = final.at.get((fn.name, pc), {})
+            bounds = tuple((_frame_name(what), b) for what, v in sorted(known.items(), key=repr)
+                           if (b := _bound(v, types.get(what), p.ptr_bits)) is not None)
+            if bounds:
+                out[(fn.name, pc)] = bounds
+    return out
+
+
+def _frame_name(what):
+    """A register's name, or a stack object's (name, offset)."""
+    return what if isinstance(what, str) else (_shown(what[0]), what[1])
 
 
 def starts_without_bound(program: ir.Program) -> bool:

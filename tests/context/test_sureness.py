@@ -101,7 +101,8 @@ def test_a_possible_violation_main_has_too_stays_a_warning_that_says_so(capsys):
     line = next(x for x in capsys.readouterr().out.splitlines() if ":22:3: " in x and "can fail" in x)
     assert code == 1 and ": warning: " in line
     assert line.endswith("which the context does not know; a run from main violates it too) "
-                         "[context: context (reaching definitions, synchronization invariants)]")
+                         "[context: context (reaching definitions, synchronization invariants; "
+                         "invariants for any number of threads)]")
 
 
 def test_without_time_to_check_from_main_a_possible_violation_stays_as_it_was(monkeypatch):

@@ -306,7 +306,8 @@ async def test_check_from_here_publishes_context_results_apart_and_clears(client
     context = distaff(latest.diagnostics, "distaff (context)")
     assert context, "context results are published"
     # which ingredients the initial state had, in the engine's words; all of them: not approximate
-    full = f"from line {line + 1}, context (reaching definitions, synchronization invariants): "
+    full = (f"from line {line + 1}, context (reaching definitions, synchronization invariants; "
+            "invariants for any number of threads): ")
     assert all(d.message.startswith(full) for d in context), [d.message for d in context]
     # main starts at its read of x while the writer may run: the first assertion still fails
     assert any(d.code == "violated" and d.range.start.line == FAIL_LINE for d in context)
