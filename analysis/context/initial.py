@@ -689,7 +689,8 @@ class _Builder:
         prover's invariants, which every run from ``main`` keeps whatever
         the number of threads (:class:`~distaff.analysis.modular.prover.Proof`):
         the elements of the integer globals the reaching definitions do not
-        give, and the registers of each thread's frames (a frame below the
+        give, and what each thread's frames hold (registers, private stack
+        objects, globals it knows exactly there; a frame below the
         innermost by the state at its call)."""
         E, st = self.E, self.st
         for name, b in self.global_bounds.items():
@@ -720,14 +721,15 @@ class _Builder:
                             frame.regs[what] = self._bounded(f"{what}@{f.name}:{pc}#{k}", b)
                             continue
                     else:
-                        oid, n = frame.stack_objs.get(what[0]), type_size(b.type)
+                        kind, obj, off = what
+                        oid, n = (frame.stack_objs if kind == "stack" else E.global_oids).get(obj), type_size(b.type)
                         if oid is None:
                             continue
-                        v = st.memory.peek(oid, what[1], n)
+                        v = st.memory.peek(oid, off, n)
                         if v is None:
-                            where = lvalue(st, self.layout, self.layout.make(oid, what[1]), b.type)
-                            v = self._bounded(f"{where}@{f.name}:{pc}#{k}", b)
-                            st.memory.store(oid, what[1], n, v, self.values, self.layout)
+                            where = lvalue(st, self.layout, self.layout.make(oid, off), b.type)
+                            v = self._bounded(f"{where}@{f.name}:{pc}#{k}" if kind == "stack" else where, b)
+                            st.memory.store(oid, off, n, v, self.values, self.layout)
                             continue
                     if not isinstance(v, int):
                         self._within(v, b)

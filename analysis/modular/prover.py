@@ -85,9 +85,11 @@ class Proof:
     an integer global (a scalar, or an array of one integer type accessed
     only as its elements); ``frames``, per ``(function, pc)`` the bounds of
     the integers a thread about to run that instruction holds in the
-    function's registers (by name) and private stack objects (by
-    ``(name, offset)``; objects no other thread can reach, accessed only
-    as their integer elements). A pc no run reaches has none."""
+    function's registers (by name), in its private stack objects (objects
+    no other thread can reach: ``("stack", name, offset)``) and in the
+    globals it knows exactly there (under the mutex every access to them
+    holds, or in an atomic region: ``("global", name, offset)``); objects
+    accessed only as their integer elements. A pc no run reaches has none."""
 
     proved: frozenset[str]
     invariants: tuple[tuple[str, str], ...]
@@ -465,13 +467,15 @@ class _Round:
 
     def reached(self, func: str, pc: int, st: _Path) -> None:
         """Join what a state reaching ``func``'s ``pc`` knows of its
-        registers and of its function's own private stack objects (by
-        constant offset) into what the others know: one path's unknown
-        is unknown."""
+        registers, of its function's own private stack objects and of the
+        globals it knows exactly (under the mutex that protects them, or in
+        an atomic region), by constant offset, into what the others know:
+        one path's unknown is unknown."""
         mine = f"{func}:"
         known = dict(st.env)
         known.update({(cell, int(key[1:])): v for (cell, key), (v, _) in st.exact.items()
-                      if cell.startswith(mine) and key.startswith("+") and self.p.private(cell)})
+                      if key.startswith("+") and (cell in self.p.initial or cell.startswith(mine)
+                                                  and self.p.private(cell))})
         have = self.at.get((func, pc))
         if have is None:
             self.at[(func, pc)] = known
@@ -804,15 +808,13 @@ def _global_bounds(p: _Prover, final: _Round) -> tuple[tuple[str, Bound], ...]:
 
 def _frame_bounds(p: _Prover, final: _Round) -> dict[tuple[str, int], tuple[tuple[object, Bound], ...]]:
     out = {}
+    shared: dict = {}
+    for g in p.program.globals:
+        shared.update(_elements(g.name, g.type, final))
     for fn in p.program.functions:
-        types: dict = _reg_types(fn)
-        for var in fn.stack:  # a private object's elements, when it is accessed only as them
-            elem = var.type
-            while isinstance(elem, ir.ArrayType):
-                elem = elem.elem
-            cell, size = f"{fn.name}:{var.name}", ir.type_size(elem)
-            if isinstance(elem, ir.IntType) and final.sizes.get(cell, {size}) == {size}:
-                types.update({(cell, off): elem for off in range(0, ir.type_size(var.type) or 0, size)})
+        types: dict = {**_reg_types(fn), **shared}
+        for var in fn.stack:
+            types.update(_elements(f"{fn.name}:{var.name}", var.type, final))
         for pc in range(len(fn.body)):
             known = final.at.get((fn.name, pc), {})
             bounds = tuple((_frame_name(what), b) for what, v in sorted(known.items(), key=repr)
@@ -822,9 +824,24 @@ def _frame_bounds(p: _Prover, final: _Round) -> dict[tuple[str, int], tuple[tupl
     return out
 
 
+def _elements(cell: str, t, final: _Round) -> dict:
+    """(cell, offset) -> integer type of the elements of an object of type
+    ``t``, when every access to it is of one element."""
+    elem = t
+    while isinstance(elem, ir.ArrayType):
+        elem = elem.elem
+    size = ir.type_size(elem)
+    if not isinstance(elem, ir.IntType) or final.sizes.get(cell, {size}) != {size}:
+        return {}
+    return {(cell, off): elem for off in range(0, ir.type_size(t) or 0, size)}
+
+
 def _frame_name(what):
-    """A register's name, or a stack object's (name, offset)."""
-    return what if isinstance(what, str) else (_shown(what[0]), what[1])
+    """A register's name, or ``("stack" | "global", object name, offset)``."""
+    if isinstance(what, str):
+        return what
+    cell, off = what
+    return ("stack", _shown(cell), off) if ":" in cell else ("global", cell, off)
 
 
 def starts_without_bound(program: ir.Program) -> bool:

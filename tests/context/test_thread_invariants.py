@@ -22,8 +22,10 @@ from distaff.analysis.report import Status
 from tests.explore.expectations import PROGRAMS
 
 MODULAR = PROGRAMS / "modular"
-OPTIONS = Options(timeout_s=20.0, findings=False, workers=1)
-WITHOUT = Options(timeout_s=20.0, findings=False, workers=1, optimisations=(("thread_modular", False),))
+# the context alone: no check from main confirms or takes back what it finds
+OPTIONS = Options(timeout_s=20.0, findings=False, workers=1, optimisations=(("context_confirm", False),))
+WITHOUT = Options(timeout_s=20.0, findings=False, workers=1,
+                  optimisations=(("context_confirm", False), ("thread_modular", False)))
 
 
 def from_line(name: str, line: int, options: Options):
@@ -39,6 +41,10 @@ def from_line(name: str, line: int, options: Options):
     ("tickets_capped.c", 24),  # t, merged from the CAS loop's reads of issued
     ("tickets_capped.c", 27),  # issued itself, written by compare-and-swap
     ("claim_slot.c", 26),  # mine, taken under the lock while next_free < SLOTS
+    ("connection_table.c", 24),  # served, known exactly under the lock it was incremented under
+    ("cas_tokens.c", 20),
+    ("atomic_helpers.c", 33),
+    ("argument_workers.c", 20),
 ])
 def test_what_the_invariants_prove_holds_from_the_context(name, line):
     with_them = from_line(name, line, OPTIONS)
@@ -56,6 +62,8 @@ def test_what_the_invariants_prove_holds_from_the_context(name, line):
     ("claim_slot_bad.c", 24),
     ("cas_tokens_bad.c", 16),
     ("tickets_fetch_add_bad.c", 19),
+    ("argument_workers_bad.c", 23),
+    ("connection_table_unlocked_bad.c", 17),
 ])
 def test_a_bad_variant_still_fails_from_its_assertion(name, line):
     r = from_line(name, line, OPTIONS)
@@ -71,7 +79,7 @@ def test_the_bounds_are_of_globals_registers_and_private_stack_objects():
     customer = program.function("customer")
     (pc,) = [pc for pc, i in enumerate(customer.body) if i.span.line == 24 and "ASSERT" in repr(i)]
     # t lives on the stack (the compare-and-swap takes its address) and no other thread reaches it
-    assert dict(proof.frames[("customer", pc)])[("t", 0)] == Bound(0, 3, int32)
+    assert dict(proof.frames[("customer", pc)])[("stack", "t", 0)] == Bound(0, 3, int32)
 
 
 def test_no_bounds_where_the_prover_abstains():

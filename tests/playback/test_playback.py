@@ -122,6 +122,7 @@ NO_REPRODUCER = {
     # touch() and log_text() are declared only: the program is not whole
     "tests/programs/extern_writes_through_pointer.c": "no body here",
     # main starts threads for as long as its inputs say: a native run goes on past the counterexample
+    "tests/programs/modular/argument_workers_bad.c": "the trace ends before the run does",
     "tests/programs/modular/atomic_helpers_bad.c": "the trace ends before the run does",
     "tests/programs/modular/cas_tokens_bad.c": "the trace ends before the run does",
     "tests/programs/modular/claim_slot_bad.c": "the trace ends before the run does",
