@@ -62,7 +62,7 @@ def test_what_the_invariants_prove_holds_from_the_context(name, line):
     ("claim_slot_bad.c", 24),
     ("cas_tokens_bad.c", 16),
     ("tickets_fetch_add_bad.c", 19),
-    ("argument_workers_bad.c", 23),
+    ("argument_workers_bad.c", 30),
     ("connection_table_unlocked_bad.c", 17),
 ])
 def test_a_bad_variant_still_fails_from_its_assertion(name, line):
