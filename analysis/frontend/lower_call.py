@@ -169,7 +169,7 @@ class CallLowering:
                 v = self.conv(v, param)
             elif isinstance(v.type, IntType):
                 v = self.conv(v, self.ct.promote(v.type))
-            elif isinstance(v.type, FloatType):  # the default argument promotions
+            elif isinstance(v.type, FloatType) and v.type.bits < DOUBLE.bits:  # the default argument promotions
                 v = self.conv(v, DOUBLE)
             if callee is not None:
                 src = self.source_of(a)

@@ -431,12 +431,34 @@ class Values:
     def _fp(self, a: Val, bits: int) -> z3.FPRef:
         self.has_floats = True
         e, p = floats.FORMATS[bits]
-        return z3.fpBVToFP(self.lift(a, bits), z3.FPSort(e, p, self.ctx), ctx=self.ctx)
+        sort = z3.FPSort(e, p, self.ctx)
+        if bits != floats.LONG_DOUBLE:
+            return z3.fpBVToFP(self.lift(a, bits), sort, ctx=self.ctx)
+        # the x87 pattern (see floats.LONG_DOUBLE) to FPSort(15, 64), which has no integer bit: a
+        # pseudo-denormal is the normal of exponent 1 it equals, an unnormal, pseudo-infinity or
+        # pseudo-NaN (integer bit clear, exponent not 0) the invalid operand the x87 computes as a NaN
+        v = self.lift(a, bits)
+        sign, exp = z3.Extract(79, 79, v), z3.Extract(78, 64, v)
+        integer, frac = z3.Extract(63, 63, v), z3.Extract(62, 0, v)
+        zero_exp = exp == z3.BitVecVal(0, 15, self.ctx)
+        exp = z3.If(z3.And(zero_exp, integer == z3.BitVecVal(1, 1, self.ctx)), z3.BitVecVal(1, 15, self.ctx), exp)
+        number = z3.fpFP(sign, exp, frac, ctx=self.ctx)
+        return z3.If(z3.And(integer == z3.BitVecVal(0, 1, self.ctx), z3.Not(zero_exp)), z3.fpNaN(sort), number)
+
+    def _ieee(self, r: z3.FPRef, bits: int) -> z3.BitVecRef:
+        """The pattern of ``r``, not a NaN (z3 leaves a NaN's bits open)."""
+        c = self.ctx
+        v = z3.fpToIEEEBV(r, ctx=c)
+        if bits != floats.LONG_DOUBLE:
+            return v
+        exp = z3.Extract(77, 63, v)  # the integer bit is stored: 1 unless the exponent is 0
+        integer = z3.If(exp == z3.BitVecVal(0, 15, c), z3.BitVecVal(0, 1, c), z3.BitVecVal(1, 1, c))
+        return z3.Concat(z3.BitVecVal(0, 48, c), z3.Extract(78, 63, v), integer, z3.Extract(62, 0, v))
 
     def _bits(self, r: z3.FPRef, bits: int) -> z3.BitVecRef:
         """The pattern of ``r``, a NaN the canonical one (z3 leaves its bits open)."""
         c = self.ctx
-        return z3.If(z3.fpIsNaN(r, ctx=c), self.const(floats.QUIET_NAN[bits], bits), z3.fpToIEEEBV(r, ctx=c))
+        return z3.If(z3.fpIsNaN(r, ctx=c), self.const(floats.QUIET_NAN[bits], bits), self._ieee(r, bits))
 
     def farith(self, op: str, a: Val, b: Val, bits: int) -> Val:
         """``a op b`` for ``op`` in ``+ - * /``, ``fmin``, ``fmax``."""
@@ -445,9 +467,11 @@ class Values:
         x, y = self._fp(a, bits), self._fp(b, bits)
         rm = z3.RNE(self.ctx)
         if op == "fmin" or op == "fmax":  # as floats.arith: a signalling NaN gives a NaN, equal operands the second
-            first = z3.fpLT(x, y, ctx=self.ctx) if op == "fmin" else z3.fpGT(x, y, ctx=self.ctx)
+            ld = bits == floats.LONG_DOUBLE  # (fminl gives the first of equal operands)
+            first = (z3.fpLEQ(x, y, ctx=self.ctx) if ld else z3.fpLT(x, y, ctx=self.ctx)) if op == "fmin" \
+                else z3.fpGT(x, y, ctx=self.ctx)
             r = z3.If(z3.fpIsNaN(x, ctx=self.ctx), y, z3.If(z3.fpIsNaN(y, ctx=self.ctx), x, z3.If(first, x, y)))
-            quiet = floats.FORMATS[bits][1] - 2
+            quiet = 62 if ld else floats.FORMATS[bits][1] - 2
             signalling = z3.Or(*[z3.And(z3.fpIsNaN(v, ctx=self.ctx),
                                         z3.Extract(quiet, quiet, self.lift(w, bits)) == self.const(0, 1))
                                  for v, w in ((x, a), (y, b))])
@@ -484,10 +508,11 @@ class Values:
         if isinstance(a, int):
             return floats.unary(op, a, bits)
         sign = floats.SIGN[bits]
+        value = mask(80 if bits == floats.LONG_DOUBLE else bits)  # (a long double's padding left 0)
         if op == "-":
-            return a ^ self.const(sign, bits)
+            return (a & self.const(value, bits)) ^ self.const(sign, bits)
         if op == "fabs":
-            return a & self.const(mask(bits) ^ sign, bits)
+            return a & self.const(value ^ sign, bits)
         x = self._fp(a, bits)
         if op == "sqrt":
             return self._bits(z3.fpSqrt(z3.RNE(self.ctx), x, ctx=self.ctx), bits)
@@ -499,7 +524,8 @@ class Values:
         if isinstance(a, int):
             return bool(floats.unary(op, a, bits))
         if op == "signbit":
-            return z3.Extract(bits - 1, bits - 1, a) == self.const(1, 1)
+            top = floats.SIGN[bits].bit_length() - 1
+            return z3.Extract(top, top, a) == self.const(1, 1)
         x = self._fp(a, bits)
         if op == "isnan":
             return z3.fpIsNaN(x, ctx=self.ctx)
@@ -511,7 +537,8 @@ class Values:
         """``a != 0.0`` (a NaN is non-zero)."""
         if isinstance(a, int):
             return floats.nonzero(a, bits)
-        return (a & self.const(mask(bits) ^ floats.SIGN[bits], bits)) != self.const(0, bits)
+        below = floats.SIGN[bits] - 1  # (a long double's padding is no part of its value)
+        return (a & self.const(below, bits)) != self.const(0, bits)
 
     def from_int(self, a: Val, frm: int, signed: bool, to: int) -> Val:
         """The ``frm``-bit integer ``a`` converted to the ``to``-bit floating format."""
@@ -522,7 +549,7 @@ class Values:
         rm = z3.RNE(self.ctx)
         to_fp = z3.fpSignedToFP if signed else z3.fpUnsignedToFP
         r = to_fp(rm, a, sort, ctx=self.ctx)
-        return z3.fpToIEEEBV(r, ctx=self.ctx)
+        return self._ieee(r, to)
 
     def to_int(self, a: Val, frm: int, to: int, signed: bool) -> tuple[Val, Cond]:
         """The ``frm``-bit floating ``a`` truncated toward zero to a ``to``-bit
