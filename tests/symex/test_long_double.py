@@ -213,3 +213,81 @@ def test_long_double_values_print_as_the_shortest_c_text_that_reads_back():
         t = floats.text(v, LD)
         if t not in ("inf", "-inf", "nan"):
             assert parse_float_literal(t).value == v
+
+
+# --------------------------------------------------------------------------
+# what a user reads: counterexamples, steps and summaries write long doubles as C
+
+
+def test_a_long_double_input_is_shown_as_c_writes_it(capsys):
+    import json
+
+    from distaff.server import cli
+    from tests.explore.expectations import PROGRAMS
+
+    path = PROGRAMS / "float" / "long_double_sum.c"
+    assert cli.main(["check", "--no-findings", "--format", "json", str(path)]) == cli.EXIT_FOUND
+    failed = [a for a in json.loads(capsys.readouterr().out)["files"][0]["assertions"] if a.get("counterexample")]
+    assert len(failed) == 2
+    for a in failed:
+        (inp,) = a["counterexample"]["inputs"]
+        assert inp["text"].endswith("L") and parse_float_literal(inp["text"]).value == inp["value"] & ((1 << 80) - 1)
+        x = value(inp["value"] & ((1 << 80) - 1))
+        assert 1 <= x < 2
+        actions = [s["action"] for s in a["counterexample"]["steps"]]
+        assert f"nondet_long_double = {inp['text']}" in actions
+        assert any(t.startswith("read total == 1.00000000000000000") and t.endswith("L") for t in actions)
+
+
+def test_summaries_over_long_doubles_read_as_c(capsys):
+    import json
+
+    from distaff.server import cli
+    from tests.explore.expectations import PROGRAMS
+
+    path = PROGRAMS / "float" / "long_double_sum.c"
+    cli.main(["check", "--no-findings", "--format", "json", "--summaries", str(path)])
+    assertions = json.loads(capsys.readouterr().out)["files"][0]["assertions"]
+    texts = [s["expr"] for a in assertions for s in a.get("summaries", [])]
+    assert any("term" in t for t in texts)
+    assert not any("fp(" in t or "_BitInt" in t or "?" in t or "to_fp" in t for t in texts), texts
+
+
+def test_printf_writes_long_doubles_as_glibc_does():
+    from distaff.analysis.symex import libc
+
+    def printed(conv, flags, width, prec, v):
+        return libc._convert_long_double(conv, flags, width, prec, v).decode()
+
+    third = floats.arith("/", ONE, ld(3), LD)
+    assert printed("f", "", b"", None, third) == "0.333333"
+    assert printed("g", "", b"", b"25", ld(Fraction(1, 10))) == "0.1000000000000000000013553"
+    assert printed("e", "", b"", None, ld(Fraction(1, 10))) == "1.000000e-01"
+    assert printed("a", "", b"", None, ONE) == "0x8p-3" and printed("a", "", b"", None, 1) == "0x0.000000000000001p-16385"
+    assert printed("a", "", b"", None, ld(Fraction(1, 10))) == "0xc.ccccccccccccccdp-7"
+    assert printed("f", "", b"", b"0", ld(Fraction(5, 2))) == "2" and printed("f", "+", b"8", b"1", SIGN) == "    -0.0"
+    assert printed("g", "", b"", None, ld(Fraction(10) ** 600)) == "1e+600"
+    assert printed("f", "", b"", None, INF) == "inf" and printed("E", "", b"", None, SIGN | INF) == "-INF"
+    assert libc._convert_long_double("f", "", b"", None, floats.QUIET_NAN[LD]) is None
+
+
+def test_snprintf_of_long_doubles_is_the_text_gcc_and_glibc_give():
+    # the expected text is what gcc 12 / glibc on x86-64 print for these values
+    from distaff.analysis.check import Options, check_text
+    from distaff.analysis.report import AssertionResult, Finding, Status
+
+    text = """#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char buf[64];
+    long double third = 1.0L / 3;
+    int n = snprintf(buf, sizeof buf, "%.20Lf|%La|%Lg", third, third, third * 3);
+    assert(n == (int)strlen(buf));
+    assert(strcmp(buf, "0.33333333333333333334|0xa.aaaaaaaaaaaaaabp-5|1") == 0);
+    return 0;
+}
+"""
+    items = list(check_text(text, "p.c", Options(mode="dpor", unwind=64, timeout_s=60)))
+    assert [i for i in items if isinstance(i, Finding)] == []
+    assert [r.status for r in items if isinstance(r, AssertionResult)] == [Status.HOLDS] * 2
