@@ -401,6 +401,8 @@ def _x_unary(op: str, a: int) -> int:
         return int(x == math.inf)
     if op == "isfinite":
         return int(x == x and x != math.inf)
+    if op == "round":
+        return _x_roundl(a)
     if x != x:
         return QUIET_NAN[LONG_DOUBLE]
     if op == "sqrt":
@@ -416,13 +418,35 @@ def _x_unary(op: str, a: int) -> int:
         r = math.ceil(s)
     elif op == "trunc":
         r = math.trunc(s)
-    elif op == "round":  # halves away from zero
-        r = math.trunc(s)
-        if abs(s - r) >= Fraction(1, 2):
-            r += -1 if neg else 1
     else:
         raise ValueError(f"floating function {op}")
     return _x_encode(neg, abs(Fraction(r)))
+
+
+def _x_roundl(a: int) -> int:
+    """glibc's ``roundl`` (ldbl-96, integer code on the pattern's fields, not
+    the x87's): on a canonical number the nearest integer, halves away from
+    zero; on an unnormal what its bit operations give (the pattern itself when
+    the bits below the integer part are clear, else those bits cleared after
+    adding half, the integer bit set when the exponent is below 31 or the sum
+    carried); a NaN, infinity or pseudo one as ``x + x``."""
+    sign, exp, sig = a & SIGN[LONG_DOUBLE], a >> 64 & _X_EMAX, a & _X_SIG
+    j0 = exp - _X_BIAS
+    if exp == _X_EMAX:
+        return _x_arith("+", a, a)
+    if j0 < 0:  # |x| < 1: 0, or 1 from exponent -1 on
+        return sign | ((_X_BIAS << 64 | 1 << 63) if j0 == -1 else 0)
+    if j0 > 62:  # an integer already
+        return a
+    below = (1 << (63 - j0)) - 1
+    if not sig & below:
+        return a
+    total = sig + (1 << (62 - j0))
+    carry = total >> 64
+    sig = total & _X_SIG & ~below
+    if j0 < 31 or carry:
+        sig |= 1 << 63
+    return sign | (exp + carry) << 64 | sig
 
 
 def _x_text(v: int) -> str:

@@ -513,11 +513,38 @@ class Values:
             return (a & self.const(value, bits)) ^ self.const(sign, bits)
         if op == "fabs":
             return a & self.const(value ^ sign, bits)
+        if op == "round" and bits == floats.LONG_DOUBLE:
+            return self._roundl(a)
         x = self._fp(a, bits)
         if op == "sqrt":
             return self._bits(z3.fpSqrt(z3.RNE(self.ctx), x, ctx=self.ctx), bits)
         modes = {"floor": z3.RTN, "ceil": z3.RTP, "trunc": z3.RTZ, "round": z3.RNA}
         return self._bits(z3.fpRoundToIntegral(modes[op](self.ctx), x, ctx=self.ctx), bits)
+
+    def _roundl(self, a: Val) -> Val:
+        """glibc's ``roundl`` on the pattern's fields, as floats._x_roundl."""
+        c = self.ctx
+        v = self.lift(a, floats.LONG_DOUBLE)
+        sign, exp, sig = z3.Extract(79, 79, v), z3.Extract(78, 64, v), z3.Extract(63, 0, v)
+
+        def bv(n, w):
+            return z3.BitVecVal(n, w, c)
+
+        bias = 16383
+        sh = z3.ZeroExt(49, exp) - bv(bias, 64)  # j0, used where it is 0..62
+        below = z3.LShR(bv((1 << 64) - 1, 64), sh + bv(1, 64))
+        total = z3.ZeroExt(1, sig) + z3.ZeroExt(1, z3.LShR(bv(1 << 62, 64), sh))
+        carry = z3.Extract(64, 64, total) == bv(1, 1)
+        cleared = z3.Extract(63, 0, total) & ~below
+        rounded = z3.Concat(sign, z3.If(carry, exp + bv(1, 15), exp),
+                            z3.If(z3.Or(z3.ULT(exp, bv(bias + 31, 15)), carry), cleared | bv(1 << 63, 64), cleared))
+        same = z3.Extract(79, 0, v)
+        r = z3.If(z3.ULT(exp, bv(bias - 1, 15)), z3.Concat(sign, bv(0, 79)),
+            z3.If(exp == bv(bias - 1, 15), z3.Concat(sign, bv(bias, 15), bv(1 << 63, 64)),
+            z3.If(z3.UGT(exp, bv(bias + 62, 15)), same,
+            z3.If((sig & below) == bv(0, 64), same, rounded))))
+        r = z3.ZeroExt(48, r)
+        return z3.If(exp == bv(0x7FFF, 15), self.farith("+", a, a, floats.LONG_DOUBLE), r)
 
     def fclassify(self, op: str, a: Val, bits: int) -> Cond:
         """A classification of :data:`floats.CLASSIFY` as a condition."""
