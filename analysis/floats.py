@@ -497,6 +497,7 @@ def long_double_value(v: int) -> tuple[bool, Fraction | float]:
     return _x_decode(v & ((1 << 80) - 1))
 
 __all__ = [
-    "CLASSIFY", "FORMATS", "LONG_DOUBLE", "MATH_BINARY", "MATH_UNARY", "QUIET_NAN", "SIGN", "arith", "compare", "convert",
-    "decimal_digits", "decode", "encode", "long_double_value", "from_int", "nonzero", "round_rational", "signalling", "text", "to_int", "unary",
+    "CLASSIFY", "FORMATS", "LONG_DOUBLE", "MATH_BINARY", "MATH_UNARY", "QUIET_NAN", "SIGN", "arith", "compare",
+    "convert", "decimal_digits", "decode", "encode", "from_int", "long_double_value", "nonzero", "round_rational",
+    "signalling", "text", "to_int", "unary",
 ]

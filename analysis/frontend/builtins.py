@@ -359,8 +359,8 @@ def is_library(name: str) -> bool:
 _MATH = {"fabs": "fabs", "sqrt": "sqrt", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
          "round": "round", "fmin": "fmin", "fmax": "fmax"}
 MATH_FUNCTIONS: dict[str, tuple[str, CType | None]] = {
-    **{f"{pre}{name}{suf}": (op, t) for name, op in _MATH.items() for suf, t in (("", DOUBLE), ("f", FLOAT), ("l", LONG_DOUBLE))
-       for pre in ("", "__builtin_")},
+    **{f"{pre}{name}{suf}": (op, t) for name, op in _MATH.items()
+       for suf, t in (("", DOUBLE), ("f", FLOAT), ("l", LONG_DOUBLE)) for pre in ("", "__builtin_")},
     **{f"{pre}{name}": (name, None) for name in ("isnan", "isfinite", "signbit") for pre in ("", "__builtin_")},
     "finite": ("isfinite", None), "isinf": ("isinf_sign", None), "__builtin_isinf_sign": ("isinf_sign", None),
     "__builtin_isinf": ("isinf", None),

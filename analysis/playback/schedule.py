@@ -126,7 +126,8 @@ _NONDET_C = {
     "ushort": "unsigned short", "unsigned_short": "unsigned short", "long": "long", "ulong": "unsigned long",
     "unsigned_long": "unsigned long", "longlong": "long long", "long_long": "long long",
     "ulonglong": "unsigned long long", "unsigned_long_long": "unsigned long long", "bool": "_Bool",
-    "_Bool": "_Bool", "long_double": "long double", "pointer": "void *", "pchar": "char *", "unsigned_char_ptr": "unsigned char *",
+    "_Bool": "_Bool", "long_double": "long double",
+    "pointer": "void *", "pchar": "char *", "unsigned_char_ptr": "unsigned char *",
     "int8": "signed char", "uint8": "unsigned char", "int16": "short", "uint16": "unsigned short",
     "int32": "int", "uint32": "unsigned int", "int64": "long long", "uint64": "unsigned long long",
 }

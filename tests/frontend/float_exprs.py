@@ -422,7 +422,8 @@ def expressions(seed: int, n: int, depth: int = 3, long_double: bool = False) ->
     out = []
     while len(out) < n:
         e = expr(rnd, rnd.randint(1, depth), False, LONG_FLOATING)
-        if e.type == "ldouble" or re.search(r"\bx\d|K\([^()]*[.eEpP][^()]*[lL]\)|LDBL|VALL|long double|\b[a-z]+l\(", e.text):
+        inside = r"\bx\d|K\([^()]*[.eEpP][^()]*[lL]\)|LDBL|VALL|long double|\b[a-z]+l\("
+        if e.type == "ldouble" or re.search(inside, e.text):
             out.append(e)
     return out
 

@@ -72,7 +72,8 @@ def test_a_wrong_answer_is_found_with_distaffs_own_value(tmp_path, variant, kind
 
 
 def test_the_long_double_expressions_use_every_form():
-    text = " ".join(e.text for seed in SAMPLE_LONG for e in fx.expressions(seed, SAMPLE_LONG[seed][0], long_double=True))
+    text = " ".join(e.text for seed, (size, _) in SAMPLE_LONG.items()
+                    for e in fx.expressions(seed, size, long_double=True))
     for form in ("L)", "l)", "0x", "x0", "(long double)", "LDBL_", "l(", "?", "(int)", " / "):
         assert form in text, form
 

@@ -323,7 +323,8 @@ def test_long_double_values_are_fresh_wherever_they_are_read_outside_x86_64() ->
 
 
 def test_long_double_values_live_in_16_bytes_as_their_bit_patterns() -> None:
-    program = lower_source("struct s { char c; long double v; } gs;\nlong double half(long double v) { return v / 2; }\n"
+    program = lower_source("struct s { char c; long double v; } gs;\n"
+                           "long double half(long double v) { return v / 2; }\n"
                            "int f(int x) { long double d = x; gs.v = d; return (int)gs.v + (int)half(d); }",
                            "t.c")
     assert program.findings == ()
