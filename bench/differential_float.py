@@ -45,6 +45,9 @@ sys.path.insert(0, str(ROOT))
 from tests.frontend import float_exprs as fx  # noqa: E402  (after the path above)
 
 
+VARIANT_TEXT = {"concrete": "concrete inputs", "symbolic": "nondet inputs assumed to the same bits"}
+
+
 def check(job: tuple[int, int, bool, tuple[str, ...]]) -> dict:
     import random
 
@@ -112,8 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         f"gcc: {cc}, `{' '.join(fx.CFLAGS)} -lm`.",
         "",
         f"{batches} programs of up to {args.batch} expressions, each checked by distaff "
-        f"({' and '.join(variants)}: concrete inputs, nondet inputs assumed to the same bits): "
-        f"{len(variants) * n:,} comparisons with gcc's bits.",
+        f"({'; '.join(VARIANT_TEXT[v] for v in variants)}): {len(variants) * n:,} comparisons with gcc's bits.",
         "",
         "| result type | expressions |",
         "|---|---:|",
