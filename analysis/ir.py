@@ -138,11 +138,14 @@ class IntType(Record):
 
 @dataclass(frozen=True, slots=True, init=False)
 class FloatType(Record):
-    """A binary floating type of IEEE 754: ``bits`` 32 (``float``) or 64
-    (``double``). A value is held as its bit pattern, an unsigned integer of
-    ``bits`` bits, in registers and in memory alike; the operators of an
-    expression of this type compute on the numbers those patterns encode,
-    rounding to nearest, ties to even, as C's default environment does."""
+    """A binary floating type of IEEE 754: ``bits`` 32 (``float``), 64
+    (``double``) or 128 (``long double`` of the x86-64 data model: the x87
+    80-bit extended format, held in 16 bytes, its low 80 bits the pattern and
+    the rest padding; see :data:`distaff.analysis.floats.LONG_DOUBLE`). A
+    value is held as its bit pattern, an unsigned integer of ``bits`` bits, in
+    registers and in memory alike; the operators of an expression of this
+    type compute on the numbers those patterns encode, rounding to nearest,
+    ties to even, as C's default environment does."""
 
     bits: int
 
@@ -154,7 +157,7 @@ class FloatType(Record):
         return self.bits // 8
 
     def __str__(self) -> str:
-        return f"f{self.bits}"
+        return "f80" if self.bits == 128 else f"f{self.bits}"
 
 
 @dataclass(frozen=True, slots=True, init=False)

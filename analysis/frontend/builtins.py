@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 
 from distaff.analysis.frontend.ctypes import (
-    BOOL, CHAR, DOUBLE, FLOAT, I64, INT, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes,
+    BOOL, CHAR, DOUBLE, FLOAT, I64, INT, LONG_DOUBLE, SHORT, U64, UCHAR, UINT, USHORT, VOID, CTypes,
 )
 from distaff.analysis.ir import AssertKind, CType, FuncType, Op
 
@@ -359,8 +359,8 @@ def is_library(name: str) -> bool:
 _MATH = {"fabs": "fabs", "sqrt": "sqrt", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
          "round": "round", "fmin": "fmin", "fmax": "fmax"}
 MATH_FUNCTIONS: dict[str, tuple[str, CType | None]] = {
-    **{f"{pre}{name}{suf}": (op, t) for name, op in _MATH.items() for suf, t in (("", DOUBLE), ("f", FLOAT))
-       for pre in ("", "__builtin_")},
+    **{f"{pre}{name}{suf}": (op, t) for name, op in _MATH.items()
+       for suf, t in (("", DOUBLE), ("f", FLOAT), ("l", LONG_DOUBLE)) for pre in ("", "__builtin_")},
     **{f"{pre}{name}": (name, None) for name in ("isnan", "isfinite", "signbit") for pre in ("", "__builtin_")},
     "finite": ("isfinite", None), "isinf": ("isinf_sign", None), "__builtin_isinf_sign": ("isinf_sign", None),
     "__builtin_isinf": ("isinf", None),
@@ -370,6 +370,8 @@ MATH_CONSTANTS: dict[str, tuple[float, CType]] = {
     "__builtin_inf": (math.inf, DOUBLE), "__builtin_inff": (math.inf, FLOAT),
     "__builtin_huge_val": (math.inf, DOUBLE), "__builtin_huge_valf": (math.inf, FLOAT),
     "__builtin_nan": (math.nan, DOUBLE), "__builtin_nanf": (math.nan, FLOAT),
+    "__builtin_infl": (math.inf, LONG_DOUBLE), "__builtin_huge_vall": (math.inf, LONG_DOUBLE),
+    "__builtin_nanl": (math.nan, LONG_DOUBLE),
 }
 
 
@@ -379,7 +381,7 @@ _NONDET_TYPES: dict[str, CType | str] = {
     "short": SHORT, "ushort": USHORT, "unsigned_short": USHORT,
     "long": "long", "ulong": "ulong", "unsigned_long": "ulong",
     "longlong": I64, "long_long": I64, "ulonglong": U64, "unsigned_long_long": U64,
-    "bool": BOOL, "_Bool": BOOL, "float": FLOAT, "double": DOUBLE,
+    "bool": BOOL, "_Bool": BOOL, "float": FLOAT, "double": DOUBLE, "long_double": "long_double",
     "pointer": "ptr", "size_t": "size_t", "loff_t": "long", "pchar": "char_ptr",
     "u8": UCHAR, "u16": USHORT, "u32": UINT, "u64": U64,
     "s8": CHAR, "s16": SHORT, "s32": INT, "s64": I64,
@@ -398,6 +400,8 @@ def nondet_type(name: str, ct: CTypes) -> CType | None:
     if not name.startswith(NONDET_PREFIX):
         return None
     t = _NONDET_TYPES.get(name[len(NONDET_PREFIX):])
+    if t == "long_double":  # x86-64's only (see ctypes.LONG_DOUBLE)
+        return ct.from_words(["long", "double"])
     return resolve(t, ct) if isinstance(t, str) else t
 
 

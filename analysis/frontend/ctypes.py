@@ -56,6 +56,7 @@ I64 = IntType(64, True)
 U64 = IntType(64, False)
 FLOAT = FloatType(32)
 DOUBLE = FloatType(64)
+LONG_DOUBLE = FloatType(128)  # x86-64's: the x87 80-bit format in 16 bytes (LP64 only)
 
 
 class CTypes:
@@ -164,12 +165,15 @@ class CTypes:
 
     def from_words(self, words: list[str]) -> CType | None:
         """The type named by a list of specifier keywords (``unsigned long int``),
-        or None if they name a type the IR has not (``long double``, ``_Complex``, ``__int128``)."""
+        or None if they name a type the IR has not (``_Complex``, ``__int128``, and ``long double``
+        in a data model other than LP64, whose x87 format is laid out in 12 bytes)."""
         if len(words) == 1 and words[0] in self.typedefs:
             return self.typedefs[words[0]]
         ws = set(words)
-        if ws & {"_Complex", "__float128", "_Float128", "__int128"} or ("double" in ws and "long" in ws):
+        if ws & {"_Complex", "__float128", "_Float128", "__int128"}:
             return None
+        if "double" in ws and "long" in ws:
+            return LONG_DOUBLE if self.data_model is DataModel.LP64 else None
         if "float" in ws:
             return FLOAT
         if "double" in ws:

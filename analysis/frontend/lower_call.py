@@ -131,7 +131,8 @@ class CallLowering:
         if ft is None:
             ft = FuncType(INT, (), True)  # implicitly declared
         if isinstance(sym, FuncSym) and sym.is_float and used:
-            self.unsupported(node, f"call of '{name}' returns a long double or complex value")
+            self.unsupported(node, f"call of '{name}' returns a long double (only x86-64's is modelled) "
+                                   "or complex value")
         values = self.arguments(args, ft, name if defined else None)
         slot = self.result_slot(ft, node)
         if slot is not None:
@@ -169,7 +170,7 @@ class CallLowering:
                 v = self.conv(v, param)
             elif isinstance(v.type, IntType):
                 v = self.conv(v, self.ct.promote(v.type))
-            elif isinstance(v.type, FloatType):  # the default argument promotions
+            elif isinstance(v.type, FloatType) and v.type.bits < DOUBLE.bits:  # the default argument promotions
                 v = self.conv(v, DOUBLE)
             if callee is not None:
                 src = self.source_of(a)

@@ -494,7 +494,7 @@ class ExprLowering:
             self.unsupported(node, "bit-field access")
         is_float = (st.name, fname) in self.u.float_fields
         if is_float:
-            self.unsupported(node, "long double or complex field")
+            self.unsupported(node, "long double (only x86-64's is modelled) or complex field")
         ft = self.complete(f.type)
         return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft, is_float)
 
@@ -504,7 +504,7 @@ class ExprLowering:
             return self.lower_item(regroup([parts[0], parts[2]], [parts[1]]), node)
         t, is_float = self.type_descriptor(node.child_by_field_id(F.type))
         if is_float:
-            self.unsupported(node, "conversion to long double or a complex type")
+            self.unsupported(node, "conversion to long double (only x86-64's is modelled) or a complex type")
             self.effect(node.child_by_field_id(F.value))
             return self.nondet(t, node, "float")
         return self.convert_cast(t, node.child_by_field_id(F.value), node)

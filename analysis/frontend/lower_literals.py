@@ -9,8 +9,8 @@ import tree_sitter as ts
 
 from distaff.analysis import floats
 
-from distaff.analysis.ir import Addr, ArrayType, Const, CType, Expr, GlobalVar, InitValue, ObjKind
-from distaff.analysis.frontend.ctypes import CHAR, DOUBLE, FLOAT, INT, I64, U64, UINT, normalise
+from distaff.analysis.ir import Addr, ArrayType, Const, CType, DataModel, Expr, GlobalVar, InitValue, ObjKind
+from distaff.analysis.frontend.ctypes import CHAR, DOUBLE, FLOAT, INT, I64, LONG_DOUBLE, U64, UINT, normalise
 from distaff.analysis.frontend.lower_const import const
 from distaff.analysis.frontend.lower_loc import MemLoc
 
@@ -26,8 +26,8 @@ class LiteralLowering:
         value, t = known
         if value is None:
             floating = parse_float_literal(raw.decode("utf-8", "replace").replace("'", ""))
-            if floating is None:
-                self.unsupported(node, "long double constant")
+            if floating is None or floating.type == LONG_DOUBLE and self.ct.data_model is not DataModel.LP64:
+                self.unsupported(node, "long double constant (only x86-64's long double is modelled)")
                 return self.nondet(I64, node, "float")
             return floating
         return Const(normalise(value, t), t)
@@ -119,8 +119,8 @@ def parse_int_literal(text: str, ct) -> tuple[int | None, CType]:
 
 def parse_float_literal(text: str) -> Const | None:
     """The constant a floating literal denotes (decimal or hexadecimal, with
-    ``f`` for a float), its value rounded once, to nearest; None for a
-    ``long double`` literal (suffix ``l``), which the IR has no type for."""
+    ``f`` for a float, ``l`` for a long double: x86-64's), its value rounded
+    once, to nearest; None for a form it does not read."""
     t = text.lower().strip()
     sign = 1
     if t[:1] in ("-", "+"):
@@ -128,8 +128,8 @@ def parse_float_literal(text: str) -> Const | None:
         t = t[1:].strip()
     ty = DOUBLE
     if t.endswith("l"):
-        return None
-    if t.endswith("f") and not (t.startswith("0x") and "p" not in t):
+        t, ty = t[:-1], LONG_DOUBLE
+    elif t.endswith("f") and not (t.startswith("0x") and "p" not in t):
         t, ty = t[:-1], FLOAT
     if t.startswith("0x"):
         mantissa, _, exponent = t[2:].partition("p")

@@ -59,4 +59,6 @@ class MathLowering:
                         Const(0, INT))
         if op == "signbit" and x.type.bits == 32:  # GCC gives a float's sign bit where it stands
             return _ite(unary("signbit", x, INT), INT_MIN, Const(0, INT))
+        if op == "signbit" and x.type.bits == floats.LONG_DOUBLE:  # and a long double's in its top 16-bit word
+            return _ite(unary("signbit", x, INT), Const(1 << 9, INT), Const(0, INT))
         return unary(op, x, INT)

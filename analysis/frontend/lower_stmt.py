@@ -366,7 +366,7 @@ class StmtLowering:
                 self.scope.names[name] = VarSym(name, t, "global", name, is_float, self.atomic_kind(atomic, t))
                 continue
             if is_float:
-                self.unsupported(d, "long double or complex variable")
+                self.unsupported(d, "long double (only x86-64's is modelled) or complex variable")
             if "static" in storage:
                 gname = self.u.unique_global_name(f"{self.func}.{name}")
                 if storage & {"__thread", "_Thread_local", "thread_local"}:

@@ -1,11 +1,11 @@
 """Lowering of C type syntax: specifiers, declarators, struct/union/enum
 definitions, to :mod:`distaff.analysis.ir` types laid out for the data model.
 
-``float`` and ``double`` are the IR's :class:`FloatType`. The floating types
-it has not (``long double``, ``_Complex``, ``__float128``) become integers of
-their size (so layouts stay right), and the declarations that would compute
-with them are reported as unsupported by the callers, which receive an
-``is_float`` flag.
+``float``, ``double`` and (x86-64's, LP64 only) ``long double`` are the IR's
+:class:`FloatType`. The floating types it has not (``long double`` of another
+data model, ``_Complex``, ``__float128``) become integers of their size (so
+layouts stay right), and the declarations that would compute with them are
+reported as unsupported by the callers, which receive an ``is_float`` flag.
 """
 
 from __future__ import annotations

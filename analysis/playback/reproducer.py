@@ -127,7 +127,15 @@ def reproducer_text(schedule: Schedule, include: str, header: list[str], defined
     for name, ctype in s.inputs:
         lines += [f"DISTAFF_FN {ctype} {name}(void)", "{"]
         bits = _FLOAT_BITS.get(ctype)
-        if bits is not None:  # the input is the value's bit pattern
+        if ctype == "long double":  # its 80 bits: the cue's value the significand, its size sign and exponent
+            lines += [f"    int k = distaff_sync(DK_INPUT, {_c_string(name)}, 0);",
+                      "    union { long double f; struct { unsigned long long lo; unsigned short hi; } b; } v = { 0 };",
+                      "    if (k >= 0) {",
+                      "        v.b.lo = (unsigned long long)distaff_cues[k].value;",
+                      "        v.b.hi = (unsigned short)distaff_cues[k].size;",
+                      "    }",
+                      "    return v.f;"]
+        elif bits is not None:  # the input is the value's bit pattern
             lines += [f"    union {{ {bits} u; {ctype} f; }} v = {{ ({bits})distaff_input({_c_string(name)}) }};",
                       "    return v.f;"]
         else:

@@ -58,7 +58,8 @@ class Cue:
     :attr:`Schedule.targets` (-1: none; ``memcpy``'s source and destination);
     ``value``: the input returned, the created thread's number, the result a
     try/timed operation or a barrier gives, or where the piece of a
-    ``memset``/``memcpy`` starts; ``size``: the piece's bytes; ``last``: the
+    ``memset``/``memcpy`` starts; ``size``: the piece's bytes (a long double
+    input's sign and exponent, its value the significand); ``last``: the
     operation's last piece."""
 
     tid: int
@@ -125,7 +126,8 @@ _NONDET_C = {
     "ushort": "unsigned short", "unsigned_short": "unsigned short", "long": "long", "ulong": "unsigned long",
     "unsigned_long": "unsigned long", "longlong": "long long", "long_long": "long long",
     "ulonglong": "unsigned long long", "unsigned_long_long": "unsigned long long", "bool": "_Bool",
-    "_Bool": "_Bool", "pointer": "void *", "pchar": "char *", "unsigned_char_ptr": "unsigned char *",
+    "_Bool": "_Bool", "long_double": "long double",
+    "pointer": "void *", "pchar": "char *", "unsigned_char_ptr": "unsigned char *",
     "int8": "signed char", "uint8": "unsigned char", "int16": "short", "uint16": "unsigned short",
     "int32": "int", "uint32": "unsigned int", "int64": "long long", "uint64": "unsigned long long",
 }
@@ -207,7 +209,10 @@ def schedule_of(program: ir.Program, trace: Trace, options, target: str | None =
         elif kind == "input":
             v, name, opv = args
             if opv == ir.Op.NONDET.value and name.startswith("__VERIFIER_nondet_"):
-                cue = Cue(rec.tid, "input", line, text, value=model_value(model, v) & ((1 << 64) - 1))
+                full = model_value(model, v)
+                # a long double's 80 bits: the significand in value, sign and exponent in size
+                high = full >> 64 & 0xFFFF if nondet_c_type(name) == "long double" else 0
+                cue = Cue(rec.tid, "input", line, text, value=full & ((1 << 64) - 1), size=high)
                 inputs[name] = nondet_c_type(name)
             elif name not in STRING_RESULTS:
                 unforced[f"{name}() is the real one natively (any value was assumed here)"] = None

@@ -407,6 +407,9 @@ class Printer:
             return "0"
         if self._info(a)[3]:
             return self._const(a)
+        x87 = self._x87(a, k) if k in (z3.Z3_OP_FPA_FP, z3.Z3_OP_ITE, z3.Z3_OP_CONCAT) else None
+        if x87 is not None:
+            return x87
         mem = self._memory_read(a) if k in (z3.Z3_OP_SELECT, z3.Z3_OP_CONCAT) else None
         if mem is not None:
             return mem
@@ -466,6 +469,27 @@ class Printer:
         name = T.name(a) if self._info(a)[0] == z3.Z3_APP_AST else "?"
         return f"{name}({', '.join(self._p(x) for x in args)})"
 
+    def _x87(self, a, k) -> str | None:
+        """A long double's pattern read as a float, or a float written back as
+        one (values.Values._fp and _ieee: the x87 integer bit taken out and put
+        back): the value itself; None for any other term."""
+        args = self._info(a)[2]
+        if k == z3.Z3_OP_FPA_FP and len(args) == 3:  # fp(sign, exponent, fraction) of one pattern's bits:
+            fraction = args[2]  # the pattern, or the memory it is read from (its low bytes start it)
+            if self._info(fraction)[1] == z3.Z3_OP_EXTRACT:
+                fraction = self._info(fraction)[2][0]
+            return self._p(fraction)
+        if k == z3.Z3_OP_ITE and len(args) == 3 and self._info(args[2])[1] == z3.Z3_OP_FPA_FP \
+                and self._info(args[1])[1] in _FLOAT_NUMERALS:  # an invalid encoding's NaN
+            return self._p(args[2])
+        if k == z3.Z3_OP_CONCAT and len(args) >= 3:
+            last = args[-1]
+            if self._info(last)[1] == z3.Z3_OP_EXTRACT:
+                inner = self._info(last)[2][0]
+                if self._info(inner)[1] == z3.Z3_OP_FPA_TO_IEEE_BV:
+                    return self._p(self._info(inner)[2][0])
+        return None
+
     def _float(self, a, k, args) -> str:
         """A term of z3's floating-point theory as C (the engine's encoding:
         bit patterns converted to and from floats around each operation)."""
@@ -494,20 +518,25 @@ class Printer:
         sort = z3core.Z3_get_sort(c, a)
         ebits, sbits = z3core.Z3_fpa_get_ebits(c, sort), z3core.Z3_fpa_get_sbits(c, sort)
         bits = ebits + sbits
+        x87 = (ebits, sbits) == floats.FORMATS[floats.LONG_DOUBLE]  # the pattern has an integer bit
+        if x87:
+            bits = floats.LONG_DOUBLE
         if bits not in floats.FORMATS:
             return "?"
         if z3core.Z3_fpa_is_numeral_nan(c, a):
             return "NAN"
         sign = ctypes.c_int()
         z3core.Z3_fpa_get_numeral_sign(c, a, ctypes.byref(sign))
-        pattern = (1 << (bits - 1)) if sign.value else 0
+        pattern = floats.SIGN[bits] if sign.value else 0
+        at = sbits if x87 else sbits - 1  # where the exponent starts
         if z3core.Z3_fpa_is_numeral_inf(c, a):
-            pattern |= ((1 << ebits) - 1) << (sbits - 1)
+            pattern |= ((1 << ebits) - 1) << at | (1 << (sbits - 1) if x87 else 0)
         elif not z3core.Z3_fpa_is_numeral_zero(c, a):
             significand, exponent = ctypes.c_uint64(), ctypes.c_int64()
             z3core.Z3_fpa_get_numeral_significand_uint64(c, a, ctypes.byref(significand))
             z3core.Z3_fpa_get_numeral_exponent_int64(c, a, ctypes.byref(exponent), True)
-            pattern |= (exponent.value << (sbits - 1)) | significand.value
+            integer = 1 << (sbits - 1) if x87 and exponent.value else 0
+            pattern |= (exponent.value << at) | integer | significand.value
         return floats.text(pattern, bits)
 
     def _extract(self, a, inner) -> str:

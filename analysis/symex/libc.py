@@ -525,7 +525,7 @@ def format_output(E, st: State, tid: int, fmt: bytes, values: list, types: list)
         v, t = values[arg], types[arg]
         arg += 1
         if conv in "fFeEgGaA":
-            text = _convert_float(E, conv, flags, width, prec, length, v)
+            text = _convert_float(E, conv, flags, width, prec, length, v, t)
         else:
             text = _convert(E, st, tid, conv, flags, width, prec, length, v, t)
         if text is None:
@@ -561,10 +561,15 @@ def _convert(E, st, tid, conv, flags, width, prec, length, v, t) -> bytes | None
     return ((spec + pyconv) % n).encode()
 
 
-def _convert_float(E, conv, flags, width, prec, length, v) -> bytes | None:
+def _convert_float(E, conv, flags, width, prec, length, v, t) -> bytes | None:
     """A double (a float argument is promoted to one) as printf writes it."""
+    if length == "L" or t == LONG_DOUBLE:
+        if length != "L" or t != LONG_DOUBLE:  # a mismatch is undefined
+            return None
+        n = _int(E, v, floats.LONG_DOUBLE, False)
+        return None if n is None else _convert_long_double(conv, flags.decode(), width, prec, n)
     n = _int(E, v, 64, False)
-    if n is None or length not in ("", "l"):  # (%Lf: long double)
+    if n is None or length not in ("", "l"):
         return None
     x = floats.decode(n, 64)
     if x != x:
@@ -594,6 +599,89 @@ def _convert_float(E, conv, flags, width, prec, length, v) -> bytes | None:
     else:
         text = text.rjust(w)
     return text.encode()
+
+
+LONG_DOUBLE = ir.FloatType(floats.LONG_DOUBLE)
+
+
+def _convert_long_double(conv: str, flags: str, width: bytes, prec: bytes | None, v: int) -> bytes | None:
+    """A long double as glibc's printf writes it (``%Lf %Le %Lg %La``), from its
+    exact value: decimal digits rounded to nearest, ties to even; ``%La`` with
+    the explicit integer bit leading (``0x8p-3`` for 1). None for a NaN (its
+    sign, which C leaves open, decides ``nan`` or ``-nan``) and ``%.NLa``."""
+    neg, x = floats.long_double_value(v)
+    if x != x or (conv in "aA" and prec is not None):
+        return None
+    p = 6 if prec is None else int(prec or 0)
+    sign = "-" if neg else "+" if "+" in flags else " " if " " in flags else ""
+    lower = conv.lower()
+    head = 0  # characters of the body before which zero padding goes ("0x")
+    if x == math.inf:
+        body = "inf"
+    elif lower == "a":
+        if x == 0:
+            body = "0x0p+0"
+        else:
+            sig, exp = v & ((1 << 64) - 1), max(v >> 64 & 0x7FFF, 1) - 16383
+            frac = f"{sig & ((1 << 60) - 1):015x}".rstrip("0")
+            body = f"0x{sig >> 60:x}" + ("." + frac if frac or "#" in flags else "") + f"p{exp - 3:+d}"
+        head = 2
+    elif lower == "f":
+        body = _fixed(x, p, "#" in flags)
+    elif lower == "e":
+        body = _scientific(x, p, "#" in flags)
+    else:  # g: %e's exponent X at precision P - 1 chooses %f (P > X >= -4) or %e, trailing zeros dropped
+        p = p or 1
+        e = _exponent(x, p - 1)
+        body = _fixed(x, p - 1 - e, "#" in flags) if -4 <= e < p else _scientific(x, p - 1, "#" in flags)
+        if "#" not in flags and "." in body:
+            mant, _, tail = body.partition("e")
+            mant = mant.rstrip("0").rstrip(".")
+            body = mant + ("e" + tail if tail else "")
+    text = sign + (body.upper() if conv.isupper() else body)
+    w = int(width or 0)
+    if "-" in flags:
+        text = text.ljust(w)
+    elif "0" in flags and x != math.inf and len(text) < w:
+        at = len(sign) + head
+        text = text[:at] + "0" * (w - len(text)) + text[at:]
+    else:
+        text = text.rjust(w)
+    return text.encode()
+
+
+def _fixed(x, p: int, point: bool) -> str:
+    digits = _decimal(round(x * 10 ** p)).rjust(p + 1, "0")
+    whole, frac = digits[: len(digits) - p], digits[len(digits) - p:] if p else ""
+    return whole + ("." + frac if p or point else "")
+
+
+def _decimal(n: int) -> str:
+    """``str(n)`` of a non-negative integer, however many digits (Python
+    refuses to write more than a few thousand at once: %Lf of 1e4000L)."""
+    if n < 10 ** 1000:
+        return str(n)
+    high, low = divmod(n, 10 ** 1000)
+    return _decimal(high) + str(low).rjust(1000, "0")
+
+
+def _exponent(x, p: int) -> int:
+    """The exponent %e writes for ``x`` at precision ``p`` (after rounding)."""
+    if x == 0:
+        return 0
+    n, k = floats.decimal_digits(x, p + 1)
+    return k + len(str(n)) - 1
+
+
+def _scientific(x, p: int, point: bool) -> str:
+    if x == 0:
+        n, e = 0, 0
+        digits = "0" * (p + 1)
+    else:
+        n, k = floats.decimal_digits(x, p + 1)
+        digits = str(n)[: p + 1]  # (a carry, 9.99 -> 10.0, adds a zero)
+        e = k + len(str(n)) - 1
+    return digits[0] + ("." + digits[1:] if p or point else "") + f"e{e:+03d}"
 
 
 def _printed(E, st, tid, i, fmt_index: int) -> bytes | None:

@@ -431,12 +431,34 @@ class Values:
     def _fp(self, a: Val, bits: int) -> z3.FPRef:
         self.has_floats = True
         e, p = floats.FORMATS[bits]
-        return z3.fpBVToFP(self.lift(a, bits), z3.FPSort(e, p, self.ctx), ctx=self.ctx)
+        sort = z3.FPSort(e, p, self.ctx)
+        if bits != floats.LONG_DOUBLE:
+            return z3.fpBVToFP(self.lift(a, bits), sort, ctx=self.ctx)
+        # the x87 pattern (see floats.LONG_DOUBLE) to FPSort(15, 64), which has no integer bit: a
+        # pseudo-denormal is the normal of exponent 1 it equals, an unnormal, pseudo-infinity or
+        # pseudo-NaN (integer bit clear, exponent not 0) the invalid operand the x87 computes as a NaN
+        v = self.lift(a, bits)
+        sign, exp = z3.Extract(79, 79, v), z3.Extract(78, 64, v)
+        integer, frac = z3.Extract(63, 63, v), z3.Extract(62, 0, v)
+        zero_exp = exp == z3.BitVecVal(0, 15, self.ctx)
+        exp = z3.If(z3.And(zero_exp, integer == z3.BitVecVal(1, 1, self.ctx)), z3.BitVecVal(1, 15, self.ctx), exp)
+        number = z3.fpFP(sign, exp, frac, ctx=self.ctx)
+        return z3.If(z3.And(integer == z3.BitVecVal(0, 1, self.ctx), z3.Not(zero_exp)), z3.fpNaN(sort), number)
+
+    def _ieee(self, r: z3.FPRef, bits: int) -> z3.BitVecRef:
+        """The pattern of ``r``, not a NaN (z3 leaves a NaN's bits open)."""
+        c = self.ctx
+        v = z3.fpToIEEEBV(r, ctx=c)
+        if bits != floats.LONG_DOUBLE:
+            return v
+        exp = z3.Extract(77, 63, v)  # the integer bit is stored: 1 unless the exponent is 0
+        integer = z3.If(exp == z3.BitVecVal(0, 15, c), z3.BitVecVal(0, 1, c), z3.BitVecVal(1, 1, c))
+        return z3.Concat(z3.BitVecVal(0, 48, c), z3.Extract(78, 63, v), integer, z3.Extract(62, 0, v))
 
     def _bits(self, r: z3.FPRef, bits: int) -> z3.BitVecRef:
         """The pattern of ``r``, a NaN the canonical one (z3 leaves its bits open)."""
         c = self.ctx
-        return z3.If(z3.fpIsNaN(r, ctx=c), self.const(floats.QUIET_NAN[bits], bits), z3.fpToIEEEBV(r, ctx=c))
+        return z3.If(z3.fpIsNaN(r, ctx=c), self.const(floats.QUIET_NAN[bits], bits), self._ieee(r, bits))
 
     def farith(self, op: str, a: Val, b: Val, bits: int) -> Val:
         """``a op b`` for ``op`` in ``+ - * /``, ``fmin``, ``fmax``."""
@@ -445,9 +467,11 @@ class Values:
         x, y = self._fp(a, bits), self._fp(b, bits)
         rm = z3.RNE(self.ctx)
         if op == "fmin" or op == "fmax":  # as floats.arith: a signalling NaN gives a NaN, equal operands the second
-            first = z3.fpLT(x, y, ctx=self.ctx) if op == "fmin" else z3.fpGT(x, y, ctx=self.ctx)
+            ld = bits == floats.LONG_DOUBLE  # (fminl gives the first of equal operands)
+            first = (z3.fpLEQ(x, y, ctx=self.ctx) if ld else z3.fpLT(x, y, ctx=self.ctx)) if op == "fmin" \
+                else z3.fpGT(x, y, ctx=self.ctx)
             r = z3.If(z3.fpIsNaN(x, ctx=self.ctx), y, z3.If(z3.fpIsNaN(y, ctx=self.ctx), x, z3.If(first, x, y)))
-            quiet = floats.FORMATS[bits][1] - 2
+            quiet = 62 if ld else floats.FORMATS[bits][1] - 2
             signalling = z3.Or(*[z3.And(z3.fpIsNaN(v, ctx=self.ctx),
                                         z3.Extract(quiet, quiet, self.lift(w, bits)) == self.const(0, 1))
                                  for v, w in ((x, a), (y, b))])
@@ -484,22 +508,51 @@ class Values:
         if isinstance(a, int):
             return floats.unary(op, a, bits)
         sign = floats.SIGN[bits]
+        value = mask(80 if bits == floats.LONG_DOUBLE else bits)  # (a long double's padding left 0)
         if op == "-":
-            return a ^ self.const(sign, bits)
+            return (a & self.const(value, bits)) ^ self.const(sign, bits)
         if op == "fabs":
-            return a & self.const(mask(bits) ^ sign, bits)
+            return a & self.const(value ^ sign, bits)
+        if op == "round" and bits == floats.LONG_DOUBLE:
+            return self._roundl(a)
         x = self._fp(a, bits)
         if op == "sqrt":
             return self._bits(z3.fpSqrt(z3.RNE(self.ctx), x, ctx=self.ctx), bits)
         modes = {"floor": z3.RTN, "ceil": z3.RTP, "trunc": z3.RTZ, "round": z3.RNA}
         return self._bits(z3.fpRoundToIntegral(modes[op](self.ctx), x, ctx=self.ctx), bits)
 
+    def _roundl(self, a: Val) -> Val:
+        """glibc's ``roundl`` on the pattern's fields, as floats._x_roundl."""
+        c = self.ctx
+        v = self.lift(a, floats.LONG_DOUBLE)
+        sign, exp, sig = z3.Extract(79, 79, v), z3.Extract(78, 64, v), z3.Extract(63, 0, v)
+
+        def bv(n, w):
+            return z3.BitVecVal(n, w, c)
+
+        bias = 16383
+        sh = z3.ZeroExt(49, exp) - bv(bias, 64)  # j0, used where it is 0..62
+        below = z3.LShR(bv((1 << 64) - 1, 64), sh + bv(1, 64))
+        total = z3.ZeroExt(1, sig) + z3.ZeroExt(1, z3.LShR(bv(1 << 62, 64), sh))
+        carry = z3.Extract(64, 64, total) == bv(1, 1)
+        cleared = z3.Extract(63, 0, total) & ~below
+        rounded = z3.Concat(sign, z3.If(carry, exp + bv(1, 15), exp),
+                            z3.If(z3.Or(z3.ULT(exp, bv(bias + 31, 15)), carry), cleared | bv(1 << 63, 64), cleared))
+        same = z3.Extract(79, 0, v)
+        r = z3.If(z3.ULT(exp, bv(bias - 1, 15)), z3.Concat(sign, bv(0, 79)),
+            z3.If(exp == bv(bias - 1, 15), z3.Concat(sign, bv(bias, 15), bv(1 << 63, 64)),
+            z3.If(z3.UGT(exp, bv(bias + 62, 15)), same,
+            z3.If((sig & below) == bv(0, 64), same, rounded))))
+        r = z3.ZeroExt(48, r)
+        return z3.If(exp == bv(0x7FFF, 15), self.farith("+", a, a, floats.LONG_DOUBLE), r)
+
     def fclassify(self, op: str, a: Val, bits: int) -> Cond:
         """A classification of :data:`floats.CLASSIFY` as a condition."""
         if isinstance(a, int):
             return bool(floats.unary(op, a, bits))
         if op == "signbit":
-            return z3.Extract(bits - 1, bits - 1, a) == self.const(1, 1)
+            top = floats.SIGN[bits].bit_length() - 1
+            return z3.Extract(top, top, a) == self.const(1, 1)
         x = self._fp(a, bits)
         if op == "isnan":
             return z3.fpIsNaN(x, ctx=self.ctx)
@@ -511,7 +564,8 @@ class Values:
         """``a != 0.0`` (a NaN is non-zero)."""
         if isinstance(a, int):
             return floats.nonzero(a, bits)
-        return (a & self.const(mask(bits) ^ floats.SIGN[bits], bits)) != self.const(0, bits)
+        below = floats.SIGN[bits] - 1  # (a long double's padding is no part of its value)
+        return (a & self.const(below, bits)) != self.const(0, bits)
 
     def from_int(self, a: Val, frm: int, signed: bool, to: int) -> Val:
         """The ``frm``-bit integer ``a`` converted to the ``to``-bit floating format."""
@@ -522,7 +576,7 @@ class Values:
         rm = z3.RNE(self.ctx)
         to_fp = z3.fpSignedToFP if signed else z3.fpUnsignedToFP
         r = to_fp(rm, a, sort, ctx=self.ctx)
-        return z3.fpToIEEEBV(r, ctx=self.ctx)
+        return self._ieee(r, to)
 
     def to_int(self, a: Val, frm: int, to: int, signed: bool) -> tuple[Val, Cond]:
         """The ``frm``-bit floating ``a`` truncated toward zero to a ``to``-bit

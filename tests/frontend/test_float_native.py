@@ -28,6 +28,34 @@ def test_distaff_computes_what_gcc_computes(seed):
     assert [fx.describe(x) for x in found] == []
 
 
+# long double (x87's 80-bit format): seed: (expressions, distaff's checks); z3's FPSort(15, 64) is slow, so
+# the symbolic check takes a smaller batch
+SAMPLE_LONG = {21: (120, ("concrete",)), 22: (12, ("concrete", "symbolic"))}
+
+
+@needs_cc
+@pytest.mark.parametrize("seed", sorted(SAMPLE_LONG))
+def test_distaff_computes_what_gcc_computes_in_long_double(seed):
+    size, variants = SAMPLE_LONG[seed]
+    exprs = fx.expressions(seed, size, long_double=True)
+    assert sum(e.type == "ldouble" for e in exprs) >= size // 3
+    found, _ = fx.check_batch(exprs, fx.inputs(random.Random(seed), long_double=True), variants)
+    assert [fx.describe(x) for x in found] == []
+
+
+@needs_cc
+@pytest.mark.parametrize("variant", ["concrete", "symbolic"])
+def test_a_wrong_long_double_answer_is_found_with_distaffs_own_value(tmp_path, variant):
+    exprs = fx.expressions(4, 8, long_double=True)
+    values = fx.inputs(random.Random(4), long_double=True)
+    answers = fx.native(exprs, values, tmp_path)
+    k = next(k for k, e in enumerate(exprs) if e.type == "ldouble" and answers[k] != "nan")
+    wrong = list(answers)
+    wrong[k] = hex(int(answers[k], 16) ^ 1)
+    found = fx.compare([exprs[k]], values, variant, [wrong[k]], tmp_path)
+    assert [(x.expr.text, x.gcc, int(x.distaff, 16)) for x in found] == [(exprs[k].text, wrong[k], int(answers[k], 16))]
+
+
 @needs_cc
 @pytest.mark.parametrize("variant,kind", [("concrete", "double"), ("symbolic", "int")])
 def test_a_wrong_answer_is_found_with_distaffs_own_value(tmp_path, variant, kind):
@@ -41,6 +69,13 @@ def test_a_wrong_answer_is_found_with_distaffs_own_value(tmp_path, variant, kind
     wrong[k] = str(int(answers[k]) ^ 1)
     found = fx.compare(exprs, values, variant, wrong, tmp_path)
     assert [(x.expr.text, x.gcc, x.distaff) for x in found] == [(exprs[k].text, wrong[k], answers[k])]
+
+
+def test_the_long_double_expressions_use_every_form():
+    text = " ".join(e.text for seed, (size, _) in SAMPLE_LONG.items()
+                    for e in fx.expressions(seed, size, long_double=True))
+    for form in ("L)", "l)", "0x", "x0", "(long double)", "LDBL_", "l(", "?", "(int)", " / "):
+        assert form in text, form
 
 
 def test_the_expressions_use_every_form():

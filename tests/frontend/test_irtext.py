@@ -62,13 +62,13 @@ def test_format_is_deterministic() -> None:
 
 def test_dump_lists_kinds_spans_threads_and_findings() -> None:
     text = format_program(parse_program("int g;\nvoid *t(void *a) { g = 1; return 0; }\n"
-                                        "int main() { pthread_t h; pthread_create(&h, 0, t, 0); long double f; return 0; }\n",
+                                        "int main() { pthread_t h; pthread_create(&h, 0, t, 0); __float128 f; return 0; }\n",
                                         "x.c"))
     assert "global g: i32" in text
     assert "function t(a: void*) -> void*" in text
     assert "  G  store i32 [@g] := 1   ; 2:20-2:25" in text
     assert "thread main:0 -> t   ; 3:27-3:54" in text
-    assert "finding unsupported 3:68-3:69: long double or complex variable" in text
+    assert "finding unsupported 3:56-3:66: unknown type name '__float128'" in text
 
 
 def test_types_print_as_c_writes_them() -> None:

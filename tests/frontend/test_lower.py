@@ -13,6 +13,7 @@ from distaff.analysis.ir import (
     Call,
     Cast,
     Const,
+    DataModel,
     FindingKind,
     Intrinsic,
     IntType,
@@ -258,10 +259,21 @@ def test_floating_point_is_lowered_to_floating_operators() -> None:
     assert format_instr(body[1]) == "return (d > 1.0:f64)"
 
 
-def test_long_double_is_unsupported_and_nondeterministic() -> None:
+def test_long_double_is_x86_64s_80_bit_type() -> None:
     program = lower_source("int f(int x) { long double d = x * 0.5L; return d > 1; }", "t.c")
-    kinds = {fd.kind for fd in program.findings}
-    assert kinds == {FindingKind.UNSUPPORTED}
+    assert program.findings == ()
+    body = program.function("f").body
+    assert format_instr(body[0]) == "d:f80 := ((f80)x * 0.5L:f80)"
+    assert format_instr(body[1]) == "return (d > 1.0L:f80)"
+
+
+def test_long_double_outside_x86_64_is_unsupported_and_nondeterministic() -> None:
+    # ILP32's long double is the same x87 format laid out in 12 bytes: not modelled
+    program = lower_source("int f(int x) { long double d = x * 0.5L; return d > 1; }", "t.c",
+                           data_model=DataModel.ILP32)
+    messages = {fd.message for fd in program.findings}
+    assert {fd.kind for fd in program.findings} == {FindingKind.UNSUPPORTED}
+    assert "long double constant (only x86-64's long double is modelled)" in messages
     assert any(isinstance(i, Intrinsic) and i.op is Op.NONDET for i in program.function("f").body)
 
 
@@ -298,16 +310,28 @@ def test_parse_program_runs_the_escape_analysis_and_never_raises() -> None:
     assert parse_program("\x00\xff}{ garbage ((( ").functions == ()
 
 
-def test_long_double_values_are_fresh_wherever_they_are_read() -> None:
+def test_long_double_values_are_fresh_wherever_they_are_read_outside_x86_64() -> None:
     program = lower_source("struct s { long double v; } gs;\nlong double half(long double v) { return v / 2; }\n"
                            "int f(int x) { long double d = x; gs.v = d; return (int)gs.v + (int)half(d); }",
-                           "t.c")
+                           "t.c", data_model=DataModel.ILP32)
     body = program.function("f").body
     nondets = [i for i in body if isinstance(i, Intrinsic) and i.op is Op.NONDET and i.dst is not None]
     # d twice, gs.v, half's result
     assert len(nondets) == 4 and all(i.name == "float" for i in nondets)
     assert not any(isinstance(i, Load) for i in body)
     assert {fd.kind for fd in program.findings} == {FindingKind.UNSUPPORTED}
+
+
+def test_long_double_values_live_in_16_bytes_as_their_bit_patterns() -> None:
+    program = lower_source("struct s { char c; long double v; } gs;\n"
+                           "long double half(long double v) { return v / 2; }\n"
+                           "int f(int x) { long double d = x; gs.v = d; return (int)gs.v + (int)half(d); }",
+                           "t.c")
+    assert program.findings == ()
+    text = [format_instr(i) for i in program.function("f").body]
+    assert text[:3] == ["d:f80 := (f80)x", "store f80 [(@gs +p 16:i64)] := d", "%t0:f80 := load f80 [(@gs +p 16:i64)]"]
+    (g,) = [g for g in program.globals if g.name == "gs"]
+    assert g.type.size == 32 and g.type.align == 16
 
 
 def test_floating_values_live_in_memory_as_their_bit_patterns() -> None:

@@ -1,7 +1,7 @@
 /* Bad input: syntax errors and unsupported constructs become findings at
  * their ranges, and the rest of the file is still lowered. */
 int g;
-long double ratio = 0.5L;
+__float128 ratio = 0.5;
 
 int broken(int x) {
     x = x + ;
@@ -9,7 +9,7 @@ int broken(int x) {
 }
 
 int unsupported(int x) {
-    long double d = x * 1.5L;
+    __float128 d = x * 1.5;
     __asm__("nop");
     return x + (int)d;
 }
