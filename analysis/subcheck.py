@@ -264,15 +264,18 @@ def _with_thread_invariants(program, options, context: Context | None) -> Contex
     consistency), when the prover followed the whole program: every run
     from ``main`` stays inside them, whatever the number of threads, so a
     context loses no state a run can reach by assuming them."""
-    if context is None or options.memory_model != "sc" or not options.enabled("thread_modular") \
-            or not _lowered_in_full(program):
+    if context is None or not _prover_applies(program, options):
         return context
     proof, _ = proof_of(program)
     return replace(context, thread_invariants=True) if proof.globals or proof.frames else context
 
 
-def _lowered_in_full(program) -> bool:
-    return not any(f.kind in (ir.FindingKind.UNSUPPORTED, ir.FindingKind.SYNTAX) for f in program.findings)
+def _prover_applies(program, options) -> bool:
+    """The thread-modular prover answers for ``program`` checked with
+    ``options``: under sequential consistency, switched on, on a program
+    the front end lowered in full."""
+    return options.memory_model == "sc" and options.enabled("thread_modular") and \
+        not any(f.kind in (ir.FindingKind.UNSUPPORTED, ir.FindingKind.SYNTAX) for f in program.findings)
 
 
 def _any_number_of_threads(program, site, options, context) -> tuple[Proof, float] | None:
@@ -284,8 +287,7 @@ def _any_number_of_threads(program, site, options, context) -> tuple[Proof, floa
     exploring has :data:`MODULAR_CONFIRM_S` to answer first; a counted one's
     threads it explores with its whole budget, and the proof answers only
     where that left the assertion undecided or bounded."""
-    if context is not None or options.memory_model != "sc" or not options.enabled("thread_modular") \
-            or not any(t.in_loop for t in program.threads) or not _lowered_in_full(program):
+    if context is not None or not any(t.in_loop for t in program.threads) or not _prover_applies(program, options):
         return None
     proof, seconds = proof_of(program)
     return (proof, seconds) if site.id in proof.proved else None

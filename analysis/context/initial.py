@@ -710,30 +710,36 @@ class _Builder:
         for k in range(len(self.p.threads)):
             t = st.wthread(self.tids[k])
             for j, frame in enumerate(t.frames):
-                f, pc = frame.func, frame.pc if j == len(t.frames) - 1 else frame.pc - 1
-                live = frames.live_registers(f)[frame.pc] if frame.pc < len(f.body) else ()
-                for what, b in self.p.proof.frames.get((f.name, pc), ()):
-                    if isinstance(what, str):
-                        if what not in live:
-                            continue
-                        v = frame.regs.get(what)
-                        if v is None:
-                            frame.regs[what] = self._bounded(f"{what}@{f.name}:{pc}#{k}", b)
-                            continue
-                    else:
-                        kind, obj, off = what
-                        oid, n = (frame.stack_objs if kind == "stack" else E.global_oids).get(obj), type_size(b.type)
-                        if oid is None:
-                            continue
-                        v = st.memory.peek(oid, off, n)
-                        if v is None:
-                            where = lvalue(st, self.layout, self.layout.make(oid, off), b.type)
-                            v = self._bounded(f"{where}@{f.name}:{pc}#{k}" if kind == "stack" else where, b)
-                            st.memory.store(oid, off, n, v, self.values, self.layout)
-                            continue
-                    if not isinstance(v, int):
-                        self._within(v, b)
+                pc = frame.pc if j == len(t.frames) - 1 else frame.pc - 1
+                for what, b in self.p.proof.frames.get((frame.func.name, pc), ()):
+                    self._frame_bound(k, frame, pc, what, b)
         E.counters["context_invariants"] = self.bounded
+
+    def _frame_bound(self, k: int, frame, pc: int, what, b) -> None:
+        """Bound what thread ``k``'s ``frame`` (at ``pc``) holds in ``what``
+        (a register, or ``("stack" | "global", object, offset)``): its value
+        when it has one, else a value within ``b`` put there."""
+        E, st, f = self.E, self.st, frame.func
+        if isinstance(what, str):
+            if frame.pc >= len(f.body) or what not in frames.live_registers(f)[frame.pc]:
+                return
+            v = frame.regs.get(what)
+            if v is None:
+                frame.regs[what] = self._bounded(f"{what}@{f.name}:{pc}#{k}", b)
+                return
+        else:
+            kind, obj, off = what
+            oid, n = (frame.stack_objs if kind == "stack" else E.global_oids).get(obj), type_size(b.type)
+            if oid is None:
+                return
+            v = st.memory.peek(oid, off, n)
+            if v is None:
+                where = lvalue(st, self.layout, self.layout.make(oid, off), b.type)
+                v = self._bounded(f"{where}@{f.name}:{pc}#{k}" if kind == "stack" else where, b)
+                st.memory.store(oid, off, n, v, self.values, self.layout)
+                return
+        if not isinstance(v, int):
+            self._within(v, b)
 
     def _bounded(self, name: str, b, span=None):
         """A value the context knows only by bound ``b``: the one value it

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from distaff.analysis import floats
 from distaff.analysis.frontend.lower_literals import parse_float_literal
 from distaff.analysis.symex.values import Values
+from tests.symex.test_floats import _symbolic
 
 LD = floats.LONG_DOUBLE
 ONE = 0x3FFF_8000_0000_0000_0000
@@ -46,14 +47,6 @@ SPECIAL = [0, SIGN, ONE, ONE | SIGN, MIN_NORMAL, MIN_NORMAL - 1, 1, MAX, INF, IN
 PATTERN = st.one_of(st.sampled_from(SPECIAL), st.integers(0, (1 << 80) - 1),
                     st.builds(lambda e, f, s: s << 79 | e << 64 | 1 << 63 | f,
                               st.integers(1, 0x7FFE), st.integers(0, (1 << 63) - 1), st.integers(0, 1)))
-
-
-def _symbolic(V, f, *args):
-    r = f(*[V.const(a, b) for a, b in args])
-    if isinstance(r, tuple):
-        r = r[0]
-    r = z3.simplify(r)
-    return z3.is_true(r) if z3.is_bool(r) else r.as_long()
 
 
 @settings(max_examples=400, deadline=None)
