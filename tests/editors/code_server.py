@@ -249,12 +249,25 @@ class Workbench:
         rows = menu.locator(".monaco-list-row.action")
         titles = [r.get_attribute("aria-label") for r in rows.all()]
         assert title in titles, titles
-        # The menu takes the keyboard (a pointer block lies over it).
+        # The menu takes the keyboard (a pointer block lies over it). On a
+        # loaded machine the focus moves a while after the key press, so
+        # each press waits for it to move before reading it again: reading
+        # it early pressed past the title or Enter on the row before it.
+        focused = menu.locator(".monaco-list-row.focused")
+
+        def label() -> str | None:
+            return focused.first.get_attribute("aria-label") if focused.count() else None
+
+        self._until(lambda: label() is not None, "a focused row in the code action menu", 10)
         for _ in titles:
-            if menu.locator(".monaco-list-row.focused").get_attribute("aria-label") == title:
+            now = label()
+            if now == title:
                 break
             self.page.keyboard.press("ArrowDown")
+            self._until(lambda: label() not in (None, now), f"the focus to move past {now!r}", 10)
+        assert label() == title, (label(), titles)
         self.page.keyboard.press("Enter")
+        menu.wait_for(state="hidden", timeout=10_000)
         return titles
 
     def replace_at(self, line: int, column: int, old: str, new: str) -> None:
