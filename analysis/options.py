@@ -52,6 +52,7 @@ OPTIMISATIONS = frozenset({
     "commuting_rmws",  # DPOR: atomic adds whose old value is unused commute (distaff.analysis.symex.rmw)
     "summaries", "rvar_wvar", "slicing", "unread_summaries", "instance_memo",  # assertion-guided
     "cut_summaries",  # assertion-guided: a run a bound cut vouches for its bound (distaff.analysis.summaries.guided)
+    "prune_check_limit",  # assertion-guided: a pruning check stops at a resource limit of z3's (summaries.guided)
     "plain_first",  # dpor-ag without summary text: plain DPOR first, for up to a second (distaff.analysis.subcheck)
     "sc_first",  # C11 with weak atomics: a violation looked for under sequential consistency first (subcheck)
     # an answer bounded by the command line alone, of a program that reads it only as numbers, is

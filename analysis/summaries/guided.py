@@ -61,7 +61,10 @@ Optimisations by name (``Options.optimisations``): ``summaries``,
 ``rvar_wvar`` (off: a pruned run makes every earlier node explore every
 enabled thread -- sound and costly), ``slicing``, ``instance_memo`` (a
 summary instantiated under constant values once per check: counted as
-``ag_instance_hits``), ``unread_summaries`` (on:
+``ag_instance_hits``), ``prune_check_limit`` (a check that the path
+condition implies a summary stops at :data:`PRUNE_CHECK_RLIMIT` of z3's
+work, and its control state is explored from then on: counted as
+``ag_prune_gave_up``), ``unread_summaries`` (on:
 when no summary text is asked for, the nodes left once no node may take
 another option learn nothing: no later node would consult it); bounds
 ``summary_table_size`` and ``summary_max_size`` (integers; 0 or absent: no
@@ -105,6 +108,16 @@ from distaff.analysis.symex.state import State
 # Table 2, szymanski's sub-checks reach the 1,000 parts, in about 0.5 s each);
 # the time is a safety net
 PRINT_PARTS, SIMPLIFY_STATEMENTS, PRINT_SAFETY_S = 1000, 40, 5.0
+
+# z3's resource count one check that the path condition implies a summary may
+# spend (optimisation prune_check_limit): past it the node is explored, not
+# pruned, and its control state is not checked again in this sub-check. A
+# deterministic count, not a time, so runs are the same on any machine (some
+# 15-30 ms of z3's time on a loaded 2-core machine). An implication over
+# several symbolic inputs can cost seconds in the incremental solver where
+# exploring the subtree costs a few plain runs: regress's array_max_lock_ok
+# made 0.6 s checks, 91 runs in 127 s; with the limit, 192 runs in 8-13 s
+PRUNE_CHECK_RLIMIT = 50_000
 
 # operations whose forks are choices the program cannot tell apart by value
 _CHOICE_OPS = frozenset({
@@ -205,6 +218,8 @@ class AssertionGuided(Dpor):
         self.use_rvar = on("rvar_wvar")
         self.use_slicing = on("slicing")
         self.cut_summaries = on("cut_summaries")
+        self.prune_rlimit = PRUNE_CHECK_RLIMIT if on("prune_check_limit") else 0
+        self._gave_up: set = set()  # control states whose check stopped at the limit: not checked again
         # what a node learns once the exploration only unwinds is read by
         # nobody but the summaries' texts (optimisation ``unread_summaries``)
         self.skip_unread = on("unread_summaries") and options is not None and not options.summary_text
@@ -278,7 +293,7 @@ class AssertionGuided(Dpor):
         if key is not None:
             tag = _sleep_tag(incoming) or frozenset()
             hit = self.table.usable(key, tag)
-            if hit is not None and self._implied(node, hit):
+            if hit is not None and key not in self._gave_up and self._implied(node, hit, key):
                 self.count("ag_pruned_summary")
                 entry = self.table.get(key)
                 entry.pruned += 1
@@ -293,7 +308,7 @@ class AssertionGuided(Dpor):
             self._pruned = (True, frozenset(), {})
         return choices
 
-    def _implied(self, node: Node, hit) -> bool:
+    def _implied(self, node: Node, hit, key) -> bool:
         """Does the path condition imply the summary under the node's memory?"""
         phi, accesses, parts = hit
         self.count("ag_prune_checks")
@@ -312,7 +327,14 @@ class AssertionGuided(Dpor):
             return False
         if val is True:
             return True
-        return not E.solver.is_sat(node.state.pc, [E.item(E.values.not_(val))])
+        if not self.prune_rlimit:
+            return not E.solver.is_sat(node.state.pc, [E.item(E.values.not_(val))])
+        sat = E.solver.is_sat_within(node.state.pc, [E.item(E.values.not_(val))], self.prune_rlimit)
+        if sat is None:  # exploring the subtree again is cheaper than proving it need not be
+            self.count("ag_prune_gave_up")
+            self._gave_up.add(key)
+            return False
+        return not sat
 
     def _branch(self, node: Node) -> list[int]:
         g = self.guide

@@ -16,7 +16,10 @@ layer can be switched off by name and counts what it does:
 Callers keep the invariant that the path condition alone is satisfiable
 (every constraint added to it was checked first); the independence layer
 relies on it. A query z3 cannot decide (timeout, interrupt) raises
-:class:`SolverUnknown`.
+:class:`SolverUnknown`, except one asked with a resource limit (``rlimit``:
+z3's deterministic count of its work, the same on any machine), which is
+answered None when z3 stops at that limit: the caller then acts as if it
+did not know (a summary check that prunes nothing).
 """
 
 from __future__ import annotations
@@ -47,6 +50,12 @@ class SolverStats:
 
     def count(self, name: str, n: int = 1) -> None:
         self.counters[name] = self.counters.get(name, 0) + n
+
+
+def _at_limit(reason: str) -> bool:
+    """z3's reason for stopping at a resource limit: the incremental core
+    says ``canceled``, a fresh solver ``max. resource limit exceeded``."""
+    return reason == "canceled" or "resource limit" in reason
 
 
 class Z3Base:
@@ -93,20 +102,25 @@ class Z3Base:
             stack.append(it)
         return s, [e.cond for e in extra]
 
-    def _run(self, s: z3.Solver, assumptions: list) -> z3.CheckSatResult:
+    def _run(self, s: z3.Solver, assumptions: list, rlimit: int = 0) -> z3.CheckSatResult:
         t0 = time.perf_counter()
+        if rlimit:
+            s.set("rlimit", rlimit)  # z3 counts it from where the solver's count stands
         try:
             r = s.check(*assumptions)
         finally:
+            if rlimit:
+                s.set("rlimit", 0)
             self.stats.calls += 1
             self.stats.time_s += time.perf_counter() - t0
-        if r == z3.unknown:
+        if r == z3.unknown and not (rlimit and _at_limit(s.reason_unknown())):
             raise SolverUnknown(s.reason_unknown())
         return r
 
-    def check(self, items, extra) -> bool:
+    def check(self, items, extra, rlimit: int = 0) -> bool | None:
         s, assumptions = self._prepare(items, extra)
-        return self._run(s, assumptions) == z3.sat
+        r = self._run(s, assumptions, rlimit)
+        return None if r == z3.unknown else r == z3.sat
 
     def model(self, items, extra) -> z3.ModelRef | None:
         s, assumptions = self._prepare(items, extra)
@@ -128,6 +142,15 @@ class SolverChain:
     def is_sat(self, pc: PathCond | None, extra: list[PathCond]) -> bool:
         items = pc.constraints() if pc is not None else []
         return self.top.check(items, extra)
+
+    def is_sat_within(self, pc: PathCond | None, extra: list[PathCond], rlimit: int) -> bool | None:
+        """``is_sat``, or None when z3 spends ``rlimit`` of its resource
+        count without an answer (counted as ``solver_rlimit_stops``)."""
+        items = pc.constraints() if pc is not None else []
+        r = self.top.check(items, extra, rlimit)
+        if r is None:
+            self.stats.count("solver_rlimit_stops")
+        return r
 
     def model(self, pc: PathCond | None, extra: list[PathCond] = ()) -> z3.ModelRef | None:
         """A model of the whole path condition and ``extra`` (no layer in between)."""

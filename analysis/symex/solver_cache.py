@@ -6,7 +6,7 @@ often reach the same constraint set (reads and writes that commute), and a
 branch decided once is asked again in every later run through it. Counted as
 ``solver_cache_hits`` / ``solver_cache_misses``. The cache holds the terms of
 its keys so that their ids are not reused; it is cleared when it reaches
-``limit`` entries.
+``limit`` entries. A query stopped at its resource limit is not kept.
 """
 
 from __future__ import annotations
@@ -19,14 +19,16 @@ class CachingSolver:
         self.limit = limit
         self.results: dict[frozenset, tuple[bool, list]] = {}
 
-    def check(self, items, extra) -> bool:
+    def check(self, items, extra, rlimit: int = 0) -> bool | None:
         key = frozenset([it.cid for it in items] + [e.cid for e in extra])
         hit = self.results.get(key)
         if hit is not None:
             self.stats.count("solver_cache_hits")
             return hit[0]
         self.stats.count("solver_cache_misses")
-        r = self.inner.check(items, extra)
+        r = self.inner.check(items, extra, rlimit)
+        if r is None:  # stopped at its resource limit: not an answer to keep
+            return r
         if len(self.results) >= self.limit:
             self.results.clear()
         self.results[key] = (r, [it.cond for it in items] + [e.cond for e in extra])

@@ -16,12 +16,12 @@ class IndependenceSolver:
         self.inner = inner
         self.stats = stats
 
-    def check(self, items, extra) -> bool:
+    def check(self, items, extra, rlimit: int = 0) -> bool | None:
         want: set[str] = set()
         for e in extra:
             want |= e.syms
         if not items:
-            return self.inner.check(items, extra)
+            return self.inner.check(items, extra, rlimit)
         picked = [False] * len(items)
         changed = True
         while changed:
@@ -34,4 +34,4 @@ class IndependenceSolver:
         kept = [it for i, it in enumerate(items) if picked[i]]
         if len(kept) < len(items):
             self.stats.count("independence_dropped", len(items) - len(kept))
-        return self.inner.check(kept, extra)
+        return self.inner.check(kept, extra, rlimit)
