@@ -190,8 +190,7 @@ def _explore(program, site, options, cancel, context) -> tuple["_Pass | None", "
             options = replace(options, optimisations=options.optimisations + (("symmetry", False),))
             abandoned += 1
             opts = replace(opts, optimisations=options.optimisations)
-            if opts.timeout_s is not None:
-                opts = replace(opts, timeout_s=max(0.001, opts.timeout_s - ex.stats.time_s))
+            opts = _less_time(opts, ex.stats.time_s)
             explorer, ex = explore_with(opts)
         findings.extend(ex.findings)
         last = _Pass(k, opts, explorer, ex)
@@ -236,20 +235,32 @@ def run(program, site, options, cancel, context):
     started = time.monotonic()
     context = _with_thread_invariants(program, options, context)
     proof = _any_number_of_threads(program, site, options, context)
+    # the prover's time (a second on a program of fifty functions) is the
+    # sub-check's: a sub-check that explored its whole budget after it was
+    # past the runner's grace and was lost, its runs with it
+    left = _less_time(options, time.monotonic() - started)
     if proof is not None:
-        explored = options
+        explored = left
         if starts_without_bound(program):  # exploring cannot finish: it only has a short while to answer first
-            confirm = MODULAR_CONFIRM_S if options.timeout_s is None else min(options.timeout_s, MODULAR_CONFIRM_S)
-            explored = replace(options, timeout_s=confirm)
+            confirm = MODULAR_CONFIRM_S if left.timeout_s is None else min(left.timeout_s, MODULAR_CONFIRM_S)
+            explored = replace(left, timeout_s=confirm)
         result, findings, complete = _run(program, site, explored, cancel, context)
         result = _modular_answer(result, *proof)
     else:
-        result, findings, complete = _run(program, site, options, cancel, context)
+        result, findings, complete = _run(program, site, left, cancel, context)
     if context is not None and _possible(result) and options.enabled("context_confirm"):
         result = _confirm_from_main(program, site, options, cancel, result, started)
     if options.memory_model == "rc11":
         result = _resting_on_races(result, findings)
     return result, findings, complete
+
+
+def _less_time(options, seconds: float):
+    """``options`` with ``seconds`` fewer of the sub-check's budget (a
+    millisecond at least), when it has one."""
+    if options.timeout_s is None:
+        return options
+    return replace(options, timeout_s=max(0.001, options.timeout_s - seconds))
 
 
 # seconds the exploration has to answer first when the thread-modular prover
@@ -436,12 +447,12 @@ def _run(program, site, options, cancel, context):
     proved, every_spent = _every_command_line(program, site, options, cancel, context)
     if proved is not None:
         return proved
-    if every_spent is not None and options.timeout_s is not None:
-        options = replace(options, timeout_s=max(0.001, options.timeout_s - every_spent[1]))
+    if every_spent is not None:
+        options = _less_time(options, every_spent[1])
     started = time.monotonic()
     found, sc_spent = _sc_first(program, site, options, cancel, context)
-    if sc_spent is not None and options.timeout_s is not None:
-        options = replace(options, timeout_s=max(0.001, options.timeout_s - sc_spent[1]))
+    if sc_spent is not None:
+        options = _less_time(options, sc_spent[1])
     plain, spent = (None, None) if found is not None else _plain_first(program, site, options, cancel, context)
     if found is not None:
         finished, last, findings = found
@@ -454,8 +465,7 @@ def _run(program, site, options, cancel, context):
         if spent is not None:
             plain_runs, findings, plain_s = spent
             counted = {"plain_first_runs": plain_runs, "plain_first_ms": round(plain_s * 1000)}
-            if options.timeout_s is not None:
-                guided = replace(options, timeout_s=max(0.001, options.timeout_s - plain_s))
+            guided = _less_time(options, plain_s)
         finished, last, more = _explore(program, site, guided, cancel, context)
         findings = findings + more
         if counted:

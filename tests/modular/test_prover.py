@@ -80,6 +80,55 @@ def test_switched_off_the_prover_leaves_the_answer_to_exploration():
     assert r.status is not Status.HOLDS and not r.stats.counter("thread_modular_proved")
 
 
+COUNTED_CAP = """
+#include <pthread.h>
+#include <assert.h>
+int hits;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *a) { pthread_mutex_lock(&m); if (hits < 5) hits++; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++)
+        pthread_create(&t[i], 0, worker, 0);
+    pthread_mutex_lock(&m);
+    assert(hits <= 5);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+"""
+
+
+# a counted loop of threads the prover proves (explored with the rest of the
+# budget), and a started-without-end program it does not prove
+@pytest.mark.parametrize("name", ["counted_cap.c", "claim_slot_bad.c"])
+def test_the_provers_time_comes_out_of_the_sub_checks_budget(name, monkeypatch):
+    """A prover that takes its time (here 0.4 s more, as on a program of fifty
+    functions) leaves the exploration that much less: exploring the whole
+    budget after it ran past the runner's grace, and the answer was lost."""
+    import time
+
+    from distaff.analysis import subcheck
+
+    real_proof, real_run, budgets = subcheck.proof_of, subcheck._run, []
+
+    def slow_proof(program):
+        time.sleep(0.4)
+        return real_proof(program)
+
+    def spy(program, site, options, cancel, context):
+        budgets.append(options.timeout_s)
+        return real_run(program, site, options, cancel, context)
+
+    monkeypatch.setattr(subcheck, "proof_of", slow_proof)
+    monkeypatch.setattr(subcheck, "_run", spy)
+    path = MODULAR / name
+    program = parse_program(COUNTED_CAP if name == "counted_cap.c" else path.read_text(), str(path))
+    site = program.assertions()[0]
+    assert subcheck.starts_without_bound(program) is (name != "counted_cap.c")
+    subcheck.run(program, site, Options(timeout_s=20.0, findings=False, workers=1), None, None)
+    assert len(budgets) == 1 and budgets[0] <= 20.0 - 0.4
+
+
 @pytest.mark.parametrize("body, why", [
     ("int *p = malloc(4); *p = 1; assert(*p == 1);", "heap memory"),
     ("void (*f)(void) = helper; f(); assert(x >= 0);", "a call through a function pointer"),
