@@ -70,7 +70,10 @@ def _sizeof_operand(text: str, at: int) -> tuple[str, int] | None:
 
 def readable(text: str) -> str:
     """Condition text as the program wrote it where a rewrite above stands in
-    it (``typeof(x)``, ``offsetof(T, m)`` ...), for messages; other text as it is."""
+    it (``typeof(x)``, ``offsetof(T, m)`` ..., and ``_Complex``, which the
+    preprocessor writes as ``_Nonnull``), for messages; other text as it is."""
+    if "_Nonnull" in text:
+        text = text.replace("_Nonnull", "_Complex")
     if "__distaff_" not in text:
         return text
     typeof_head = f"struct {TYPEOF_TAG} {{ char __distaff_e ["

@@ -10,8 +10,11 @@ from distaff.analysis.frontend.gnu import MACROS as _GNU_REWRITES
 # GNU spellings tree-sitter-c 0.24 does not parse everywhere, mapped to standard
 # C. ``__attribute__``/``__declspec`` give ERROR nodes after a variable's
 # declarator, before an enum's name and on statements; ``__const``,
-# ``__signed__``, ``__volatile__`` are not known at all; ``_Complex`` (in glibc's
-# bits/floatn.h), ``_Thread_local`` and ``__builtin_offsetof`` are not parsed;
+# ``__signed__``, ``__volatile__`` are not known at all; ``_Thread_local`` and
+# ``__builtin_offsetof`` are not parsed; ``_Complex`` (in glibc's
+# bits/floatn.h) is not either, and becomes the one qualifier tree-sitter-c
+# knows that C programs for gcc do not write, clang's ``_Nonnull``, which type
+# lowering reads as ``_Complex`` (:data:`~distaff.analysis.frontend.lower_types.COMPLEX_MARK`);
 # ``__restrict`` is not accepted inside array brackets, ``__inline__`` not after
 # ``__asm__``; ``typeof`` of an expression, ``offsetof`` of a nested member and
 # ``__builtin_types_compatible_p`` are rewritten as distaff.analysis.frontend.gnu
@@ -31,8 +34,8 @@ __volatile volatile
 __volatile__ volatile
 __restrict restrict
 __restrict__ restrict
-_Complex
-__complex__
+_Complex _Nonnull
+__complex__ _Nonnull
 _Thread_local __thread
 _Atomic(...) _Atomic __VA_ARGS__
 __ATOMIC_RELAXED 0

@@ -258,3 +258,23 @@ def test_old_style_definitions_take_their_parameter_types() -> None:
     assert [p.type for p in f.params] == [IntType(32, True), IntType(64, True)]
     call = program.function("main").body[0]
     assert call.args[1] == Const(2, IntType(64, True))
+
+
+@pytest.mark.parametrize("t, size", [
+    ("double _Complex", 16), ("float _Complex", 8), ("long double _Complex", 32), ("_Complex double", 16),
+    ("__complex__ float", 8), ("int _Complex", 8), ("struct { char c; double _Complex z; }", 24),
+    ("struct { char c; long double _Complex z; }", 48), ("struct { cf parts[3]; }", 24),
+])
+def test_complex_types_have_the_size_and_alignment_of_two_parts(t: str, size: int) -> None:
+    # (what gcc's sizeof gives on x86-64)
+    assert sizeof(t, "typedef float _Complex cf;") == size
+
+
+def test_a_complex_value_computed_with_is_unsupported_and_an_unused_typedef_is_not() -> None:
+    program = lower_source("typedef double _Complex cd;\nint main(void) {\n"
+                           "    double _Complex z = 1.0;\n    return sizeof(cd) == 16;\n}\n", "t.c")
+    assert [(f.span.line, f.message) for f in program.findings] == \
+        [(3, "long double (only x86-64's is modelled) or complex variable")]
+    text = lower_source("#include <assert.h>\nint main(void) { assert(sizeof(double _Complex) == 16); }", "t.c")
+    (site,) = text.assertions()
+    assert site.text == "sizeof(double _Complex) == 16"
