@@ -296,8 +296,8 @@ def _any_number_of_threads(program, site, options, context) -> tuple[Proof, floa
     programs the front end lowered in full); None otherwise. When the loop is
     not counted (:func:`~distaff.analysis.modular.prover.starts_without_bound`),
     exploring has :data:`MODULAR_CONFIRM_S` to answer first; a counted one's
-    threads it explores with its whole budget, and the proof answers only
-    where that left the assertion undecided or bounded."""
+    threads it explores with what the prover left of its budget, and the
+    proof answers only where that left the assertion undecided or bounded."""
     if context is not None or not any(t.in_loop for t in program.threads) or not _prover_applies(program, options):
         return None
     proof, seconds = proof_of(program)

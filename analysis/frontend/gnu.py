@@ -68,12 +68,18 @@ def _sizeof_operand(text: str, at: int) -> tuple[str, int] | None:
     return (text[open_ + 1:close].strip(), close + 1) if open_ >= 0 and close >= 0 else None
 
 
+# what the preprocessor writes for ``_Complex`` and ``__complex__``, which
+# tree-sitter-c does not parse: clang's ``_Nonnull``, the one qualifier it
+# parses wherever C allows ``_Complex`` and programs for gcc do not write;
+# type lowering reads it as complex
+COMPLEX_MARK = "_Nonnull"
+
+
 def readable(text: str) -> str:
     """Condition text as the program wrote it where a rewrite above stands in
-    it (``typeof(x)``, ``offsetof(T, m)`` ..., and ``_Complex``, which the
-    preprocessor writes as ``_Nonnull``), for messages; other text as it is."""
-    if "_Nonnull" in text:
-        text = text.replace("_Nonnull", "_Complex")
+    it (``typeof(x)``, ``offsetof(T, m)`` ..., and ``_Complex`` for
+    :data:`COMPLEX_MARK`), for messages; other text as it is."""
+    text = text.replace(COMPLEX_MARK, "_Complex")
     if "__distaff_" not in text:
         return text
     typeof_head = f"struct {TYPEOF_TAG} {{ char __distaff_e ["

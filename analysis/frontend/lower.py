@@ -42,6 +42,7 @@ from distaff.analysis.frontend.ctypes import INT, CTypes
 from distaff.analysis.frontend.lower_env import FuncSym, GlobalDef, RawSite, Scope, Spans, Unit, VarSym
 from distaff.analysis.frontend.lower_loc import strip_parens
 from distaff.analysis.frontend.lower_func import Lowerer
+from distaff.analysis.frontend.lower_types import UNMODELLED
 from distaff.analysis.frontend.parse import LANGUAGE, F, syntax_errors
 
 _ADDR_OF = ts.Query(LANGUAGE, '(pointer_expression operator: "&" argument: (_) @arg)')
@@ -263,13 +264,13 @@ def file_declaration(gl: Lowerer, c: ts.Node) -> None:
         g = u.globals.get(name)
         if init is not None:
             if is_float:
-                u.unsupported(d, "long double (only x86-64's is modelled) or complex variable")
+                u.unsupported(d, f"{UNMODELLED} variable")
             sym.type = gl.define_static(name, t, init, d)
             continue
         if g is None:
             u.globals[name] = GlobalDef(name, t, gl.span(d), defined="extern" not in storage)
             if is_float and "extern" not in storage:
-                u.unsupported(d, "long double (only x86-64's is modelled) or complex variable")
+                u.unsupported(d, f"{UNMODELLED} variable")
         elif isinstance(g.type, ArrayType) and g.type.length is None and isinstance(t, ArrayType):
             g.type = t
         sym.type = u.globals[name].type
@@ -314,7 +315,7 @@ def lower_function(u: Unit, gscope: Scope, name: str, ftype: FuncType, params, n
             regs.append(Reg(f"%arg{i}", lw.ptr(ptype) if by_copy else ptype if is_scalar(ptype) else INT))
             continue
         if is_float:
-            lw.unsupported(pnode, "long double (only x86-64's is modelled) or complex parameter")
+            lw.unsupported(pnode, f"{UNMODELLED} parameter")
         reg = Reg(lw.fresh_name(pname), lw.ptr(ptype) if by_copy else ptype if is_scalar(ptype) else INT)
         regs.append(reg)
         if by_copy:

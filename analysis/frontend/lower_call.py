@@ -39,6 +39,7 @@ from distaff.analysis.frontend.lower_env import FuncSym, VarSym
 from distaff.analysis.frontend.lower_loc import strip_parens
 from distaff.analysis.frontend.lower_math import is_math
 from distaff.analysis.frontend.lower_string import STRING_FUNCS
+from distaff.analysis.frontend.lower_types import UNMODELLED
 from distaff.analysis.frontend.parse import F
 from distaff.analysis.frontend.printable import printable
 
@@ -131,8 +132,7 @@ class CallLowering:
         if ft is None:
             ft = FuncType(INT, (), True)  # implicitly declared
         if isinstance(sym, FuncSym) and sym.is_float and used:
-            self.unsupported(node, f"call of '{name}' returns a long double (only x86-64's is modelled) "
-                                   "or complex value")
+            self.unsupported(node, f"call of '{name}' returns a {UNMODELLED} value")
         values = self.arguments(args, ft, name if defined else None)
         slot = self.result_slot(ft, node)
         if slot is not None:

@@ -55,6 +55,7 @@ from distaff.analysis.frontend.lower_env import EnumConstSym, FuncSym, TypedefSy
 from distaff.analysis.frontend.lower_literals import LiteralLowering
 from distaff.analysis.frontend.lower_loc import MemLoc, RegLoc, same_pointer, strip_parens
 from distaff.analysis.frontend.lower_logic import LogicLowering
+from distaff.analysis.frontend.lower_types import UNMODELLED
 from distaff.analysis.frontend.parse import F
 
 # An aggregate with at most this many scalars is copied scalar by scalar
@@ -494,7 +495,7 @@ class ExprLowering:
             self.unsupported(node, "bit-field access")
         is_float = (st.name, fname) in self.u.float_fields
         if is_float:
-            self.unsupported(node, "long double (only x86-64's is modelled) or complex field")
+            self.unsupported(node, f"{UNMODELLED} field")
         ft = self.complete(f.type)
         return MemLoc(ptr_add(loc.addr, const(f.offset, self.ct.ptrdiff_t), self.ptr(ft)), ft, is_float)
 
@@ -504,7 +505,7 @@ class ExprLowering:
             return self.lower_item(regroup([parts[0], parts[2]], [parts[1]]), node)
         t, is_float = self.type_descriptor(node.child_by_field_id(F.type))
         if is_float:
-            self.unsupported(node, "conversion to long double (only x86-64's is modelled) or a complex type")
+            self.unsupported(node, f"conversion to {UNMODELLED} type")
             self.effect(node.child_by_field_id(F.value))
             return self.nondet(t, node, "float")
         return self.convert_cast(t, node.child_by_field_id(F.value), node)

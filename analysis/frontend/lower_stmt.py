@@ -37,6 +37,7 @@ from distaff.analysis.frontend.gnu import CASE_RANGE
 from distaff.analysis.frontend.lower_const import binary, cast, const
 from distaff.analysis.frontend.lower_env import FuncSym, GlobalDef, Scope, TypedefSym, VarSym
 from distaff.analysis.frontend.lower_loc import MemLoc, RegLoc
+from distaff.analysis.frontend.lower_types import UNMODELLED
 from distaff.analysis.frontend.parse import F
 
 _IGNORED = frozenset({
@@ -366,7 +367,7 @@ class StmtLowering:
                 self.scope.names[name] = VarSym(name, t, "global", name, is_float, self.atomic_kind(atomic, t))
                 continue
             if is_float:
-                self.unsupported(d, "long double (only x86-64's is modelled) or complex variable")
+                self.unsupported(d, f"{UNMODELLED} variable")
             if "static" in storage:
                 gname = self.u.unique_global_name(f"{self.func}.{name}")
                 if storage & {"__thread", "_Thread_local", "thread_local"}:

@@ -4,8 +4,9 @@ definitions, to :mod:`distaff.analysis.ir` types laid out for the data model.
 ``float``, ``double`` and (x86-64's, LP64 only) ``long double`` are the IR's
 :class:`FloatType`. The floating types it has not (``long double`` of another
 data model, ``__float128``) become integers of their size, complex types
-(``double _Complex``) arrays of two such integers (so layouts stay right), and the declarations that would compute with them are
-reported as unsupported by the callers, which receive an ``is_float`` flag.
+(``double _Complex``) arrays of two such integers (so layouts stay right), and
+the declarations that would compute with them are reported as unsupported
+(:data:`UNMODELLED`) by the callers, which receive an ``is_float`` flag.
 """
 
 from __future__ import annotations
@@ -14,15 +15,14 @@ import tree_sitter as ts
 
 from distaff.analysis.ir import ArrayType, CType, FuncType, IntType, PtrType, StructType, VoidType
 from distaff.analysis.frontend.ctypes import ATOMIC_TYPEDEFS, I64, INT, layout_record
-from distaff.analysis.frontend.gnu import TYPEOF_TAG
+from distaff.analysis.frontend.gnu import COMPLEX_MARK, TYPEOF_TAG
 from distaff.analysis.frontend.lower_gnu import AUTO_TYPE
 from distaff.analysis.frontend.lower_env import EnumConstSym, TypedefSym, VarSym
 from distaff.analysis.frontend.parse import F
 
-# what the preprocessor writes for ``_Complex`` and ``__complex__``
-# (distaff.analysis.frontend.pp_builtins): a qualifier tree-sitter-c parses
-# wherever C allows ``_Complex``
-COMPLEX_MARK = b"_Nonnull"
+_COMPLEX = COMPLEX_MARK.encode()
+# the unsupported-construct message's words for the types with is_float set
+UNMODELLED = "long double (only x86-64's is modelled) or complex"
 _TYPEOF = (b"typeof", b"__typeof__", b"__typeof", b"typeof_unqual")
 _DECL_NAMES = ("identifier", "field_identifier", "type_identifier", "primitive_type")
 _TYPEOF_TAG = TYPEOF_TAG.encode()
@@ -90,7 +90,7 @@ class TypeLowering:
 
     def decl_base(self, decl: ts.Node, hint: str | None = None) -> tuple[CType, bool]:
         base, is_float = self.spec_type(decl.child_by_field_id(F.type), hint)
-        if any(c.type == "type_qualifier" and c.text == COMPLEX_MARK for c in decl.children):
+        if any(c.type == "type_qualifier" and c.text == _COMPLEX for c in decl.children):
             # real and imaginary parts side by side: the size and alignment C gives it
             return ArrayType(IntType(base.size * 8, True) if base.size else INT, 2), True
         return base, is_float

@@ -4,6 +4,7 @@ limits, and the macros defined when a system header is included."""
 
 from __future__ import annotations
 
+from distaff.analysis.frontend.gnu import COMPLEX_MARK
 from distaff.analysis.frontend.gnu import MACROS as _GNU_REWRITES
 
 
@@ -11,17 +12,15 @@ from distaff.analysis.frontend.gnu import MACROS as _GNU_REWRITES
 # C. ``__attribute__``/``__declspec`` give ERROR nodes after a variable's
 # declarator, before an enum's name and on statements; ``__const``,
 # ``__signed__``, ``__volatile__`` are not known at all; ``_Thread_local`` and
-# ``__builtin_offsetof`` are not parsed; ``_Complex`` (in glibc's
-# bits/floatn.h) is not either, and becomes the one qualifier tree-sitter-c
-# knows that C programs for gcc do not write, clang's ``_Nonnull``, which type
-# lowering reads as ``_Complex`` (:data:`~distaff.analysis.frontend.lower_types.COMPLEX_MARK`);
+# ``__builtin_offsetof`` are not parsed, nor is ``_Complex`` (in glibc's
+# bits/floatn.h: it becomes :data:`~distaff.analysis.frontend.gnu.COMPLEX_MARK`);
 # ``__restrict`` is not accepted inside array brackets, ``__inline__`` not after
 # ``__asm__``; ``typeof`` of an expression, ``offsetof`` of a nested member and
 # ``__builtin_types_compatible_p`` are rewritten as distaff.analysis.frontend.gnu
 # says. The others (``__extension__``, ``__asm__`` labels and statements,
 # ``__int128``, ``_Float128``, ``__builtin_va_list``,
 # ``_Noreturn``, ``__thread``) parse as they are and are left alone.
-_GNU = """
+_GNU = f"""
 __attribute__(...)
 __attribute(...)
 __declspec(...)
@@ -34,8 +33,8 @@ __volatile volatile
 __volatile__ volatile
 __restrict restrict
 __restrict__ restrict
-_Complex _Nonnull
-__complex__ _Nonnull
+_Complex {COMPLEX_MARK}
+__complex__ {COMPLEX_MARK}
 _Thread_local __thread
 _Atomic(...) _Atomic __VA_ARGS__
 __ATOMIC_RELAXED 0

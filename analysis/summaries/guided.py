@@ -327,8 +327,6 @@ class AssertionGuided(Dpor):
             return False
         if val is True:
             return True
-        if not self.prune_rlimit:
-            return not E.solver.is_sat(node.state.pc, [E.item(E.values.not_(val))])
         sat = E.solver.is_sat_within(node.state.pc, [E.item(E.values.not_(val))], self.prune_rlimit)
         if sat is None:  # exploring the subtree again is cheaper than proving it need not be
             self.count("ag_prune_gave_up")

@@ -54,7 +54,10 @@ class SolverStats:
 
 def _at_limit(reason: str) -> bool:
     """z3's reason for stopping at a resource limit: the incremental core
-    says ``canceled``, a fresh solver ``max. resource limit exceeded``."""
+    says ``canceled``, a fresh solver ``max. resource limit exceeded``. (An
+    interrupt at the explorer's deadline says ``canceled`` too: the query
+    then reads as stopped at its limit, and the explorer stops at its next
+    look at the budget.)"""
     return reason == "canceled" or "resource limit" in reason
 
 
@@ -145,7 +148,8 @@ class SolverChain:
 
     def is_sat_within(self, pc: PathCond | None, extra: list[PathCond], rlimit: int) -> bool | None:
         """``is_sat``, or None when z3 spends ``rlimit`` of its resource
-        count without an answer (counted as ``solver_rlimit_stops``)."""
+        count without an answer (counted as ``solver_rlimit_stops``); 0 is
+        no limit."""
         items = pc.constraints() if pc is not None else []
         r = self.top.check(items, extra, rlimit)
         if r is None:
