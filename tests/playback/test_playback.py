@@ -93,6 +93,7 @@ VIOLATING = [
     "tests/differential/regressions/dpor_deadlock_beside_a_failure_under_locks.c",
     "tests/differential/regressions/dpor_misses_a_failure_beside_aborting_threads.c",
     "tests/differential/regressions/dpor_silent_store_moved_first.c",
+    "tests/differential/regressions/dpor_spinning_twins_without_park_futile.c",
     "tests/programs/twins/racy_counter3.c",
     "tests/programs/twins/join_one_then_look.c",
     "tests/programs/twins/ticket_order.c",
